@@ -1,0 +1,42 @@
+/**
+ * SHA-256 digests through WebCrypto (`crypto.subtle`), present in Workers and Node alike,
+ * so both runtimes compute the same bytes. Two uses: a tool's contract and a call's arguments.
+ */
+import { canonicalJson } from './canonical-json.ts';
+
+/** Lowercase hex SHA-256 of a UTF-8 string. */
+export async function sha256Hex(text: string): Promise<string> {
+  const bytes = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** What a tool claims to be, as far as its contract goes (spec: Concepts, Tool contract). */
+export interface ToolClaim {
+  name: string;
+  description?: string | undefined;
+  inputSchema?: unknown;
+  outputSchema?: unknown;
+  annotations?: unknown;
+}
+
+/**
+ * The contract digest: SHA-256 over the canonical JSON of the name, description, input and
+ * output schemas and annotations. Absent members count as null, so adding an empty field
+ * upstream changes nothing while any real change to what the tool claims changes the digest.
+ */
+export function contractDigest(tool: ToolClaim): Promise<string> {
+  return sha256Hex(
+    canonicalJson({
+      name: tool.name,
+      description: tool.description ?? null,
+      inputSchema: tool.inputSchema ?? null,
+      outputSchema: tool.outputSchema ?? null,
+      annotations: tool.annotations ?? null,
+    }),
+  );
+}
+
+/** The digest of a call's arguments, checked on replay against the journal. */
+export function argsDigest(args: unknown): Promise<string> {
+  return sha256Hex(canonicalJson(args ?? null));
+}

@@ -1,0 +1,160 @@
+/**
+ * The hub's tables (drizzle sqlite-core). drizzle-kit turns this file into the SQL in
+ * migrations/ (`npm run db:generate`); the Durable Object and the local file apply the same
+ * SQL. JSON columns hold nested parts of a record; every column a query filters on is its own.
+ *
+ * The journal is append-only: hub_journal holds a call as it starts, hub_journal_outcomes its
+ * outcome once it settles; triggers in the migration refuse any update, and any delete while
+ * the run still exists.
+ */
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+const json = <T>(name: string) => text(name, { mode: 'json' }).$type<T>();
+
+export const hubMeta = sqliteTable('hub_meta', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});
+
+export const hubSources = sqliteTable('hub_sources', {
+  namespace: text('namespace').primaryKey(),
+  kind: text('kind', { enum: ['mcp-stdio', 'mcp-http'] }).notNull(),
+  command: json<string[]>('command'),
+  env: json<Record<string, string>>('env'),
+  consent: json<{ command: string[]; at: number }>('consent'),
+  url: text('url'),
+  allowedHosts: json<string[]>('allowed_hosts'),
+  addedAt: integer('added_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+export const hubManifests = sqliteTable('hub_manifests', {
+  namespace: text('namespace').primaryKey(),
+  fetchedAt: integer('fetched_at').notNull(),
+  server: json<{ name: string; version: string }>('server'),
+  instructions: text('instructions'),
+});
+
+export const hubTools = sqliteTable(
+  'hub_tools',
+  {
+    address: text('address').primaryKey(),
+    namespace: text('namespace').notNull(),
+    position: integer('position').notNull(),
+    name: text('name').notNull(),
+    title: text('title'),
+    description: text('description'),
+    inputSchema: json<Record<string, unknown>>('input_schema').notNull(),
+    outputSchema: json<Record<string, unknown>>('output_schema'),
+    annotations: json<Record<string, unknown>>('annotations'),
+    contract: text('contract').notNull(),
+  },
+  (t) => [index('hub_tools_namespace').on(t.namespace, t.position)],
+);
+
+export const hubConnections = sqliteTable(
+  'hub_connections',
+  {
+    namespace: text('namespace').notNull(),
+    name: text('name').notNull(),
+    isDefault: integer('is_default', { mode: 'boolean' }).notNull(),
+    secrets: json<unknown[]>('secrets').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.namespace, t.name] })],
+);
+
+export const hubPolicyRules = sqliteTable(
+  'hub_policy_rules',
+  {
+    id: text('id').primaryKey(),
+    targetKind: text('target_kind', { enum: ['source', 'tool'] }).notNull(),
+    /** The namespace for a source rule, the address for a tool rule. */
+    target: text('target').notNull(),
+    connection: text('connection'),
+    effect: text('effect', { enum: ['allow', 'ask', 'deny'] }).notNull(),
+    contract: text('contract'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('hub_policy_rules_target').on(t.target)],
+);
+
+export const hubRuns = sqliteTable(
+  'hub_runs',
+  {
+    id: text('id').primaryKey(),
+    profile: text('profile').notNull(),
+    status: text('status', {
+      enum: ['running', 'awaiting_input', 'completed', 'failed', 'cancelled', 'expired'],
+    }).notNull(),
+    code: text('code').notNull(),
+    seed: text('seed').notNull(),
+    clockOrigin: integer('clock_origin').notNull(),
+    attempts: integer('attempts').notNull(),
+    result: json<unknown>('result'),
+    error: json<{ code: string; message: string; hint?: string }>('error'),
+    logs: json<string[]>('logs').notNull(),
+    notices: json<string[]>('notices').notNull(),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [index('hub_runs_status').on(t.status, t.updatedAt)],
+);
+
+export const hubJournal = sqliteTable(
+  'hub_journal',
+  {
+    runId: text('run_id').notNull(),
+    seq: integer('seq').notNull(),
+    address: text('address').notNull(),
+    connection: text('connection'),
+    argsDigest: text('args_digest').notNull(),
+    decision: json<unknown>('decision').notNull(),
+    startedAt: integer('started_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.seq] })],
+);
+
+export const hubJournalOutcomes = sqliteTable(
+  'hub_journal_outcomes',
+  {
+    runId: text('run_id').notNull(),
+    seq: integer('seq').notNull(),
+    outcome: json<unknown>('outcome').notNull(),
+    settledAt: integer('settled_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.seq] })],
+);
+
+export const hubPendingInputs = sqliteTable(
+  'hub_pending_inputs',
+  {
+    id: text('id').primaryKey(),
+    runId: text('run_id').notNull(),
+    seq: integer('seq').notNull(),
+    kind: text('kind', { enum: ['approval', 'connection'] }).notNull(),
+    address: text('address').notNull(),
+    connection: text('connection'),
+    summary: text('summary').notNull(),
+    argsPreview: text('args_preview').notNull(),
+    reason: text('reason').notNull(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [uniqueIndex('hub_pending_inputs_call').on(t.runId, t.seq)],
+);
+
+export const hubDecisions = sqliteTable(
+  'hub_decisions',
+  {
+    id: text('id').primaryKey(),
+    /** Unique: a pending call is decided once. */
+    pendingId: text('pending_id').notNull().unique(),
+    runId: text('run_id').notNull(),
+    choice: text('choice', { enum: ['once', 'run', 'always', 'deny'] }).notNull(),
+    channel: text('channel', { enum: ['client prompt', 'approval page', 'cli', 'dashboard'] }).notNull(),
+    who: text('who').notNull(),
+    at: integer('at').notNull(),
+  },
+  (t) => [index('hub_decisions_run').on(t.runId)],
+);

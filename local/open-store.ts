@@ -1,0 +1,61 @@
+/**
+ * The local hub's store: engine/store's HubStore over <home>/hub/hub.db through better-sqlite3.
+ * WAL lets readers run beside a writer; the busy timeout makes several `serve --stdio`
+ * processes wait for each other's short write transactions instead of failing.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import { HubError } from '../engine/errors.ts';
+import type { HubStore } from '../engine/ports.ts';
+import { openHubStore } from '../engine/store/hub-store.ts';
+import type { MigrationBundle } from '../engine/store/migrate.ts';
+import * as schema from '../engine/store/schema.ts';
+import type { SyncDb } from '../engine/store/sync-db.ts';
+
+/** How long a writer waits for another process's transaction before giving up. */
+export const BUSY_TIMEOUT_MS = 10_000;
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
+
+/** Reads migrations/ as the bundle drizzle-kit's migrations.js gives the Durable Object. */
+export function readMigrations(dir: string = MIGRATIONS_DIR): MigrationBundle {
+  const journal = JSON.parse(readFileSync(join(dir, 'meta', '_journal.json'), 'utf8')) as MigrationBundle['journal'];
+  const files = new Set(readdirSync(dir));
+  const migrations: Record<string, string> = {};
+  for (const entry of journal.entries) {
+    const file = `${entry.tag}.sql`;
+    if (!files.has(file)) throw new HubError('internal', `migration ${file} is missing from ${dir}`);
+    migrations[`m${entry.idx.toString().padStart(4, '0')}`] = readFileSync(join(dir, file), 'utf8');
+  }
+  return { journal, migrations };
+}
+
+export interface LocalStore {
+  store: HubStore;
+  /** The raw database, for the store's own tests and `doctor`. */
+  sqlite: Database.Database;
+  close(): void;
+}
+
+/** Opens (creating and migrating as needed) the hub's SQLite file at `path`. */
+export function openLocalStore(path: string, now: number, bundle: MigrationBundle = readMigrations()): LocalStore {
+  const sqlite = new Database(path);
+  try {
+    sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    const db: SyncDb = drizzle({ client: sqlite, schema });
+    const store = openHubStore(db, bundle, now, `hub.db at ${path}`);
+    return { store, sqlite, close: () => sqlite.close() };
+  } catch (error) {
+    sqlite.close();
+    if (error instanceof HubError) throw error;
+    throw new HubError('corrupt', `${path} could not be opened as the hub's store: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * The one Hono app, served by the Worker and by the local host alike. Runtime-neutral: it
+ * imports hono and engine/ only, and reaches the hub through the small `AppHub` interface
+ * each host fills in.
+ *
+ * Routes: `GET /healthz` answers without a token; every other route needs the bearer token
+ * and answers 401 with no detail without it. A host that serves on loopback also passes the
+ * Host names it answers to, which defeats DNS rebinding (a page on evil.example resolving to
+ * 127.0.0.1 still sends `Host: evil.example`).
+ */
+import { Hono } from 'hono';
+import { timingSafeEqual } from 'hono/utils/buffer';
+
+/** What /healthz reports. */
+export interface HubHealth {
+  hubId: string;
+  schemaVersion: number;
+}
+
+/** The part of a hub the app needs; each host adapts its Hub to it. */
+export interface AppHub {
+  health(): Promise<HubHealth>;
+}
+
+export interface AppOptions {
+  hub: AppHub;
+  /** The bearer token every route but /healthz requires. */
+  token: string;
+  /** When set, requests whose Host (and Origin, if sent) is not one of these are refused. */
+  allowedHosts?: readonly string[];
+}
+
+export function createApp(options: AppOptions): Hono {
+  if (options.token.length < 32) throw new Error('the hub token must be at least 32 characters');
+  const app = new Hono();
+  const allowed = options.allowedHosts && new Set(options.allowedHosts.map((h) => h.toLowerCase()));
+
+  app.use('*', async (c, next) => {
+    if (!allowed) return next();
+    const host = c.req.header('host')?.toLowerCase();
+    const origin = c.req.header('origin');
+    if (!host || !allowed.has(host) || (origin !== undefined && !originAllowed(origin, allowed))) {
+      return c.text('Forbidden: this hub answers only on loopback.', 403);
+    }
+    return next();
+  });
+
+  app.get('/healthz', async (c) => c.json(await options.hub.health()));
+
+  app.use('*', async (c, next) => {
+    const header = c.req.header('authorization') ?? '';
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!match?.[1] || !(await timingSafeEqual(match[1], options.token))) {
+      return c.body(null, 401, { 'WWW-Authenticate': 'Bearer' });
+    }
+    return next();
+  });
+
+  app.notFound((c) => c.json({ error: { code: 'not_found', message: `no route ${c.req.method} ${c.req.path}` } }, 404));
+  return app;
+}
+
+function originAllowed(origin: string, allowed: ReadonlySet<string>): boolean {
+  try {
+    const url = new URL(origin);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && allowed.has(url.host.toLowerCase());
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,22 @@
+/**
+ * The Cloudflare entry: turns env into the app's adapters. One HubObject per hub name.
+ */
+import { HubObject, type HubEnv } from '../durable-objects/hub-object.ts';
+import { createApp } from './app.ts';
+
+export { HubObject };
+
+export default {
+  async fetch(request, env, ctx): Promise<Response> {
+    const token = env.HUB_TOKEN;
+    if (!token || token.length < 32) {
+      return new Response(
+        'This hub has no HUB_TOKEN of at least 32 characters. Set it in .dev.vars (HUB_TOKEN=…) for `npm run dev`, or with `wrangler secret put HUB_TOKEN`.',
+        { status: 500 },
+      );
+    }
+    const hub = env.HUB.get(env.HUB.idFromName(env.HUB_NAME ?? 'default'));
+    const app = createApp({ hub: { health: () => hub.health() }, token });
+    return app.fetch(request, env, ctx);
+  },
+} satisfies ExportedHandler<HubEnv>;
