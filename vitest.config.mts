@@ -4,6 +4,7 @@
  */
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
+import { WORKERS_TEST_TOKEN } from './test/workers/token.ts';
 
 export default defineConfig({
   test: {
@@ -17,7 +18,13 @@ export default defineConfig({
         },
       },
       {
-        plugins: [cloudflareTest({ wrangler: { configPath: './wrangler.toml' } })],
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: './wrangler.toml' },
+            // The token a deployed hub gets from `wrangler secret put HUB_TOKEN` (.dev.vars under `npm run dev`).
+            miniflare: { bindings: { HUB_TOKEN: WORKERS_TEST_TOKEN } },
+          }),
+        ],
         test: {
           name: 'workers',
           include: ['test/workers/**/*.test.ts'],

@@ -14,7 +14,10 @@
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** Names a tool cannot take on a plain object without shadowing what every object has. */
-const OBJECT_NAMES: ReadonlySet<string> = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
+const OBJECT_NAMES: ReadonlySet<string> = new Set([
+  ...Object.getOwnPropertyNames(Object.prototype),
+  'prototype',
+]);
 
 /** The identifier for one tool name, before uniqueness within its namespace. */
 export function toolIdentifier(name: string): string {
@@ -42,7 +45,10 @@ export function toolIdentifiers(names: readonly string[]): Map<string, string> {
   const result = new Map<string, string>();
   // Names already identifiers claim their own spelling first, so `a_b` keeps `a_b` even
   // when `a-b` would also have produced it.
-  const ordered = [...sorted.filter((n) => toolIdentifier(n) === n), ...sorted.filter((n) => toolIdentifier(n) !== n)];
+  const ordered = [
+    ...sorted.filter((n) => toolIdentifier(n) === n),
+    ...sorted.filter((n) => toolIdentifier(n) !== n),
+  ];
   for (const name of ordered) {
     const base = toolIdentifier(name);
     let id = base;

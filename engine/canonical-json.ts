@@ -16,7 +16,9 @@ export function canonicalJson(value: unknown): string {
       return JSON.stringify(value);
     case 'object': {
       if (Array.isArray(value)) {
-        return `[${value.map((item) => (item === undefined ? 'null' : canonicalJson(item))).join(',')}]`;
+        // Array.from visits holes too (as undefined), where map would skip them and leave `[1,,3]`.
+        const items = Array.from(value, (item) => (item === undefined ? 'null' : canonicalJson(item)));
+        return `[${items.join(',')}]`;
       }
       const record = value as Record<string, unknown>;
       const members = Object.keys(record)

@@ -27,7 +27,9 @@ export interface Random {
 }
 
 /** The fields of a run that change after it is created. */
-export type RunUpdate = Partial<Pick<Run, 'status' | 'attempts' | 'result' | 'error' | 'logs' | 'notices'>> & {
+export type RunUpdate = Partial<
+  Pick<Run, 'status' | 'attempts' | 'result' | 'error' | 'logs' | 'notices'>
+> & {
   updatedAt: number;
 };
 
@@ -78,7 +80,12 @@ export interface HubStore {
   /** Appends a call as it starts. A second entry at the same (run, seq) is a conflict. */
   appendJournal(entry: JournalStart): void;
   /** Appends the outcome of a started call, once. */
-  settleJournal(runId: string, seq: number, outcome: NonNullable<JournalEntry['outcome']>, settledAt: number): void;
+  settleJournal(
+    runId: string,
+    seq: number,
+    outcome: NonNullable<JournalEntry['outcome']>,
+    settledAt: number,
+  ): void;
   getJournalEntry(runId: string, seq: number): JournalEntry | undefined;
   /** The run's entries in seq order, each with its outcome when settled. */
   listJournal(runId: string): JournalEntry[];

@@ -22,7 +22,9 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url))
 
 /** Reads migrations/ as the bundle drizzle-kit's migrations.js gives the Durable Object. */
 export function readMigrations(dir: string = MIGRATIONS_DIR): MigrationBundle {
-  const journal = JSON.parse(readFileSync(join(dir, 'meta', '_journal.json'), 'utf8')) as MigrationBundle['journal'];
+  const journal = JSON.parse(
+    readFileSync(join(dir, 'meta', '_journal.json'), 'utf8'),
+  ) as MigrationBundle['journal'];
   const files = new Set(readdirSync(dir));
   const migrations: Record<string, string> = {};
   for (const entry of journal.entries) {
@@ -41,7 +43,11 @@ export interface LocalStore {
 }
 
 /** Opens (creating and migrating as needed) the hub's SQLite file at `path`. */
-export function openLocalStore(path: string, now: number, bundle: MigrationBundle = readMigrations()): LocalStore {
+export function openLocalStore(
+  path: string,
+  now: number,
+  bundle: MigrationBundle = readMigrations(),
+): LocalStore {
   const sqlite = new Database(path);
   try {
     sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
@@ -54,8 +60,45 @@ export function openLocalStore(path: string, now: number, bundle: MigrationBundl
   } catch (error) {
     sqlite.close();
     if (error instanceof HubError) throw error;
-    throw new HubError('corrupt', `${path} could not be opened as the hub's store: ${(error as Error).message}`, {
-      cause: error,
-    });
+    throw new HubError(
+      'corrupt',
+      `${path} could not be opened as the hub's store: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
+export interface StoreInspection {
+  schemaVersion: number;
+  latestSchemaVersion: number;
+  hubId: string | undefined;
+}
+
+/**
+ * Reads the store's schema version and hub id without changing anything (for `doctor`):
+ * opened read-only, never migrated.
+ */
+export function inspectStore(path: string, bundle: MigrationBundle = readMigrations()): StoreInspection {
+  const sqlite = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    const has = (table: string) =>
+      sqlite.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(table) !==
+      undefined;
+    const schemaVersion = has('hub_migrations')
+      ? (sqlite.prepare('SELECT count(*) AS n FROM hub_migrations').get() as { n: number }).n
+      : 0;
+    const hubId = has('hub_meta')
+      ? (
+          sqlite.prepare(`SELECT value FROM hub_meta WHERE key = 'hub_id'`).get() as
+            | { value: string }
+            | undefined
+        )?.value
+      : undefined;
+    return { schemaVersion, latestSchemaVersion: bundle.journal.entries.length, hubId };
+  } finally {
+    sqlite.close();
   }
 }

@@ -56,7 +56,9 @@ export function createApp(options: AppOptions): Hono {
     return next();
   });
 
-  app.notFound((c) => c.json({ error: { code: 'not_found', message: `no route ${c.req.method} ${c.req.path}` } }, 404));
+  app.notFound((c) =>
+    c.json({ error: { code: 'not_found', message: `no route ${c.req.method} ${c.req.path}` } }, 404),
+  );
   return app;
 }
 

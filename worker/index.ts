@@ -1,7 +1,7 @@
 /**
  * The Cloudflare entry: turns env into the app's adapters. One HubObject per hub name.
  */
-import { HubObject, type HubEnv } from '../durable-objects/hub-object.ts';
+import { type HubEnv, HubObject } from '../durable-objects/hub-object.ts';
 import { createApp } from './app.ts';
 
 export { HubObject };

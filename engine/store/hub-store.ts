@@ -29,7 +29,8 @@ import type { SyncDb } from './sync-db.ts';
 /** Migrates `db` and opens the store over it. */
 export function openHubStore(db: SyncDb, bundle: MigrationBundle, now: number, where: string): HubStore {
   const schemaVersion = migrate(db, bundle, now, where);
-  if (schemaVersion !== latestSchemaVersion(bundle)) throw new HubError('internal', 'migration did not complete');
+  if (schemaVersion !== latestSchemaVersion(bundle))
+    throw new HubError('internal', 'migration did not complete');
   return new SqliteHubStore(db, schemaVersion);
 }
 
@@ -57,8 +58,9 @@ export class SqliteHubStore implements HubStore {
   // ── sources ──
   addSource(source: Source): void {
     const record = rows.checkInput(Source, source, 'source');
-    this.#once(`a source named "${record.namespace}" already exists; pick another namespace or remove it first`, () =>
-      this.#db.insert(t.hubSources).values(rows.sourceToRow(record)).run(),
+    this.#once(
+      `a source named "${record.namespace}" already exists; pick another namespace or remove it first`,
+      () => this.#db.insert(t.hubSources).values(rows.sourceToRow(record)).run(),
     );
   }
 
@@ -66,7 +68,10 @@ export class SqliteHubStore implements HubStore {
     const record = rows.checkInput(Source, source, 'source');
     this.#write((db) => {
       this.#requireSource(record.namespace);
-      db.update(t.hubSources).set(rows.sourceToRow(record)).where(eq(t.hubSources.namespace, record.namespace)).run();
+      db.update(t.hubSources)
+        .set(rows.sourceToRow(record))
+        .where(eq(t.hubSources.namespace, record.namespace))
+        .run();
     });
   }
 
@@ -76,7 +81,12 @@ export class SqliteHubStore implements HubStore {
   }
 
   listSources(): Source[] {
-    return this.#db.select().from(t.hubSources).orderBy(asc(t.hubSources.namespace)).all().map(rows.sourceFromRow);
+    return this.#db
+      .select()
+      .from(t.hubSources)
+      .orderBy(asc(t.hubSources.namespace))
+      .all()
+      .map(rows.sourceFromRow);
   }
 
   removeSource(namespace: string): void {
@@ -88,7 +98,11 @@ export class SqliteHubStore implements HubStore {
       db.delete(t.hubPolicyRules)
         .where(and(eq(t.hubPolicyRules.targetKind, 'source'), eq(t.hubPolicyRules.target, namespace)))
         .run();
-      for (const rule of db.select().from(t.hubPolicyRules).where(eq(t.hubPolicyRules.targetKind, 'tool')).all()) {
+      for (const rule of db
+        .select()
+        .from(t.hubPolicyRules)
+        .where(eq(t.hubPolicyRules.targetKind, 'tool'))
+        .all()) {
         if (rule.target.startsWith(`${namespace}.`)) {
           db.delete(t.hubPolicyRules).where(eq(t.hubPolicyRules.id, rule.id)).run();
         }
@@ -101,7 +115,8 @@ export class SqliteHubStore implements HubStore {
   putManifest(manifest: Manifest): void {
     const record = rows.checkInput(Manifest, manifest, 'manifest');
     const stray = record.tools.find((tool) => !tool.address.startsWith(`${record.namespace}.`));
-    if (stray) throw new HubError('invalid_input', `tool ${stray.address} is not in namespace "${record.namespace}"`);
+    if (stray)
+      throw new HubError('invalid_input', `tool ${stray.address} is not in namespace "${record.namespace}"`);
     this.#write((db) => {
       this.#requireSource(record.namespace);
       db.delete(t.hubTools).where(eq(t.hubTools.namespace, record.namespace)).run();
@@ -144,7 +159,11 @@ export class SqliteHubStore implements HubStore {
 
   listManifests(): Manifest[] {
     const heads = this.#db.select().from(t.hubManifests).orderBy(asc(t.hubManifests.namespace)).all();
-    const tools = this.#db.select().from(t.hubTools).orderBy(asc(t.hubTools.namespace), asc(t.hubTools.position)).all();
+    const tools = this.#db
+      .select()
+      .from(t.hubTools)
+      .orderBy(asc(t.hubTools.namespace), asc(t.hubTools.position))
+      .all();
     return heads.map((head) =>
       rows.manifestFromRows(
         head,
@@ -200,7 +219,10 @@ export class SqliteHubStore implements HubStore {
       .returning({ name: t.hubConnections.name })
       .all();
     if (removed.length === 0) {
-      throw new HubError('not_found', `no connection "${namespace}/${name}"; list them with \`capabilities hub connections ${namespace}\``);
+      throw new HubError(
+        'not_found',
+        `no connection "${namespace}/${name}"; list them with \`capabilities hub connections ${namespace}\``,
+      );
     }
   }
 
@@ -274,7 +296,12 @@ export class SqliteHubStore implements HubStore {
     });
   }
 
-  settleJournal(runId: string, seq: number, outcome: NonNullable<JournalEntry['outcome']>, settledAt: number): void {
+  settleJournal(
+    runId: string,
+    seq: number,
+    outcome: NonNullable<JournalEntry['outcome']>,
+    settledAt: number,
+  ): void {
     const record = rows.checkInput(OutcomeInput, outcome, 'call outcome');
     this.#write((db) => {
       const entry = db
@@ -282,7 +309,8 @@ export class SqliteHubStore implements HubStore {
         .from(t.hubJournal)
         .where(and(eq(t.hubJournal.runId, runId), eq(t.hubJournal.seq, seq)))
         .get();
-      if (!entry) throw new HubError('not_found', `run ${runId} has no journal entry at seq ${seq} to settle`);
+      if (!entry)
+        throw new HubError('not_found', `run ${runId} has no journal entry at seq ${seq} to settle`);
       this.#once(`the call at ${runId}#${seq} is already settled; an outcome is recorded once`, () =>
         db.insert(t.hubJournalOutcomes).values({ runId, seq, outcome: record, settledAt }).run(),
       );
@@ -327,8 +355,9 @@ export class SqliteHubStore implements HubStore {
     const record = rows.checkInput(PendingInput, pending, 'pending input');
     this.#write((db) => {
       this.#requireRun(record.runId);
-      this.#once(`run ${record.runId} already has a pending input for seq ${record.seq} (or id ${record.id} is taken)`, () =>
-        db.insert(t.hubPendingInputs).values(record).run(),
+      this.#once(
+        `run ${record.runId} already has a pending input for seq ${record.seq} (or id ${record.id} is taken)`,
+        () => db.insert(t.hubPendingInputs).values(record).run(),
       );
     });
   }
@@ -354,7 +383,10 @@ export class SqliteHubStore implements HubStore {
       const pending = this.getPendingInput(record.pendingId);
       if (!pending) throw new HubError('not_found', `no pending input ${record.pendingId} to decide`);
       if (pending.runId !== record.runId) {
-        throw new HubError('invalid_input', `pending input ${record.pendingId} belongs to run ${pending.runId}, not ${record.runId}`);
+        throw new HubError(
+          'invalid_input',
+          `pending input ${record.pendingId} belongs to run ${pending.runId}, not ${record.runId}`,
+        );
       }
       this.#once(`pending input ${record.pendingId} is already decided; a decision is accepted once`, () =>
         db.insert(t.hubDecisions).values(record).run(),
@@ -395,8 +427,17 @@ export class SqliteHubStore implements HubStore {
   }
 
   #requireSource(namespace: string): void {
-    if (!this.#db.select({ n: t.hubSources.namespace }).from(t.hubSources).where(eq(t.hubSources.namespace, namespace)).get()) {
-      throw new HubError('not_found', `no source "${namespace}"; list sources with \`capabilities hub list\``);
+    if (
+      !this.#db
+        .select({ n: t.hubSources.namespace })
+        .from(t.hubSources)
+        .where(eq(t.hubSources.namespace, namespace))
+        .get()
+    ) {
+      throw new HubError(
+        'not_found',
+        `no source "${namespace}"; list sources with \`capabilities hub list\``,
+      );
     }
   }
 
@@ -410,8 +451,14 @@ export class SqliteHubStore implements HubStore {
 /** SQLite reports a duplicate key the same way in workerd and better-sqlite3, in the message. */
 function isUniqueViolation(error: unknown): boolean {
   for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    if (/UNIQUE constraint failed|PRIMARY KEY constraint failed|SQLITE_CONSTRAINT_(PRIMARYKEY|UNIQUE)/.test(e.message)) return true;
-    if ('code' in e && typeof e.code === 'string' && /SQLITE_CONSTRAINT_(PRIMARYKEY|UNIQUE)/.test(e.code)) return true;
+    if (
+      /UNIQUE constraint failed|PRIMARY KEY constraint failed|SQLITE_CONSTRAINT_(PRIMARYKEY|UNIQUE)/.test(
+        e.message,
+      )
+    )
+      return true;
+    if ('code' in e && typeof e.code === 'string' && /SQLITE_CONSTRAINT_(PRIMARYKEY|UNIQUE)/.test(e.code))
+      return true;
   }
   return false;
 }

@@ -34,7 +34,9 @@ export function migrate(db: SyncDb, bundle: MigrationBundle, now: number, where:
   );
   return db.transaction(
     (tx) => {
-      const applied = tx.all<{ idx: number; tag: string }>(sql`SELECT idx, tag FROM hub_migrations ORDER BY idx`);
+      const applied = tx.all<{ idx: number; tag: string }>(
+        sql`SELECT idx, tag FROM hub_migrations ORDER BY idx`,
+      );
       if (applied.length > known.length) {
         throw new HubError(
           'schema_too_new',
@@ -53,11 +55,14 @@ export function migrate(db: SyncDb, bundle: MigrationBundle, now: number, where:
       });
       for (const entry of known.slice(applied.length)) {
         const text = bundle.migrations[`m${entry.idx.toString().padStart(4, '0')}`];
-        if (text === undefined) throw new HubError('internal', `migration ${entry.tag} is missing from the build`);
+        if (text === undefined)
+          throw new HubError('internal', `migration ${entry.tag} is missing from the build`);
         for (const statement of text.split('--> statement-breakpoint')) {
           if (statement.trim() !== '') tx.run(sql.raw(statement));
         }
-        tx.run(sql`INSERT INTO hub_migrations (idx, tag, applied_at) VALUES (${entry.idx}, ${entry.tag}, ${now})`);
+        tx.run(
+          sql`INSERT INTO hub_migrations (idx, tag, applied_at) VALUES (${entry.idx}, ${entry.tag}, ${now})`,
+        );
       }
       return known.length;
     },

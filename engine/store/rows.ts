@@ -14,7 +14,7 @@ import {
   PendingInput,
   PolicyRule,
   Run,
-  SecretRef,
+  type SecretRef,
   Source,
 } from '../contracts.ts';
 import { HubError } from '../errors.ts';
@@ -26,7 +26,10 @@ type Row<T extends { $inferSelect: unknown }> = T['$inferSelect'];
 export function parseRecord<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    throw new HubError('corrupt', `the stored ${what} is not valid: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
+    throw new HubError(
+      'corrupt',
+      `the stored ${what} is not valid: ${parsed.error.issues[0]?.message ?? 'unknown'}`,
+    );
   }
   return parsed.data;
 }
@@ -47,8 +50,24 @@ const nullToUndefined = <T>(value: T | null): T | undefined => (value === null ?
 export function sourceToRow(source: Source): Row<typeof t.hubSources> {
   const base = { namespace: source.namespace, addedAt: source.addedAt, updatedAt: source.updatedAt };
   return source.kind === 'mcp-stdio'
-    ? { ...base, kind: source.kind, command: source.command, env: source.env, consent: source.consent, url: null, allowedHosts: null }
-    : { ...base, kind: source.kind, command: null, env: null, consent: null, url: source.url, allowedHosts: source.allowedHosts };
+    ? {
+        ...base,
+        kind: source.kind,
+        command: source.command,
+        env: source.env,
+        consent: source.consent,
+        url: null,
+        allowedHosts: null,
+      }
+    : {
+        ...base,
+        kind: source.kind,
+        command: null,
+        env: null,
+        consent: null,
+        url: source.url,
+        allowedHosts: source.allowedHosts,
+      };
 }
 
 export function sourceFromRow(row: Row<typeof t.hubSources>): Source {
@@ -108,7 +127,9 @@ export function policyRuleToRow(rule: PolicyRule): Row<typeof t.hubPolicyRules> 
 
 export function policyRuleFromRow(row: Row<typeof t.hubPolicyRules>): PolicyRule {
   const target =
-    row.targetKind === 'source' ? { kind: 'source', namespace: row.target } : { kind: 'tool', address: row.target };
+    row.targetKind === 'source'
+      ? { kind: 'source', namespace: row.target }
+      : { kind: 'tool', address: row.target };
   return parseRecord(
     PolicyRule,
     {

@@ -3,7 +3,14 @@
  * local SQLite file) and test/workers/hub-store.test.ts (the HubObject Durable Object).
  */
 import { describe, expect, it } from 'vitest';
-import type { Connection, JournalEntry, PendingInput, PolicyRule, Run, Source } from '../../engine/contracts.ts';
+import type {
+  Connection,
+  JournalEntry,
+  PendingInput,
+  PolicyRule,
+  Run,
+  Source,
+} from '../../engine/contracts.ts';
 import { HubError } from '../../engine/errors.ts';
 import type { HubStore } from '../../engine/ports.ts';
 import journal from '../../migrations/meta/_journal.json';
@@ -104,20 +111,31 @@ export function describeHubStore(h: HubStoreHarness): void {
       expect(store.claimHubId('hub_b')).toBe(first);
     });
 
-    check('sources round-trip, list in namespace order, and a duplicate namespace is a conflict', async ({ store }) => {
-      store.addSource(fixtures.stdio('memory'));
-      store.addSource(fixtures.http('linear'));
-      expect(store.getSource('memory')).toEqual(fixtures.stdio('memory'));
-      expect(store.listSources().map((s) => s.namespace)).toEqual(['linear', 'memory']);
-      await rejectsWith('conflict', () => store.addSource(fixtures.http('memory')));
-      const consented = { ...fixtures.stdio('memory'), consent: { command: ['npx'], at: T0 + 1 }, updatedAt: T0 + 1 };
-      store.updateSource(consented);
-      expect(store.getSource('memory')).toEqual(consented);
-    });
+    check(
+      'sources round-trip, list in namespace order, and a duplicate namespace is a conflict',
+      async ({ store }) => {
+        store.addSource(fixtures.stdio('memory'));
+        store.addSource(fixtures.http('linear'));
+        expect(store.getSource('memory')).toEqual(fixtures.stdio('memory'));
+        expect(store.listSources().map((s) => s.namespace)).toEqual(['linear', 'memory']);
+        await rejectsWith('conflict', () => store.addSource(fixtures.http('memory')));
+        const consented = {
+          ...fixtures.stdio('memory'),
+          consent: { command: ['npx'], at: T0 + 1 },
+          updatedAt: T0 + 1,
+        };
+        store.updateSource(consented);
+        expect(store.getSource('memory')).toEqual(consented);
+      },
+    );
 
     check('a record that fails its schema is refused as invalid_input', async ({ store }) => {
-      await rejectsWith('invalid_input', () => store.addSource({ ...fixtures.stdio(), namespace: 'Not Valid' }));
-      await rejectsWith('invalid_input', () => store.addSource({ ...fixtures.stdio(), namespace: 'console' }));
+      await rejectsWith('invalid_input', () =>
+        store.addSource({ ...fixtures.stdio(), namespace: 'Not Valid' }),
+      );
+      await rejectsWith('invalid_input', () =>
+        store.addSource({ ...fixtures.stdio(), namespace: 'console' }),
+      );
       expect(store.listSources()).toEqual([]);
     });
 
@@ -134,7 +152,10 @@ export function describeHubStore(h: HubStoreHarness): void {
         namespace: 'linear',
         fetchedAt: T0 + 1,
         server: { name: 'linear', version: '1.0.0' },
-        tools: [{ ...tool('beta'), description: 'Beta.', annotations: { readOnlyHint: true } }, tool('alpha')],
+        tools: [
+          { ...tool('beta'), description: 'Beta.', annotations: { readOnlyHint: true } },
+          tool('alpha'),
+        ],
       });
       const manifest = store.getManifest('linear');
       expect(manifest?.tools.map((t) => t.name)).toEqual(['beta', 'alpha']);
@@ -144,7 +165,9 @@ export function describeHubStore(h: HubStoreHarness): void {
     });
 
     check('a manifest for a missing source is not_found', async ({ store }) => {
-      await rejectsWith('not_found', () => store.putManifest({ namespace: 'ghost', fetchedAt: T0, tools: [] }));
+      await rejectsWith('not_found', () =>
+        store.putManifest({ namespace: 'ghost', fetchedAt: T0, tools: [] }),
+      );
     });
 
     check('connections hold references only and a source has at most one default', ({ store }) => {
@@ -153,7 +176,9 @@ export function describeHubStore(h: HubStoreHarness): void {
         namespace: 'linear',
         name,
         isDefault,
-        secrets: [{ key: `linear/${name}`, delivery: { kind: 'header', name: 'Authorization', scheme: 'Bearer' } }],
+        secrets: [
+          { key: `linear/${name}`, delivery: { kind: 'header', name: 'Authorization', scheme: 'Bearer' } },
+        ],
         createdAt: T0,
       });
       store.putConnection(conn('personal', true));
@@ -171,7 +196,12 @@ export function describeHubStore(h: HubStoreHarness): void {
       store.addSource(fixtures.http('github'));
       store.putManifest({ namespace: 'linear', fetchedAt: T0, tools: [] });
       store.putConnection({ namespace: 'linear', name: 'work', isDefault: true, secrets: [], createdAt: T0 });
-      const rule = (id: string, target: PolicyRule['target']): PolicyRule => ({ id, target, effect: 'deny', createdAt: T0 });
+      const rule = (id: string, target: PolicyRule['target']): PolicyRule => ({
+        id,
+        target,
+        effect: 'deny',
+        createdAt: T0,
+      });
       store.addPolicyRule(rule('r1', { kind: 'source', namespace: 'linear' }));
       store.addPolicyRule(rule('r2', { kind: 'tool', address: 'linear.create_issue' }));
       store.addPolicyRule(rule('r3', { kind: 'tool', address: 'github.create_issue' }));
@@ -202,7 +232,11 @@ export function describeHubStore(h: HubStoreHarness): void {
       store.createRun(fixtures.run('run_1'));
       store.createRun({ ...fixtures.run('run_2'), createdAt: T0 + 5 });
       await rejectsWith('conflict', () => store.createRun(fixtures.run('run_1')));
-      const done = store.updateRun('run_1', { status: 'completed', result: { ok: [1, 2] }, updatedAt: T0 + 9 });
+      const done = store.updateRun('run_1', {
+        status: 'completed',
+        result: { ok: [1, 2] },
+        updatedAt: T0 + 9,
+      });
       expect(done.result).toEqual({ ok: [1, 2] });
       expect(store.getRun('run_1')).toEqual(done);
       expect(store.listRuns().map((r) => r.id)).toEqual(['run_2', 'run_1']);
@@ -228,7 +262,12 @@ export function describeHubStore(h: HubStoreHarness): void {
       const outcome = { ok: true as const, value: { id: 7 }, ms: 12 };
       store.settleJournal('run_1', 0, outcome, T0 + 50);
       await rejectsWith('conflict', () =>
-        store.settleJournal('run_1', 0, { ok: false, error: { code: 'x', message: 'y', retryable: false }, ms: 1 }, T0),
+        store.settleJournal(
+          'run_1',
+          0,
+          { ok: false, error: { code: 'x', message: 'y', retryable: false }, ms: 1 },
+          T0,
+        ),
       );
       await rejectsWith('not_found', () => store.settleJournal('run_1', 9, outcome, T0));
       const journal = store.listJournal('run_1');
@@ -243,7 +282,9 @@ export function describeHubStore(h: HubStoreHarness): void {
       store.createRun(fixtures.run());
       store.appendJournal(fixtures.start('run_1', 0));
       store.settleJournal('run_1', 0, { ok: true, value: 1, ms: 1 }, T0);
-      expect(() => exec(`UPDATE hub_journal SET address = 'linear.other' WHERE run_id = 'run_1'`)).toThrow(/append-only/);
+      expect(() => exec(`UPDATE hub_journal SET address = 'linear.other' WHERE run_id = 'run_1'`)).toThrow(
+        /append-only/,
+      );
       expect(() => exec(`DELETE FROM hub_journal WHERE run_id = 'run_1'`)).toThrow(/append-only/);
       expect(() => exec(`UPDATE hub_journal_outcomes SET settled_at = 0`)).toThrow(/append-only/);
       expect(() => exec(`DELETE FROM hub_journal_outcomes`)).toThrow(/append-only/);
@@ -259,7 +300,9 @@ export function describeHubStore(h: HubStoreHarness): void {
       store.createRun(fixtures.run('run_1'));
       store.createRun(fixtures.run('run_2'));
       store.addPendingInput(fixtures.pending('run_1', 3));
-      await rejectsWith('conflict', () => store.addPendingInput(fixtures.pending('run_1', 3, 'pending_other')));
+      await rejectsWith('conflict', () =>
+        store.addPendingInput(fixtures.pending('run_1', 3, 'pending_other')),
+      );
       const decision = {
         id: 'dec_1',
         pendingId: 'pending_3',

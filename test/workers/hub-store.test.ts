@@ -1,6 +1,7 @@
 /** Runs the HubStore contract against the HubObject Durable Object, inside workerd. */
-import { env } from 'cloudflare:workers';
+
 import { runInDurableObject } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
 import type { HubEnv, HubObject } from '../../durable-objects/hub-object.ts';
 import { describeHubStore } from '../conformance/hub-store.suite.ts';
 

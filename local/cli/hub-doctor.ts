@@ -1,0 +1,27 @@
+/** `capabilities hub doctor`: diagnoses the home, the store, the token and the keychain. */
+import type { Command } from 'commander';
+import type { Output } from './output.ts';
+
+const MARK = { ok: 'ok  ', warn: 'warn', fail: 'FAIL' } as const;
+
+export function registerDoctor(hub: Command, output: () => Output): void {
+  hub
+    .command('doctor')
+    .description('Check the hub: file modes, hub.json, the store schema, the token file and the keychain')
+    .action(async () => {
+      const [{ homePaths }, { isHealthy, runDoctor }] = await Promise.all([
+        import('../home.ts'),
+        import('../doctor.ts'),
+      ]);
+      const checks = runDoctor(homePaths());
+      const healthy = isHealthy(checks);
+      const text = checks
+        .map((c) => `${MARK[c.level]}  ${c.name}: ${c.detail}${c.fix ? `\n        fix: ${c.fix}` : ''}`)
+        .join('\n');
+      output().result(
+        { healthy, checks },
+        `${text}\n${healthy ? 'Healthy.' : 'Not healthy: see the fixes above.'}`,
+      );
+      if (!healthy) process.exitCode = 1;
+    });
+}

@@ -1,0 +1,48 @@
+/**
+ * The `capabilities` CLI (commander). One file per command group registers its commands;
+ * this file holds the global options (--json, --no-input, --version) and turns a thrown
+ * error into a message and an exit code.
+ */
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { registerDoctor } from './hub-doctor.ts';
+import { registerInit } from './hub-init.ts';
+import { registerServe } from './hub-serve.ts';
+import { createOutput, type GlobalOptions, reportError } from './output.ts';
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+
+export function buildProgram(): Command {
+  const program = new Command('capabilities')
+    .description('One MCP endpoint for every tool your agents use.')
+    .version(pkg.version, '-V, --version', 'print the version')
+    .option('--json', 'print results as JSON', false)
+    .option('--no-input', 'never prompt; fail with what to pass instead')
+    .showHelpAfterError()
+    .exitOverride();
+  const output = () => createOutput(program.opts<GlobalOptions>());
+  const hub = program.command('hub').description('Run and manage the local hub');
+  registerInit(hub, output);
+  registerDoctor(hub, output);
+  registerServe(hub, output);
+  return program;
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // commander has already printed help or the usage error.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof InvalidArgumentError) return reportError(error, program.opts<GlobalOptions>()) && 2;
+    return reportError(error, program.opts<GlobalOptions>());
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

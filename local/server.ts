@@ -1,0 +1,58 @@
+/**
+ * Serves worker/app.ts under Node on 127.0.0.1 only (`capabilities hub serve --http`). The app
+ * is the Worker's; this file only binds it to a loopback socket, with the Host names a
+ * loopback client sends, and turns a busy port into advice.
+ */
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import type { Hono } from 'hono';
+import { HubError } from '../engine/errors.ts';
+import { createApp } from '../worker/app.ts';
+import type { LocalHub } from './local-hub.ts';
+
+export const LOOPBACK = '127.0.0.1';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Listens on 127.0.0.1:`port` (0 picks a free port). Rejects with advice when the port is taken. */
+export function serveHttp(hub: LocalHub, port: number): Promise<RunningServer> {
+  // The app is built once the port is known (port 0 picks one), since the Host check names it.
+  let app: Hono | undefined;
+  const server = createAdaptorServer({
+    fetch: (request, env) => (app ? app.fetch(request, env) : new Response(null, { status: 503 })),
+    hostname: LOOPBACK,
+    port,
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') {
+        reject(
+          new HubError(
+            'unavailable',
+            `port ${port} on ${LOOPBACK} is already in use by another program. ` +
+              'Pick another with `capabilities hub serve --http --port <n>`, or stop the program using it.',
+          ),
+        );
+      } else {
+        reject(error);
+      }
+    });
+    server.listen(port, LOOPBACK, () => {
+      const bound = (server.address() as AddressInfo).port;
+      app = createApp({
+        hub: { health: async () => ({ hubId: hub.hubId, schemaVersion: hub.store.schemaVersion }) },
+        token: hub.token,
+        allowedHosts: [`${LOOPBACK}:${bound}`, `localhost:${bound}`],
+      });
+      resolve({
+        url: `http://${LOOPBACK}:${bound}`,
+        port: bound,
+        close: () => new Promise((done) => server.close(() => done())),
+      });
+    });
+  });
+}

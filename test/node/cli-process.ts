@@ -1,0 +1,71 @@
+/** Runs the real CLI (bin/capabilities) as a subprocess against a temporary CAPABILITIES_HOME. */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const REPO = resolve(import.meta.dirname, '../..');
+export const BIN = join(REPO, 'bin', 'capabilities');
+
+export interface CliResult {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function tempHome(): { home: string; remove(): void } {
+  const home = mkdtempSync(join(tmpdir(), 'capabilities-home-'));
+  return { home, remove: () => rmSync(home, { recursive: true, force: true }) };
+}
+
+/** Env for the CLI: the test's home, no D-Bus session (a headless machine), nothing else of ours. */
+export function cliEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const { DBUS_SESSION_BUS_ADDRESS: _dbus, ...rest } = process.env;
+  return { ...rest, CAPABILITIES_HOME: home, ...extra };
+}
+
+export function cli(
+  home: string,
+  args: readonly string[],
+  options: { cwd?: string; bin?: string } = {},
+): CliResult {
+  const result = spawnSync(options.bin ?? BIN, args, {
+    cwd: options.cwd ?? tmpdir(),
+    env: cliEnv(home),
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  if (result.error) throw result.error;
+  return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Starts `hub serve --http --json` and resolves once it printed where it listens. */
+export async function startServe(home: string, args: readonly string[] = ['--port', '0']) {
+  const child: ChildProcess = spawn(BIN, ['--json', 'hub', 'serve', '--http', ...args], {
+    env: cliEnv(home),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const info = await new Promise<{ url: string; hubId: string; tokenFile: string }>((resolveInfo, reject) => {
+    child.stdout?.on('data', (chunk) => {
+      stdout += chunk;
+      try {
+        resolveInfo(JSON.parse(stdout));
+      } catch {
+        // not a whole document yet
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+  });
+  const stop = () =>
+    new Promise<number | null>((done) => {
+      if (child.exitCode !== null) return done(child.exitCode);
+      child.once('exit', (code) => done(code));
+      child.kill('SIGTERM');
+    });
+  return { ...info, child, stop, stderr: () => stderr };
+}
