@@ -21,8 +21,9 @@ export interface ToolClaim {
 
 /**
  * The contract digest: SHA-256 over the canonical JSON of the name, description, input and
- * output schemas and annotations. Absent members count as null, so adding an empty field
- * upstream changes nothing while any real change to what the tool claims changes the digest.
+ * output schemas and annotations. An absent member and an explicit null digest alike; any
+ * other change to what the tool claims (an empty `annotations: {}` included) changes the
+ * digest. `title` and `_meta` are presentation, not contract, and are left out.
  */
 export function contractDigest(tool: ToolClaim): Promise<string> {
   return sha256Hex(

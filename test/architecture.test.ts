@@ -1,0 +1,150 @@
+/**
+ * Imports point inward (design: Layout): engine/, dashboard/ and worker/app.ts, and everything
+ * they reach through relative imports, import no runtime: no Node builtin, no cloudflare:*,
+ * no database driver, no QuickJS, no Node server, no Cloudflare tooling. Only worker/index.ts,
+ * durable-objects/ and local/ may. The checker itself is proven on a planted violation first.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { checkImportGraph, formatViolations, runtimeOf, sourceFiles } from './import-graph.ts';
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+
+/** The runtime-neutral roots: every file under engine/ and dashboard/, and the one Hono app. */
+const neutralRoots = (repo: string) => [
+  ...sourceFiles(repo, 'engine'),
+  ...sourceFiles(repo, 'dashboard'),
+  'worker/app.ts',
+];
+
+describe('the import graph', () => {
+  it('reaches no runtime from engine/, dashboard/ or worker/app.ts', () => {
+    const roots = neutralRoots(REPO);
+    expect(roots).toContain('engine/manifest.ts');
+    expect(roots).toContain('engine/store/hub-store.ts');
+    const { violations, visited } = checkImportGraph(REPO, roots);
+    expect(visited.length).toBeGreaterThanOrEqual(roots.length);
+    expect(formatViolations(violations)).toEqual([]);
+  });
+});
+
+describe('the checker', () => {
+  it.each([
+    ['node:fs', 'a Node builtin'],
+    ['fs', 'a Node builtin'],
+    ['fs/promises', 'a Node builtin'],
+    ['worker_threads', 'a Node builtin'],
+    ['node:sqlite', 'a Node builtin'],
+    ['cloudflare:workers', 'a runtime module'],
+    ['bun:sqlite', 'a runtime module'],
+    ['better-sqlite3', 'a database driver'],
+    ['@libsql/client', 'a database driver'],
+    [
+      'drizzle-orm/better-sqlite3',
+      'a drizzle driver (only drizzle-orm and drizzle-orm/sqlite-core are neutral)',
+    ],
+    [
+      'drizzle-orm/durable-sqlite',
+      'a drizzle driver (only drizzle-orm and drizzle-orm/sqlite-core are neutral)',
+    ],
+    [
+      'drizzle-orm/node-sqlite',
+      'a drizzle driver (only drizzle-orm and drizzle-orm/sqlite-core are neutral)',
+    ],
+    ['drizzle-orm/d1', 'a drizzle driver (only drizzle-orm and drizzle-orm/sqlite-core are neutral)'],
+    ['quickjs-emscripten', 'QuickJS, the local sandbox'],
+    ['quickjs-emscripten-core', 'QuickJS, the local sandbox'],
+    ['@jitl/quickjs-wasmfile-release-sync', 'QuickJS, the local sandbox'],
+    ['@hono/node-server', 'the Node HTTP server'],
+    ['@hono/node-server/serve-static', 'the Node HTTP server'],
+    ['hono/cloudflare-workers', 'a Hono runtime adapter'],
+    ['wrangler', 'Cloudflare tooling'],
+    ['miniflare', 'Cloudflare tooling'],
+    ['@cloudflare/workers-types', 'Cloudflare tooling'],
+    ['@modelcontextprotocol/sdk/server/stdio.js', "the MCP SDK's stdio transport (Node processes)"],
+  ])('flags %s as %s', (specifier, reason) => {
+    expect(runtimeOf(specifier)).toBe(reason);
+  });
+
+  it.each([
+    'zod',
+    'hono',
+    'hono/jsx',
+    'hono/utils/buffer',
+    'drizzle-orm',
+    'drizzle-orm/sqlite-core',
+    '@modelcontextprotocol/sdk/server/mcp.js',
+    'sucrase',
+    'fsevents-free-lib',
+    '@scope/fs',
+  ])('lets %s through', (specifier) => {
+    expect(runtimeOf(specifier)).toBeUndefined();
+  });
+
+  it('finds violations in a planted tree, with the chain that reaches each', () => {
+    const repo = mkdtempSync(join(tmpdir(), 'capabilities-graph-'));
+    const write = (path: string, text: string) => {
+      mkdirSync(dirname(join(repo, path)), { recursive: true });
+      writeFileSync(join(repo, path), text);
+    };
+    try {
+      write(
+        'engine/index.ts',
+        [
+          "import { a } from './a.ts';",
+          "export * from './b';",
+          "import type { z } from 'zod';",
+          "import { sql } from 'drizzle-orm';",
+          "import { sqliteTable } from 'drizzle-orm/sqlite-core';",
+          "// import 'node:os';",
+          'const text = "import \'node:net\'";',
+        ].join('\n'),
+      );
+      write(
+        'engine/a.ts',
+        "import { readFileSync } from 'node:fs';\nconst m = await import('cloudflare:workers');",
+      );
+      write('engine/b.ts', "export { x } from '../local/c.ts';");
+      write(
+        'local/c.ts',
+        "import Database from 'better-sqlite3';\nimport { drizzle } from 'drizzle-orm/better-sqlite3';\nimport { b } from '../engine/b.ts';",
+      );
+      write('local/unreached.ts', "import { spawn } from 'node:child_process';");
+      write(
+        'dashboard/page.tsx',
+        "import { jsx } from 'hono/jsx';\nimport type { Stats } from 'fs/promises';",
+      );
+      write(
+        'worker/app.ts',
+        "import { serve } from '@hono/node-server';\nimport type { QuickJSContext } from 'quickjs-emscripten';\nimport './missing.ts';",
+      );
+
+      const roots = neutralRoots(repo);
+      expect(roots).toEqual([
+        'engine/a.ts',
+        'engine/b.ts',
+        'engine/index.ts',
+        'dashboard/page.tsx',
+        'worker/app.ts',
+      ]);
+      const { violations, visited } = checkImportGraph(repo, roots);
+      expect(visited).toContain('local/c.ts');
+      expect(visited).not.toContain('local/unreached.ts');
+      expect(formatViolations(violations)).toEqual([
+        'engine/a.ts -> node:fs (a Node builtin)',
+        'engine/a.ts -> cloudflare:workers (a runtime module)',
+        'dashboard/page.tsx -> fs/promises (a Node builtin)',
+        'worker/app.ts -> @hono/node-server (the Node HTTP server)',
+        'worker/app.ts -> quickjs-emscripten (QuickJS, the local sandbox)',
+        'worker/app.ts -> ./missing.ts (a relative import of no file)',
+        'engine/b.ts -> local/c.ts -> better-sqlite3 (a database driver)',
+        'engine/b.ts -> local/c.ts -> drizzle-orm/better-sqlite3 (a drizzle driver (only drizzle-orm and drizzle-orm/sqlite-core are neutral))',
+      ]);
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
+});
