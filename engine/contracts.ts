@@ -134,6 +134,16 @@ export const Manifest = z.object({
 });
 export type Manifest = z.infer<typeof Manifest>;
 
+/** What a person approved for one tool: its contract then, and the tool as it was. */
+export const ToolReview = z.object({
+  address: ToolAddress,
+  namespace: Namespace,
+  contract: ContractDigest,
+  tool: ManifestTool,
+  reviewedAt: Timestamp,
+});
+export type ToolReview = z.infer<typeof ToolReview>;
+
 // ── Connections ───────────────────────────────────────────────────────────────────────
 
 /** How a secret reaches the source: an environment variable (stdio) or an HTTP header. */

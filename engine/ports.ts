@@ -13,6 +13,7 @@ import type {
   Run,
   RunStatus,
   Source,
+  ToolReview,
 } from './contracts.ts';
 
 /** Wall-clock time in epoch milliseconds. The engine never calls Date.now() itself. */
@@ -54,8 +55,14 @@ export interface HubStore {
   updateSource(source: Source): void;
   getSource(namespace: string): Source | undefined;
   listSources(): Source[];
-  /** Removes the source with its manifest, connections and policy rules. */
+  /** Removes the source with its manifest, connections, policy rules and reviews. */
   removeSource(namespace: string): void;
+
+  /**
+   * Runs `body` as one transaction: every write in it lands, or none does (a source is
+   * stored whole or not at all). `body` must not await.
+   */
+  atomically<T>(body: () => T): T;
 
   /** Replaces the source's manifest and its tools. */
   putManifest(manifest: Manifest): void;
@@ -67,6 +74,11 @@ export interface HubStore {
   getConnection(namespace: string, name: string): Connection | undefined;
   listConnections(namespace: string): Connection[];
   removeConnection(namespace: string, name: string): void;
+
+  /** Records (or replaces) what a person approved for a tool. */
+  putReview(review: ToolReview): void;
+  getReview(address: string): ToolReview | undefined;
+  listReviews(namespace: string): ToolReview[];
 
   addPolicyRule(rule: PolicyRule): void;
   listPolicyRules(): PolicyRule[];

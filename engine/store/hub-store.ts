@@ -18,6 +18,7 @@ import {
   Run,
   type RunStatus,
   Source,
+  ToolReview,
 } from '../contracts.ts';
 import { HubError } from '../errors.ts';
 import type { HubStore, JournalStart, RunUpdate } from '../ports.ts';
@@ -107,8 +108,49 @@ export class SqliteHubStore implements HubStore {
           db.delete(t.hubPolicyRules).where(eq(t.hubPolicyRules.id, rule.id)).run();
         }
       }
+      db.delete(t.hubReviews).where(eq(t.hubReviews.namespace, namespace)).run();
       db.delete(t.hubSources).where(eq(t.hubSources.namespace, namespace)).run();
     });
+  }
+
+  atomically<T>(body: () => T): T {
+    return this.#write(body);
+  }
+
+  // ── reviews ──
+  putReview(review: ToolReview): void {
+    const record = rows.checkInput(ToolReview, review, 'review');
+    if (record.tool.address !== record.address || record.tool.contract !== record.contract) {
+      throw new HubError(
+        'invalid_input',
+        `the review of ${record.address} must carry that tool at that contract`,
+      );
+    }
+    this.#write((db) => {
+      this.#requireSource(record.namespace);
+      db.insert(t.hubReviews)
+        .values(record)
+        .onConflictDoUpdate({
+          target: t.hubReviews.address,
+          set: { contract: record.contract, tool: record.tool, reviewedAt: record.reviewedAt },
+        })
+        .run();
+    });
+  }
+
+  getReview(address: string): ToolReview | undefined {
+    const row = this.#db.select().from(t.hubReviews).where(eq(t.hubReviews.address, address)).get();
+    return row && rows.parseRecord(ToolReview, row, `review of ${row.address}`);
+  }
+
+  listReviews(namespace: string): ToolReview[] {
+    return this.#db
+      .select()
+      .from(t.hubReviews)
+      .where(eq(t.hubReviews.namespace, namespace))
+      .orderBy(asc(t.hubReviews.address))
+      .all()
+      .map((row) => rows.parseRecord(ToolReview, row, `review of ${row.address}`));
   }
 
   // ── manifests ──

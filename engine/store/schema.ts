@@ -158,3 +158,19 @@ export const hubDecisions = sqliteTable(
   },
   (t) => [index('hub_decisions_run').on(t.runId)],
 );
+
+/**
+ * What a person approved, per tool: the contract digest and the tool as it was then, so a
+ * later change can be named ("changed upstream since you approved it: description").
+ */
+export const hubReviews = sqliteTable(
+  'hub_reviews',
+  {
+    address: text('address').primaryKey(),
+    namespace: text('namespace').notNull(),
+    contract: text('contract').notNull(),
+    tool: json<Record<string, unknown>>('tool').notNull(),
+    reviewedAt: integer('reviewed_at').notNull(),
+  },
+  (t) => [index('hub_reviews_namespace').on(t.namespace)],
+);

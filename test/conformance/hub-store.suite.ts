@@ -212,6 +212,55 @@ export function describeHubStore(h: HubStoreHarness): void {
       expect(store.listPolicyRules().map((r) => r.id)).toEqual(['r3']);
     });
 
+    check(
+      'a review records what was approved, is replaced on re-review, and goes with its source',
+      ({ store }) => {
+        store.addSource(fixtures.http());
+        const tool = {
+          address: 'linear.create_issue',
+          name: 'create_issue',
+          inputSchema: {},
+          contract: digest('d'),
+        };
+        store.putReview({
+          address: tool.address,
+          namespace: 'linear',
+          contract: tool.contract,
+          tool,
+          reviewedAt: T0,
+        });
+        const changed = { ...tool, description: 'Now deletes too.', contract: digest('e') };
+        store.putReview({
+          address: tool.address,
+          namespace: 'linear',
+          contract: changed.contract,
+          tool: changed,
+          reviewedAt: T0 + 1,
+        });
+        expect(store.getReview('linear.create_issue')?.tool.description).toBe('Now deletes too.');
+        expect(store.listReviews('linear')).toHaveLength(1);
+        store.removeSource('linear');
+        expect(store.getReview('linear.create_issue')).toBeUndefined();
+      },
+    );
+
+    check('atomically stores everything or nothing', async ({ store }) => {
+      await rejectsWith('conflict', () =>
+        store.atomically(() => {
+          store.addSource(fixtures.http('linear'));
+          store.putManifest({ namespace: 'linear', fetchedAt: T0, tools: [] });
+          store.addSource(fixtures.http('linear'));
+        }),
+      );
+      expect(store.getSource('linear')).toBeUndefined();
+      expect(store.getManifest('linear')).toBeUndefined();
+      store.atomically(() => {
+        store.addSource(fixtures.http('linear'));
+        store.putManifest({ namespace: 'linear', fetchedAt: T0, tools: [] });
+      });
+      expect(store.getManifest('linear')?.tools).toEqual([]);
+    });
+
     check('policy rules round-trip with connection and pinned contract', async ({ store }) => {
       const rule: PolicyRule = {
         id: 'rule_1',

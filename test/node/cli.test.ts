@@ -3,7 +3,11 @@ import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSyn
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import journal from '../../migrations/meta/_journal.json';
 import { BIN, cli, REPO, tempHome } from './cli-process.ts';
+
+/** The schema version this build writes: one per migration. */
+const LATEST = journal.entries.length;
 
 const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
 
@@ -48,7 +52,7 @@ describe('capabilities', () => {
     const hubFile = JSON.parse(readFileSync(join(home, 'hub', 'hub.json'), 'utf8'));
     expect(hubFile).toMatchObject({
       hubId: expect.stringMatching(/^hub_/),
-      schemaVersion: 2,
+      schemaVersion: LATEST,
       settings: { httpPort: 4790 },
     });
 
@@ -62,7 +66,7 @@ describe('capabilities', () => {
     cli(home, ['hub', 'init']);
     const doctor = cli(home, ['hub', 'doctor']);
     expect(doctor.status).toBe(0);
-    expect(doctor.stdout).toContain('schema version 2');
+    expect(doctor.stdout).toContain(`schema version ${LATEST}`);
     expect(doctor.stdout).toContain('folders 700, files 600');
     expect(doctor.stdout).toContain(`No OS keychain: no D-Bus session`);
     expect(doctor.stdout).toContain(join(home, '.env'));
@@ -110,20 +114,22 @@ describe('capabilities', () => {
   it('refuses a hub.db from a newer schema, naming the version, and never downgrades it', () => {
     cli(home, ['hub', 'init']);
     const db = new Database(join(home, 'hub', 'hub.db'));
-    db.prepare(
-      `INSERT INTO hub_migrations (idx, tag, applied_at) VALUES (2, '0002_from_the_future', 0)`,
-    ).run();
+    db.prepare(`INSERT INTO hub_migrations (idx, tag, applied_at) VALUES (?, 'from_the_future', 0)`).run(
+      LATEST,
+    );
     db.close();
     const init = cli(home, ['hub', 'init']);
     expect(init.status).toBe(1);
-    expect(init.stderr).toContain('schema version 3, newer than this capabilities knows (2)');
+    expect(init.stderr).toContain(
+      `schema version ${LATEST + 1}, newer than this capabilities knows (${LATEST})`,
+    );
     const doctor = cli(home, ['hub', 'doctor']);
     expect(doctor.status).toBe(1);
     expect(doctor.stdout).toContain(
-      'schema version 3 (this capabilities writes 2): written by a newer capabilities',
+      `schema version ${LATEST + 1} (this capabilities writes ${LATEST}): written by a newer capabilities`,
     );
     const after = new Database(join(home, 'hub', 'hub.db'), { readonly: true });
-    expect(after.prepare('SELECT count(*) AS n FROM hub_migrations').get()).toEqual({ n: 3 });
+    expect(after.prepare('SELECT count(*) AS n FROM hub_migrations').get()).toEqual({ n: LATEST + 1 });
     after.close();
   });
 

@@ -5,6 +5,7 @@ import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import journal from '../../migrations/meta/_journal.json';
 import { cli, startServe, tempHome } from './cli-process.ts';
 
 let home: string;
@@ -37,7 +38,7 @@ describe('hub serve --http', () => {
       expect(server.stderr()).toContain('Created the hub');
       const health = await get(`${server.url}/healthz`);
       expect(health.status).toBe(200);
-      expect(JSON.parse(health.body)).toEqual({ hubId: server.hubId, schemaVersion: 2 });
+      expect(JSON.parse(health.body)).toEqual({ hubId: server.hubId, schemaVersion: journal.entries.length });
     } finally {
       expect(await server.stop()).toBe(0);
     }

@@ -1,0 +1,22 @@
+/**
+ * The SecretStore port: where secret values live. Only the host that resolves a connection at
+ * the moment of an upstream request, and the module that takes a person's input (`auth`), touch
+ * it. Values never enter the store of records, a log or a result.
+ */
+export interface SecretStore {
+  /** Where values are kept, in words for messages ("the macOS Keychain", "/home/ada/.capabilities/.env"). */
+  readonly where: string;
+  get(key: string): Promise<string | undefined>;
+  set(key: string, value: string): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/**
+ * The secret store key for one secret of one connection: an environment-variable-like name,
+ * since the fallback file is a .env file (spec: Concepts, Secret store).
+ */
+export function secretKey(namespace: string, connection: string, name: string): string {
+  return [namespace, connection, name]
+    .map((part) => part.toUpperCase().replace(/[^A-Z0-9]+/g, '_'))
+    .join('__');
+}

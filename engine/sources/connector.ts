@@ -1,0 +1,46 @@
+/**
+ * The SourceConnector port: how the engine reaches a source's MCP server. Adapters: the local
+ * host's stdio and Streamable HTTP connectors (local/sources/), and HTTP only on the Worker.
+ * Credentials arrive already resolved, at the moment of the request, and never stay.
+ */
+import type { JsonValue, Source } from '../contracts.ts';
+import type { ListedTool } from '../manifest.ts';
+import type { McpCallResult } from './tool-result.ts';
+
+/** A connection's secrets resolved for one request: env for stdio, headers for HTTP. */
+export interface Credentials {
+  /** Identifies the connection (for pooling); never a secret. */
+  connection: string | null;
+  env: Readonly<Record<string, string>>;
+  headers: Readonly<Record<string, string>>;
+}
+
+export const NO_CREDENTIALS: Credentials = { connection: null, env: {}, headers: {} };
+
+/** A source's `tools/list` answer, every page. */
+export interface ListedTools {
+  tools: ListedTool[];
+  server?: { name: string; version: string } | undefined;
+  instructions?: string | undefined;
+}
+
+export interface CallRequest {
+  /** The source's own tool name (not the address). */
+  name: string;
+  args: { [key: string]: JsonValue };
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+}
+
+export interface SourceConnector {
+  /** Lists every tool; throws a HubError that says what happened and what to do. */
+  listTools(source: Source, credentials: Credentials): Promise<ListedTools>;
+  /** Calls one tool; an upstream `isError` comes back in the result, transport failures throw. */
+  callTool(source: Source, credentials: Credentials, request: CallRequest): Promise<McpCallResult>;
+  /** Called with a namespace when its server says its tool list changed. */
+  onToolsChanged(listener: (namespace: string) => void): void;
+  /** What the connector knows of a source's health (for doctor), e.g. the tail of its stderr. */
+  health(namespace: string): { running: boolean; restarts: number; stderrTail: string } | undefined;
+  /** Stops every server and connection it holds. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,90 @@
+/**
+ * The only fetch an HTTP source gets (invariant I4): requests go only to the hosts fixed when
+ * the source was reviewed; a redirect is followed only within the same origin, so credentials
+ * never cross to another origin; a response body larger than the cap is cut off with an error.
+ * Runtime-neutral: it wraps whatever `fetch` the host has.
+ */
+import { HubError } from '../errors.ts';
+
+export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+export interface FetchGuard {
+  /** Host names (optionally with :port) the source may reach. */
+  allowedHosts: readonly string[];
+  /** Largest response body accepted, in bytes. */
+  maxResponseBytes: number;
+  /** How many same-origin redirects to follow. */
+  maxRedirects?: number;
+}
+
+/** 16 MB: far above any sane tool result, small enough that a runaway server cannot exhaust the hub. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+export function isAllowedHost(url: URL, allowedHosts: readonly string[]): boolean {
+  const host = url.host.toLowerCase();
+  const hostname = url.hostname.toLowerCase();
+  return allowedHosts.some((allowed) => {
+    const a = allowed.toLowerCase();
+    return a === host || a === hostname;
+  });
+}
+
+export function guardedFetch(guard: FetchGuard, base: FetchLike = (url, init) => fetch(url, init)): FetchLike {
+  return async (input, init) => {
+    let url = new URL(String(input));
+    const origin = url.origin;
+    for (let hop = 0; ; hop++) {
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        throw new HubError('denied', `refused ${url.protocol} URL ${url.href}: sources speak HTTP(S) only`);
+      }
+      if (!isAllowedHost(url, guard.allowedHosts)) {
+        throw new HubError(
+          'denied',
+          `refused a request to ${url.host}: this source may reach only ${guard.allowedHosts.join(', ')}. ` +
+            'Add the source again to review a new host.',
+        );
+      }
+      const response = await base(url, { ...init, redirect: 'manual' });
+      const location = response.headers.get('location');
+      if (response.status >= 300 && response.status < 400 && location) {
+        const next = new URL(location, url);
+        if (next.origin !== origin) {
+          await response.body?.cancel();
+          throw new HubError(
+            'denied',
+            `refused a redirect from ${origin} to ${next.origin}: credentials never cross origins. Update the source's URL to the new origin.`,
+          );
+        }
+        if (hop >= (guard.maxRedirects ?? 5)) throw new HubError('unavailable', `too many redirects from ${origin}`);
+        await response.body?.cancel();
+        url = next;
+        continue;
+      }
+      return capBody(response, guard.maxResponseBytes, url.host);
+    }
+  };
+}
+
+/** The same response with a body that errors once it passes `limit` bytes. */
+function capBody(response: Response, limit: number, host: string): Response {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limit) {
+    void response.body?.cancel();
+    throw new HubError('limit', `${host} sent a response of ${declared} bytes, over the ${limit}-byte cap`);
+  }
+  if (!response.body) return response;
+  let seen = 0;
+  const counted = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen > limit) {
+          controller.error(new HubError('limit', `${host} sent more than the ${limit}-byte response cap`));
+          return;
+        }
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+  return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+}

@@ -1,0 +1,115 @@
+/**
+ * The local SecretStore: the OS keychain under the service `capabilities.sh` (macOS `security`,
+ * Linux Secret Service through `secret-tool`), and where there is none, `<home>/.env` (mode 600)
+ * — with a notice every time the fallback is used. Values go to the keychain tools on stdin,
+ * never as arguments, so they never show in a process list.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import type { SecretStore } from '../engine/secrets/secret-store.ts';
+import { writeFileAtomic } from './home.ts';
+import { fallbackNotice, KEYCHAIN_SERVICE, keychainStatus } from './keychain.ts';
+
+/** Opens the keychain, or the file fallback after calling `notice` with the sentence that says so. */
+export function openSecretStore(envFile: string, notice: (text: string) => void, env = process.env): SecretStore {
+  const status = keychainStatus(env);
+  if (status.available) {
+    return status.backend === 'macOS Keychain' ? macKeychain() : secretService();
+  }
+  notice(fallbackNotice(status, envFile));
+  return new EnvFileSecretStore(envFile);
+}
+
+/** `<home>/.env`: KEY="json-escaped value" lines, written atomically with mode 600. */
+export class EnvFileSecretStore implements SecretStore {
+  readonly where: string;
+  readonly #path: string;
+
+  constructor(path: string) {
+    this.#path = path;
+    this.where = path;
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    return this.#read().get(key);
+  }
+
+  async set(key: string, value: string): Promise<void> {
+    const entries = this.#read();
+    entries.set(key, value);
+    this.#write(entries);
+  }
+
+  async delete(key: string): Promise<void> {
+    const entries = this.#read();
+    if (entries.delete(key)) this.#write(entries);
+  }
+
+  #read(): Map<string, string> {
+    const entries = new Map<string, string>();
+    if (!existsSync(this.#path)) return entries;
+    for (const line of readFileSync(this.#path, 'utf8').split('\n')) {
+      const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(line.trim());
+      if (!match?.[1] || match[2] === undefined) continue;
+      const raw = match[2];
+      entries.set(match[1], raw.startsWith('"') ? (JSON.parse(raw) as string) : raw);
+    }
+    return entries;
+  }
+
+  #write(entries: Map<string, string>): void {
+    const text = [...entries].map(([key, value]) => `${key}=${JSON.stringify(value)}`).join('\n');
+    writeFileAtomic(this.#path, `# capabilities secrets (mode 600). Prefer an OS keychain.\n${text}\n`);
+  }
+}
+
+function run(command: string, args: readonly string[], input?: string): Promise<{ code: number; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout }));
+    child.stdin.end(input ?? '');
+  });
+}
+
+function secretService(): SecretStore {
+  const attrs = (key: string) => ['service', KEYCHAIN_SERVICE, 'account', key];
+  return {
+    where: 'the Secret Service keychain',
+    async get(key) {
+      const { code, stdout } = await run('secret-tool', ['lookup', ...attrs(key)]);
+      return code === 0 ? stdout : undefined;
+    },
+    async set(key, value) {
+      const { code } = await run('secret-tool', ['store', `--label=${KEYCHAIN_SERVICE} ${key}`, ...attrs(key)], value);
+      if (code !== 0) throw new Error(`secret-tool could not store ${key} (exit ${code})`);
+    },
+    async delete(key) {
+      await run('secret-tool', ['clear', ...attrs(key)]);
+    },
+  };
+}
+
+function macKeychain(): SecretStore {
+  // `security -i` reads commands from stdin, so the value is never an argument of a process.
+  const quote = (text: string) => `"${text.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
+  return {
+    where: 'the macOS Keychain',
+    async get(key) {
+      const { code, stdout } = await run('security', ['find-generic-password', '-s', KEYCHAIN_SERVICE, '-a', key, '-w']);
+      return code === 0 ? stdout.replace(/\n$/, '') : undefined;
+    },
+    async set(key, value) {
+      const command = `add-generic-password -U -s ${quote(KEYCHAIN_SERVICE)} -a ${quote(key)} -w ${quote(value)}\n`;
+      const { code } = await run('security', ['-i'], command);
+      if (code !== 0) throw new Error(`the macOS Keychain refused to store ${key} (exit ${code})`);
+    },
+    async delete(key) {
+      await run('security', ['delete-generic-password', '-s', KEYCHAIN_SERVICE, '-a', key]);
+    },
+  };
+}

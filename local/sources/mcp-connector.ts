@@ -1,0 +1,252 @@
+/**
+ * The local hub's SourceConnector, over the official MCP SDK client (v2, which also talks to
+ * 2025-era servers). One session per (source, connection): stdio servers are spawned lazily on
+ * first use with the exact command the person consented to, supervised (a crash is restarted
+ * with backoff on the next use, the tail of stderr kept for doctor) and shut down when idle.
+ * HTTP sources go through guardedFetch (allowed hosts, same-origin redirects, a size cap) over
+ * Streamable HTTP, falling back to the older SSE transport.
+ */
+import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { hasConsent, type Source } from '../../engine/contracts.ts';
+import { HubError, isHubError } from '../../engine/errors.ts';
+import type { ListedTool } from '../../engine/manifest.ts';
+import type { CallRequest, Credentials, ListedTools, SourceConnector } from '../../engine/sources/connector.ts';
+import { DEFAULT_MAX_RESPONSE_BYTES, guardedFetch } from '../../engine/sources/guarded-fetch.ts';
+import type { McpCallResult } from '../../engine/sources/tool-result.ts';
+import { type Supervision, Supervisor } from './supervisor.ts';
+
+export interface McpConnectorOptions {
+  /** Close a session unused for this long. */
+  idleMs?: number;
+  /** How long connecting (spawn + initialize) may take. */
+  connectTimeoutMs?: number;
+  /** How long tools/list may take. */
+  listTimeoutMs?: number;
+  maxResponseBytes?: number;
+  version: string;
+}
+
+interface Session {
+  client: Client;
+  idle: ReturnType<typeof setTimeout> | undefined;
+  /** Set before the hub closes it, so the close is not taken for a crash. */
+  closing: boolean;
+}
+
+async function closeSession(session: Session): Promise<void> {
+  session.closing = true;
+  if (session.idle) clearTimeout(session.idle);
+  await session.client.close().catch(() => undefined);
+}
+
+export class McpConnector implements SourceConnector {
+  readonly #options: Required<McpConnectorOptions>;
+  readonly #sessions = new Map<string, Promise<Session>>();
+  readonly #supervisor = new Supervisor();
+  readonly #listeners: ((namespace: string) => void)[] = [];
+
+  constructor(options: McpConnectorOptions) {
+    this.#options = {
+      idleMs: 5 * 60_000,
+      connectTimeoutMs: 30_000,
+      listTimeoutMs: 30_000,
+      maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
+      ...options,
+    };
+  }
+
+  async listTools(source: Source, credentials: Credentials): Promise<ListedTools> {
+    const session = await this.#session(source, credentials);
+    let tools: ListedTool[];
+    try {
+      const listed = await session.client.listTools(undefined, { timeout: this.#options.listTimeoutMs });
+      tools = listed.tools.map((tool) => JSON.parse(JSON.stringify(tool)) as ListedTool);
+    } catch (error) {
+      throw this.#explain(source, 'answered tools/list with something that is not an MCP tool list', error);
+    } finally {
+      this.#touch(source, credentials, session);
+    }
+    const server = session.client.getServerVersion();
+    return {
+      tools,
+      server: server ? { name: server.name, version: server.version } : undefined,
+      instructions: session.client.getInstructions(),
+    };
+  }
+
+  async callTool(source: Source, credentials: Credentials, request: CallRequest): Promise<McpCallResult> {
+    const session = await this.#session(source, credentials);
+    try {
+      const result = await session.client.callTool(
+        { name: request.name, arguments: request.args },
+        { timeout: request.timeoutMs, signal: request.signal },
+      );
+      this.#supervisor.succeeded(source.namespace);
+      return result as McpCallResult;
+    } catch (error) {
+      throw this.#explain(source, `failed on ${request.name}`, error);
+    } finally {
+      this.#touch(source, credentials, session);
+    }
+  }
+
+  onToolsChanged(listener: (namespace: string) => void): void {
+    this.#listeners.push(listener);
+  }
+
+  health(namespace: string): Supervision | undefined {
+    return this.#supervisor.get(namespace);
+  }
+
+  async close(): Promise<void> {
+    const sessions = [...this.#sessions.values()];
+    this.#sessions.clear();
+    await Promise.all(
+      sessions.map(async (pending) => {
+        const session = await pending.catch(() => undefined);
+        if (session) await closeSession(session);
+      }),
+    );
+  }
+
+  #key(source: Source, credentials: Credentials): string {
+    return JSON.stringify([source.namespace, credentials.connection, credentials.env, credentials.headers]);
+  }
+
+  #session(source: Source, credentials: Credentials): Promise<Session> {
+    const key = this.#key(source, credentials);
+    let pending = this.#sessions.get(key);
+    if (!pending) {
+      pending = this.#open(source, credentials, key);
+      this.#sessions.set(key, pending);
+      pending.catch(() => this.#sessions.delete(key));
+    }
+    return pending;
+  }
+
+  async #open(source: Source, credentials: Credentials, key: string): Promise<Session> {
+    await this.#supervisor.waitForBackoff(source.namespace);
+    const client = new Client(
+      { name: 'capabilities', version: this.#options.version },
+      {
+        listChanged: {
+          tools: {
+            autoRefresh: false,
+            onChanged: () => {
+              for (const listener of this.#listeners) listener(source.namespace);
+            },
+          },
+        },
+      },
+    );
+    const session: Session = { client, idle: undefined, closing: false };
+    const pending = this.#sessions.get(key);
+    const dropped = () => {
+      if (this.#sessions.get(key) === pending) this.#sessions.delete(key);
+    };
+    try {
+      if (source.kind === 'mcp-stdio') await this.#connectStdio(session, source, credentials, dropped);
+      else await this.#connectHttp(client, source, credentials);
+    } catch (error) {
+      this.#supervisor.failed(source.namespace);
+      await closeSession(session);
+      throw this.#explain(source, 'could not be started', error);
+    }
+    return session;
+  }
+
+  async #connectStdio(
+    session: Session,
+    source: Extract<Source, { kind: 'mcp-stdio' }>,
+    credentials: Credentials,
+    dropped: () => void,
+  ): Promise<void> {
+    if (!hasConsent(source)) {
+      throw new HubError(
+        'denied',
+        `the source "${source.namespace}" runs \`${source.command.join(' ')}\`, which you have not consented to. ` +
+          `Add it again with \`capabilities hub add\` to review the command.`,
+      );
+    }
+    const [command, ...args] = source.command as [string, ...string[]];
+    const transport = new StdioClientTransport({
+      command,
+      args,
+      env: { ...getDefaultEnvironment(), ...source.env, ...credentials.env },
+      stderr: 'pipe',
+    });
+    this.#supervisor.watch(source.namespace, transport.stderr);
+    transport.onclose = () => {
+      dropped();
+      if (!session.closing) this.#supervisor.exited(source.namespace);
+    };
+    await session.client.connect(transport, { timeout: this.#options.connectTimeoutMs });
+    this.#supervisor.started(source.namespace);
+  }
+
+  async #connectHttp(
+    client: Client,
+    source: Extract<Source, { kind: 'mcp-http' }>,
+    credentials: Credentials,
+  ): Promise<void> {
+    const fetch = guardedFetch({ allowedHosts: source.allowedHosts, maxResponseBytes: this.#options.maxResponseBytes });
+    const requestInit: RequestInit = { headers: { ...credentials.headers } };
+    const url = new URL(source.url);
+    try {
+      await client.connect(new StreamableHTTPClientTransport(url, { fetch, requestInit, redirectPolicy: 'same-origin' }), {
+        timeout: this.#options.connectTimeoutMs,
+      });
+    } catch (error) {
+      if (isHubError(error) || !/\b(404|405)\b/.test(String((error as Error).message))) throw error;
+      // A 2024-era server: the old HTTP+SSE transport.
+      await client.connect(new SSEClientTransport(url, { fetch, requestInit }), { timeout: this.#options.connectTimeoutMs });
+    }
+    this.#supervisor.started(source.namespace);
+  }
+
+  #touch(source: Source, credentials: Credentials, session: Session): void {
+    if (session.idle) clearTimeout(session.idle);
+    session.idle = setTimeout(() => {
+      this.#sessions.delete(this.#key(source, credentials));
+      void closeSession(session);
+    }, this.#options.idleMs);
+    session.idle.unref?.();
+  }
+
+  /** A HubError saying what happened to which source, and what to do. */
+  #explain(source: Source, what: string, error: unknown): HubError {
+    if (isHubError(error)) return error;
+    const message = error instanceof Error ? error.message : String(error);
+    const where = source.kind === 'mcp-stdio' ? `\`${source.command.join(' ')}\`` : source.url;
+    const tail = this.#supervisor.get(source.namespace)?.stderrTail.trim();
+    const said = tail ? ` Its last output:\n${tail.split('\n').slice(-5).join('\n')}` : '';
+    if (/ENOENT/.test(message)) {
+      return new HubError(
+        'unavailable',
+        `the command for "${source.namespace}" was not found: ${source.kind === 'mcp-stdio' ? source.command[0] : where}. Check the command line, or install it.`,
+        { cause: error },
+      );
+    }
+    if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|fetch failed/.test(message)) {
+      return new HubError(
+        'unavailable',
+        `could not reach ${where} (${message}). Check the URL and that the server is running.`,
+        { cause: error },
+      );
+    }
+    if (/timed? ?out/i.test(message)) {
+      return new HubError('unavailable', `${where} did not answer in time; it may hang or be overloaded.${said}`, {
+        cause: error,
+      });
+    }
+    if (/Connection closed|closed/i.test(message)) {
+      return new HubError('unavailable', `the server for "${source.namespace}" (${where}) exited before it answered.${said}`, {
+        cause: error,
+      });
+    }
+    return new HubError('unavailable', `the server for "${source.namespace}" (${where}) ${what}: ${message}${said}`, {
+      cause: error,
+    });
+  }
+}

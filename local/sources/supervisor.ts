@@ -1,0 +1,76 @@
+/**
+ * Supervision of stdio servers, per namespace: whether one runs, how often it was restarted,
+ * the tail of its stderr (for doctor and for error messages), and the backoff before the next
+ * start after a crash (0.5 s doubling to 30 s; reset by a successful call).
+ */
+import type { Stream } from 'node:stream';
+
+const TAIL_BYTES = 4096;
+const BACKOFF_START_MS = 500;
+const BACKOFF_MAX_MS = 30_000;
+
+export interface Supervision {
+  running: boolean;
+  restarts: number;
+  stderrTail: string;
+}
+
+interface State extends Supervision {
+  failures: number;
+  notBefore: number;
+}
+
+export class Supervisor {
+  readonly #states = new Map<string, State>();
+
+  get(namespace: string): Supervision | undefined {
+    const state = this.#states.get(namespace);
+    return state && { running: state.running, restarts: state.restarts, stderrTail: state.stderrTail };
+  }
+
+  /** Keeps the last 4 KB of what the server writes to stderr. */
+  watch(namespace: string, stream: Stream | null): void {
+    const state = this.#state(namespace);
+    stream?.on('data', (chunk: Buffer | string) => {
+      state.stderrTail = (state.stderrTail + chunk.toString()).slice(-TAIL_BYTES);
+    });
+  }
+
+  started(namespace: string): void {
+    const state = this.#state(namespace);
+    if (state.failures > 0) state.restarts++;
+    state.running = true;
+  }
+
+  /** The server went away without being asked to: the next start waits out the backoff. */
+  exited(namespace: string): void {
+    this.failed(namespace);
+  }
+
+  failed(namespace: string): void {
+    const state = this.#state(namespace);
+    state.running = false;
+    state.failures++;
+    state.notBefore = Date.now() + Math.min(BACKOFF_MAX_MS, BACKOFF_START_MS * 2 ** (state.failures - 1));
+  }
+
+  succeeded(namespace: string): void {
+    const state = this.#state(namespace);
+    state.failures = 0;
+    state.notBefore = 0;
+  }
+
+  async waitForBackoff(namespace: string): Promise<void> {
+    const wait = this.#state(namespace).notBefore - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+
+  #state(namespace: string): State {
+    let state = this.#states.get(namespace);
+    if (!state) {
+      state = { running: false, restarts: 0, stderrTail: '', failures: 0, notBefore: 0 };
+      this.#states.set(namespace, state);
+    }
+    return state;
+  }
+}
