@@ -11,7 +11,11 @@ import { writeFileAtomic } from './home.ts';
 import { fallbackNotice, KEYCHAIN_SERVICE, keychainStatus } from './keychain.ts';
 
 /** Opens the keychain, or the file fallback after calling `notice` with the sentence that says so. */
-export function openSecretStore(envFile: string, notice: (text: string) => void, env = process.env): SecretStore {
+export function openSecretStore(
+  envFile: string,
+  notice: (text: string) => void,
+  env = process.env,
+): SecretStore {
   const status = keychainStatus(env);
   if (status.available) {
     return status.backend === 'macOS Keychain' ? macKeychain() : secretService();
@@ -63,7 +67,11 @@ export class EnvFileSecretStore implements SecretStore {
   }
 }
 
-function run(command: string, args: readonly string[], input?: string): Promise<{ code: number; stdout: string }> {
+function run(
+  command: string,
+  args: readonly string[],
+  input?: string,
+): Promise<{ code: number; stdout: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'] });
     let stdout = '';
@@ -85,7 +93,11 @@ function secretService(): SecretStore {
       return code === 0 ? stdout : undefined;
     },
     async set(key, value) {
-      const { code } = await run('secret-tool', ['store', `--label=${KEYCHAIN_SERVICE} ${key}`, ...attrs(key)], value);
+      const { code } = await run(
+        'secret-tool',
+        ['store', `--label=${KEYCHAIN_SERVICE} ${key}`, ...attrs(key)],
+        value,
+      );
       if (code !== 0) throw new Error(`secret-tool could not store ${key} (exit ${code})`);
     },
     async delete(key) {
@@ -100,7 +112,14 @@ function macKeychain(): SecretStore {
   return {
     where: 'the macOS Keychain',
     async get(key) {
-      const { code, stdout } = await run('security', ['find-generic-password', '-s', KEYCHAIN_SERVICE, '-a', key, '-w']);
+      const { code, stdout } = await run('security', [
+        'find-generic-password',
+        '-s',
+        KEYCHAIN_SERVICE,
+        '-a',
+        key,
+        '-w',
+      ]);
       return code === 0 ? stdout.replace(/\n$/, '') : undefined;
     },
     async set(key, value) {

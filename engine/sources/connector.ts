@@ -13,9 +13,11 @@ export interface Credentials {
   connection: string | null;
   env: Readonly<Record<string, string>>;
   headers: Readonly<Record<string, string>>;
+  /** The raw secret values, for scrubbing what comes back. */
+  secrets: readonly string[];
 }
 
-export const NO_CREDENTIALS: Credentials = { connection: null, env: {}, headers: {} };
+export const NO_CREDENTIALS: Credentials = { connection: null, env: {}, headers: {}, secrets: [] };
 
 /** A source's `tools/list` answer, every page. */
 export interface ListedTools {

@@ -29,7 +29,10 @@ export function isAllowedHost(url: URL, allowedHosts: readonly string[]): boolea
   });
 }
 
-export function guardedFetch(guard: FetchGuard, base: FetchLike = (url, init) => fetch(url, init)): FetchLike {
+export function guardedFetch(
+  guard: FetchGuard,
+  base: FetchLike = (url, init) => fetch(url, init),
+): FetchLike {
   return async (input, init) => {
     let url = new URL(String(input));
     const origin = url.origin;
@@ -55,7 +58,8 @@ export function guardedFetch(guard: FetchGuard, base: FetchLike = (url, init) =>
             `refused a redirect from ${origin} to ${next.origin}: credentials never cross origins. Update the source's URL to the new origin.`,
           );
         }
-        if (hop >= (guard.maxRedirects ?? 5)) throw new HubError('unavailable', `too many redirects from ${origin}`);
+        if (hop >= (guard.maxRedirects ?? 5))
+          throw new HubError('unavailable', `too many redirects from ${origin}`);
         await response.body?.cancel();
         url = next;
         continue;
@@ -86,5 +90,9 @@ function capBody(response: Response, limit: number, host: string): Response {
       },
     }),
   );
-  return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return new Response(counted, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }

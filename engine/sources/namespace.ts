@@ -24,7 +24,8 @@ function candidate(text: string | undefined): string | undefined {
   if (!text) return undefined;
   const found = words(text).slice(0, 3).join('_');
   const name = /^[a-z]/.test(found) ? found.slice(0, 40) : found ? `s_${found}`.slice(0, 40) : '';
-  return Namespace.safeParse(name).success ? name : undefined;
+  // Shape only: a reserved word (`console`) is still a fine base; the caller adds a number.
+  return /^[a-z][a-z0-9_]{0,39}$/.test(name) ? name : undefined;
 }
 
 export interface NamespaceHints {

@@ -13,7 +13,20 @@ export function registerDoctor(hub: Command, output: () => Output): void {
         import('../home.ts'),
         import('../doctor.ts'),
       ]);
-      const checks = runDoctor(homePaths());
+      const paths = homePaths();
+      const checks = runDoctor(paths);
+      if (isHealthy(checks)) {
+        const [{ sourceChecks }, { readFileSync }] = await Promise.all([
+          import('../doctor-sources.ts'),
+          import('node:fs'),
+        ]);
+        const { version } = JSON.parse(
+          readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+        ) as {
+          version: string;
+        };
+        checks.push(...(await sourceChecks(paths, version)));
+      }
       const healthy = isHealthy(checks);
       const text = checks
         .map((c) => `${MARK[c.level]}  ${c.name}: ${c.detail}${c.fix ? `\n        fix: ${c.fix}` : ''}`)

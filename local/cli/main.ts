@@ -5,9 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { registerConnections } from './hub-connections.ts';
 import { registerDoctor } from './hub-doctor.ts';
 import { registerInit } from './hub-init.ts';
 import { registerServe } from './hub-serve.ts';
+import { registerSources } from './hub-sources.ts';
 import { createOutput, type GlobalOptions, reportError } from './output.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -27,6 +29,8 @@ export function buildProgram(): Command {
   registerInit(hub, output);
   registerDoctor(hub, output);
   registerServe(hub, output);
+  registerSources(hub, output);
+  registerConnections(hub, output);
   return program;
 }
 

@@ -11,7 +11,12 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { hasConsent, type Source } from '../../engine/contracts.ts';
 import { HubError, isHubError } from '../../engine/errors.ts';
 import type { ListedTool } from '../../engine/manifest.ts';
-import type { CallRequest, Credentials, ListedTools, SourceConnector } from '../../engine/sources/connector.ts';
+import type {
+  CallRequest,
+  Credentials,
+  ListedTools,
+  SourceConnector,
+} from '../../engine/sources/connector.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, guardedFetch } from '../../engine/sources/guarded-fetch.ts';
 import type { McpCallResult } from '../../engine/sources/tool-result.ts';
 import { type Supervision, Supervisor } from './supervisor.ts';
@@ -190,17 +195,25 @@ export class McpConnector implements SourceConnector {
     source: Extract<Source, { kind: 'mcp-http' }>,
     credentials: Credentials,
   ): Promise<void> {
-    const fetch = guardedFetch({ allowedHosts: source.allowedHosts, maxResponseBytes: this.#options.maxResponseBytes });
+    const fetch = guardedFetch({
+      allowedHosts: source.allowedHosts,
+      maxResponseBytes: this.#options.maxResponseBytes,
+    });
     const requestInit: RequestInit = { headers: { ...credentials.headers } };
     const url = new URL(source.url);
     try {
-      await client.connect(new StreamableHTTPClientTransport(url, { fetch, requestInit, redirectPolicy: 'same-origin' }), {
-        timeout: this.#options.connectTimeoutMs,
-      });
+      await client.connect(
+        new StreamableHTTPClientTransport(url, { fetch, requestInit, redirectPolicy: 'same-origin' }),
+        {
+          timeout: this.#options.connectTimeoutMs,
+        },
+      );
     } catch (error) {
       if (isHubError(error) || !/\b(404|405)\b/.test(String((error as Error).message))) throw error;
       // A 2024-era server: the old HTTP+SSE transport.
-      await client.connect(new SSEClientTransport(url, { fetch, requestInit }), { timeout: this.#options.connectTimeoutMs });
+      await client.connect(new SSEClientTransport(url, { fetch, requestInit }), {
+        timeout: this.#options.connectTimeoutMs,
+      });
     }
     this.#supervisor.started(source.namespace);
   }
@@ -236,17 +249,29 @@ export class McpConnector implements SourceConnector {
       );
     }
     if (/timed? ?out/i.test(message)) {
-      return new HubError('unavailable', `${where} did not answer in time; it may hang or be overloaded.${said}`, {
-        cause: error,
-      });
+      return new HubError(
+        'unavailable',
+        `${where} did not answer in time; it may hang or be overloaded.${said}`,
+        {
+          cause: error,
+        },
+      );
     }
     if (/Connection closed|closed/i.test(message)) {
-      return new HubError('unavailable', `the server for "${source.namespace}" (${where}) exited before it answered.${said}`, {
-        cause: error,
-      });
+      return new HubError(
+        'unavailable',
+        `the server for "${source.namespace}" (${where}) exited before it answered.${said}`,
+        {
+          cause: error,
+        },
+      );
     }
-    return new HubError('unavailable', `the server for "${source.namespace}" (${where}) ${what}: ${message}${said}`, {
-      cause: error,
-    });
+    return new HubError(
+      'unavailable',
+      `the server for "${source.namespace}" (${where}) ${what}: ${message}${said}`,
+      {
+        cause: error,
+      },
+    );
   }
 }

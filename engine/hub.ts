@@ -1,0 +1,347 @@
+/**
+ * class Hub: the operations the CLI, the MCP surface and the dashboard call. It holds no
+ * per-run state: everything lives in the HubStore, and a Hub can be built fresh per request.
+ *
+ * This part owns sources and connections: inspecting a server before it is added, storing a
+ * source whole (source, manifest, policy rules pinned to each tool's contract, reviews) or not
+ * at all, refreshing manifests, resolving a connection's secrets at the moment of a call, and
+ * scrubbing what comes back.
+ */
+import { parseToolAddress } from './address.ts';
+import type {
+  CallOutcome,
+  Connection,
+  JsonValue,
+  Manifest,
+  PolicyEffect,
+  SecretRef,
+  Source,
+  ToolReview,
+} from './contracts.ts';
+import { HubError } from './errors.ts';
+import { buildManifest } from './manifest.ts';
+import type { Clock, HubStore, Random } from './ports.ts';
+import { createScrubber } from './secrets/scrub.ts';
+import { type SecretStore, secretKey } from './secrets/secret-store.ts';
+import { type Credentials, NO_CREDENTIALS, type SourceConnector } from './sources/connector.ts';
+import { diffManifests, type ManifestDiff } from './sources/manifest-diff.ts';
+import { proposeNamespace } from './sources/namespace.ts';
+import { type ReviewItem, reviewItem } from './sources/review.ts';
+import { toolValue } from './sources/tool-result.ts';
+
+export interface HubDeps {
+  store: HubStore;
+  connector: SourceConnector;
+  /** Absent where the host keeps no secrets (then connections cannot be used). */
+  secrets?: SecretStore | undefined;
+  clock: Clock;
+  random: Random;
+}
+
+/** A source before it is stored: what `add` was given, with consent already asked for. */
+export type SourceDraft =
+  | { kind: 'mcp-stdio'; command: string[]; env?: Record<string, string>; consented: boolean }
+  | { kind: 'mcp-http'; url: string; allowedHosts?: string[] };
+
+export interface Inspection {
+  source: Source;
+  manifest: Manifest;
+  review: ReviewItem[];
+}
+
+/** The default timeout of one upstream call (`upstreamTimeoutMs`). */
+export const UPSTREAM_TIMEOUT_MS = 30_000;
+
+export class Hub {
+  readonly #deps: HubDeps;
+
+  constructor(deps: HubDeps) {
+    this.#deps = deps;
+  }
+
+  get store(): HubStore {
+    return this.#deps.store;
+  }
+
+  /** Connects to a server not yet added, lists its tools and proposes a namespace and policies. */
+  async inspect(draft: SourceDraft, namespace?: string): Promise<Inspection> {
+    const now = this.#deps.clock.now();
+    const taken = new Set(this.store.listSources().map((s) => s.namespace));
+    if (namespace !== undefined && taken.has(namespace)) {
+      throw new HubError(
+        'conflict',
+        `a source named "${namespace}" already exists; pick another with --namespace`,
+      );
+    }
+    const hints = draft.kind === 'mcp-http' ? { url: draft.url } : { command: draft.command };
+    const provisional = this.#source(draft, namespace ?? proposeNamespace(hints, taken), now);
+    const listed = await this.#deps.connector.listTools(provisional, NO_CREDENTIALS);
+    const chosen =
+      namespace ??
+      proposeNamespace(
+        {
+          serverName: listed.server?.name,
+          url: draft.kind === 'mcp-http' ? draft.url : undefined,
+          command: provisional.kind === 'mcp-stdio' ? provisional.command : undefined,
+        },
+        taken,
+      );
+    const source = this.#source(draft, chosen, now);
+    const manifest = await buildManifest({ namespace: chosen, fetchedAt: now, ...listed });
+    return { source, manifest, review: manifest.tools.map(reviewItem) };
+  }
+
+  /**
+   * Stores an inspected source whole: the source, its manifest, one policy rule per tool
+   * pinned to its contract with the effect the person chose, and the reviews. Nothing is
+   * stored if any part fails.
+   */
+  addSource(inspection: Inspection, effects: ReadonlyMap<string, PolicyEffect>): void {
+    const now = this.#deps.clock.now();
+    this.store.atomically(() => {
+      this.store.addSource(inspection.source);
+      this.store.putManifest(inspection.manifest);
+      this.#acceptReview(inspection.source.namespace, inspection.manifest, effects, now);
+    });
+  }
+
+  /** New and changed tools of a namespace (or of every source) that wait for a person. */
+  pendingReview(namespace?: string): ReviewItem[] {
+    const manifests = namespace ? [this.#manifest(namespace)] : this.store.listManifests();
+    return manifests.flatMap((manifest) => {
+      const reviews = new Map(this.store.listReviews(manifest.namespace).map((r) => [r.address, r]));
+      return manifest.tools
+        .filter((tool) => reviews.get(tool.address)?.contract !== tool.contract)
+        .map(reviewItem);
+    });
+  }
+
+  /** Records the person's choices for reviewed tools: rules pinned to the current contracts. */
+  acceptReview(namespace: string, effects: ReadonlyMap<string, PolicyEffect>): void {
+    const manifest = this.#manifest(namespace);
+    this.store.atomically(() => this.#acceptReview(namespace, manifest, effects, this.#deps.clock.now()));
+  }
+
+  /** Reads a source's tools again and reports what is new, changed and gone since the last read. */
+  async refresh(namespace: string): Promise<ManifestDiff> {
+    const source = this.#sourceOf(namespace);
+    const listed = await this.#deps.connector.listTools(source, await this.credentials(namespace));
+    const before = this.store.getManifest(namespace);
+    const manifest = await buildManifest({ namespace, fetchedAt: this.#deps.clock.now(), ...listed });
+    this.store.putManifest(manifest);
+    return diffManifests(before, manifest);
+  }
+
+  /** Removes a source with everything that hangs off it, its secrets included. */
+  async removeSource(namespace: string): Promise<void> {
+    const connections = this.store.listConnections(this.#sourceOf(namespace).namespace);
+    this.store.removeSource(namespace);
+    for (const connection of connections) {
+      for (const ref of connection.secrets) await this.#deps.secrets?.delete(ref.key);
+    }
+  }
+
+  /**
+   * Stores a secret a person entered and the connection that points at it. Only the CLI's
+   * `auth` (a person at a masked prompt) calls this; no MCP-reachable path does.
+   */
+  async saveCredential(
+    namespace: string,
+    connectionName: string,
+    delivery: SecretRef['delivery'],
+    value: string,
+  ): Promise<Connection> {
+    this.#sourceOf(namespace);
+    const secrets = this.#secretStore();
+    if (value.trim() === '') throw new HubError('invalid_input', 'the secret is empty; nothing was stored');
+    const name = delivery.kind === 'env' ? delivery.variable : delivery.name;
+    const ref: SecretRef = { key: secretKey(namespace, connectionName, name), delivery };
+    const existing = this.store.getConnection(namespace, connectionName);
+    const others = (existing?.secrets ?? []).filter((s) => s.key !== ref.key);
+    await secrets.set(ref.key, value);
+    const connection: Connection = {
+      namespace,
+      name: connectionName,
+      isDefault: existing?.isDefault ?? this.store.listConnections(namespace).every((c) => !c.isDefault),
+      secrets: [...others, ref],
+      createdAt: existing?.createdAt ?? this.#deps.clock.now(),
+    };
+    this.store.putConnection(connection);
+    return connection;
+  }
+
+  /** A connection's secrets, resolved now (the default connection when none is named). */
+  async credentials(namespace: string, connectionName?: string): Promise<Credentials> {
+    const connection = this.#connection(namespace, connectionName);
+    if (!connection) return NO_CREDENTIALS;
+    const env: Record<string, string> = {};
+    const headers: Record<string, string> = {};
+    const secrets: string[] = [];
+    for (const ref of connection.secrets) {
+      const value = await this.#secretStore().get(ref.key);
+      if (value === undefined) {
+        throw new HubError(
+          'not_found',
+          `the secret of connection "${namespace}/${connection.name}" is missing from ${this.#secretStore().where}. ` +
+            `Enter it again with \`capabilities hub auth ${namespace} --connection ${connection.name}\`.`,
+        );
+      }
+      secrets.push(value);
+      if (ref.delivery.kind === 'env') env[ref.delivery.variable] = value;
+      else headers[ref.delivery.name] = ref.delivery.scheme ? `${ref.delivery.scheme} ${value}` : value;
+    }
+    return { connection: connection.name, env, headers, secrets };
+  }
+
+  /**
+   * Calls one tool upstream on a connection and returns its outcome, scrubbed of the
+   * connection's secrets. Policy and the journal are the caller's (runs) concern.
+   */
+  async callTool(
+    address: string,
+    args: { [key: string]: JsonValue },
+    options: { connection?: string | undefined; timeoutMs?: number; signal?: AbortSignal } = {},
+  ): Promise<CallOutcome> {
+    const parsed = parseToolAddress(address);
+    const manifest = parsed && this.store.getManifest(parsed.namespace);
+    const tool = manifest?.tools.find((t) => t.address === address);
+    if (!parsed || !tool) throw new HubError('not_found', `no tool ${address}; find tools with search`);
+    const source = this.#sourceOf(parsed.namespace);
+    const credentials = await this.credentials(parsed.namespace, options.connection);
+    const scrub = createScrubber(credentials.secrets);
+    const started = this.#deps.clock.now();
+    try {
+      const result = await this.#deps.connector.callTool(source, credentials, {
+        name: tool.name,
+        args,
+        timeoutMs: options.timeoutMs ?? UPSTREAM_TIMEOUT_MS,
+        signal: options.signal,
+      });
+      const value = toolValue(result);
+      const ms = this.#deps.clock.now() - started;
+      return value.ok
+        ? { ok: true, value: scrub.value(value.value), ms }
+        : {
+            ok: false,
+            error: { code: 'upstream_error', message: scrub.text(value.message), retryable: false },
+            ms,
+          };
+    } catch (error) {
+      const message = scrub.text(error instanceof Error ? error.message : String(error));
+      return {
+        ok: false,
+        error: { code: 'upstream_unavailable', message, retryable: true },
+        ms: this.#deps.clock.now() - started,
+      };
+    }
+  }
+
+  #acceptReview(
+    namespace: string,
+    manifest: Manifest,
+    effects: ReadonlyMap<string, PolicyEffect>,
+    now: number,
+  ): void {
+    const current = new Map(manifest.tools.map((tool) => [tool.address, tool]));
+    for (const [address, effect] of effects) {
+      const tool = current.get(address);
+      if (!tool) throw new HubError('not_found', `no tool ${address} in "${namespace}" to review`);
+      for (const old of this.store.listPolicyRules()) {
+        if (
+          old.target.kind === 'tool' &&
+          old.target.address === address &&
+          old.connection === undefined &&
+          old.contract
+        ) {
+          this.store.removePolicyRule(old.id);
+        }
+      }
+      this.store.addPolicyRule({
+        id: this.#id('rule'),
+        target: { kind: 'tool', address },
+        effect,
+        contract: tool.contract,
+        createdAt: now,
+      });
+      const review: ToolReview = { address, namespace, contract: tool.contract, tool, reviewedAt: now };
+      this.store.putReview(review);
+    }
+  }
+
+  #source(draft: SourceDraft, namespace: string, now: number): Source {
+    if (draft.kind === 'mcp-stdio') {
+      return {
+        kind: 'mcp-stdio',
+        namespace,
+        command: draft.command,
+        env: draft.env ?? {},
+        consent: draft.consented ? { command: [...draft.command], at: now } : null,
+        addedAt: now,
+        updatedAt: now,
+      };
+    }
+    let url: URL;
+    try {
+      url = new URL(draft.url);
+    } catch {
+      throw new HubError(
+        'invalid_input',
+        `"${draft.url}" is not a URL; give the server's full https:// address`,
+      );
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+      throw new HubError('invalid_input', `"${draft.url}" is not an http(s) URL`);
+    }
+    return {
+      kind: 'mcp-http',
+      namespace,
+      url: url.href,
+      allowedHosts: draft.allowedHosts ?? [url.host],
+      addedAt: now,
+      updatedAt: now,
+    };
+  }
+
+  #sourceOf(namespace: string): Source {
+    const source = this.store.getSource(namespace);
+    if (!source)
+      throw new HubError(
+        'not_found',
+        `no source "${namespace}"; list sources with \`capabilities hub list\``,
+      );
+    return source;
+  }
+
+  #manifest(namespace: string): Manifest {
+    this.#sourceOf(namespace);
+    const manifest = this.store.getManifest(namespace);
+    if (!manifest)
+      throw new HubError(
+        'not_found',
+        `"${namespace}" has no tool list yet; run \`capabilities hub refresh ${namespace}\``,
+      );
+    return manifest;
+  }
+
+  #connection(namespace: string, name?: string): Connection | undefined {
+    const connections = this.store.listConnections(this.#sourceOf(namespace).namespace);
+    if (name === undefined) return connections.find((c) => c.isDefault);
+    const found = connections.find((c) => c.name === name);
+    if (!found) {
+      const known = connections.map((c) => c.name).join(', ') || 'none';
+      throw new HubError('not_found', `"${namespace}" has no connection "${name}" (it has: ${known})`);
+    }
+    return found;
+  }
+
+  #secretStore(): SecretStore {
+    if (!this.#deps.secrets)
+      throw new HubError('unavailable', 'this hub keeps no secrets here; connections cannot be used');
+    return this.#deps.secrets;
+  }
+
+  #id(prefix: string): string {
+    const bytes = this.#deps.random.bytes(12);
+    return `${prefix}_${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+  }
+}

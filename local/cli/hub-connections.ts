@@ -1,0 +1,104 @@
+/**
+ * `capabilities hub connections <namespace>` and `capabilities hub auth <namespace>`: a
+ * source's connections, and entering a credential. The secret is read at a masked prompt, or
+ * from standard input when that is not a terminal; never from an argument, so it never lands
+ * in shell history or a process list. This is the person-input path for credentials.
+ */
+import { type Command, InvalidArgumentError } from 'commander';
+import type { SecretRef } from '../../engine/contracts.ts';
+import { HubError } from '../../engine/errors.ts';
+import type { Output } from './output.ts';
+
+interface AuthOptions {
+  connection: string;
+  env?: string;
+  header?: string;
+}
+
+export function registerConnections(hub: Command, output: () => Output): void {
+  hub
+    .command('connections')
+    .description("List a source's connections (the default is marked *)")
+    .argument('<namespace>')
+    .action(async (namespace: string) => {
+      const out = output();
+      const { withHub } = await import('./with-hub.ts');
+      await withHub(out, async (h) => {
+        if (!h.store.getSource(namespace)) throw new HubError('not_found', `no source "${namespace}"`);
+        const connections = h.store.listConnections(namespace);
+        const text =
+          connections.length === 0
+            ? `"${namespace}" has no connections. Add one with \`capabilities hub auth ${namespace}\`.`
+            : connections
+                .map(
+                  (c) =>
+                    `${c.isDefault ? '*' : ' '} ${namespace}/${c.name}  ${c.secrets.map((s) => describeDelivery(s.delivery)).join(', ')}`,
+                )
+                .join('\n');
+        out.result({ connections }, text);
+      });
+    });
+
+  hub
+    .command('auth')
+    .description('Enter a credential for a source at a masked prompt (or on standard input)')
+    .argument('<namespace>')
+    .option('--connection <name>', 'which connection to store it under', 'default')
+    .option('--env <VAR>', 'give it to a stdio server as this environment variable')
+    .option('--header <name>', 'give it to an HTTP server in this header (default: Authorization: Bearer)')
+    .action(async (namespace: string, options: AuthOptions) => {
+      const out = output();
+      if (options.env && options.header) throw new InvalidArgumentError('pass --env or --header, not both');
+      const { withHub } = await import('./with-hub.ts');
+      await withHub(out, async (h) => {
+        const source = h.store.getSource(namespace);
+        if (!source)
+          throw new HubError(
+            'not_found',
+            `no source "${namespace}"; list sources with \`capabilities hub list\``,
+          );
+        let delivery: SecretRef['delivery'];
+        if (options.env) delivery = { kind: 'env', variable: options.env };
+        else if (options.header) delivery = { kind: 'header', name: options.header, scheme: '' };
+        else if (source.kind === 'mcp-http')
+          delivery = { kind: 'header', name: 'Authorization', scheme: 'Bearer' };
+        else {
+          throw new HubError(
+            'invalid_input',
+            `"${namespace}" is a stdio server: say which environment variable takes the secret with --env VAR`,
+          );
+        }
+        const value = await readSecret(
+          out,
+          `Secret for ${namespace}/${options.connection} (${describeDelivery(delivery)})`,
+        );
+        const connection = await h.saveCredential(namespace, options.connection, delivery, value);
+        out.result(
+          { namespace, connection: connection.name, isDefault: connection.isDefault },
+          `Stored the secret for ${namespace}/${connection.name}${connection.isDefault ? ' (the default connection)' : ''}.`,
+        );
+      });
+    });
+}
+
+function describeDelivery(delivery: SecretRef['delivery']): string {
+  return delivery.kind === 'env'
+    ? `env ${delivery.variable}`
+    : `header ${delivery.name}${delivery.scheme ? `: ${delivery.scheme} …` : ''}`;
+}
+
+/** A masked prompt on a terminal; otherwise all of standard input, without its final newline. */
+async function readSecret(out: Output, message: string): Promise<string> {
+  if (process.stdin.isTTY) {
+    if (!out.options.input) {
+      throw new HubError('invalid_input', 'with --no-input, pipe the secret on standard input instead');
+    }
+    const { password } = await import('@inquirer/prompts');
+    return password({ message, mask: '•' });
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+}

@@ -1,0 +1,214 @@
+/**
+ * `capabilities hub add | list | remove | refresh | review`: managing sources. `add` asks for
+ * consent to a stdio command before running it, fetches the tool list, proposes a namespace and
+ * shows the review; the source is stored whole or not at all.
+ */
+import type { Command } from 'commander';
+import type { Source } from '../../engine/contracts.ts';
+import type { ManifestDiff } from '../../engine/sources/manifest-diff.ts';
+import type { Output } from './output.ts';
+import type { Interaction } from './review-prompt.ts';
+
+interface AddOptions {
+  namespace?: string;
+  yes?: boolean;
+}
+
+function interaction(output: Output, yes: boolean | undefined): Interaction {
+  return { yes: yes === true, input: output.options.input };
+}
+
+export function registerSources(hub: Command, output: () => Output): void {
+  hub
+    .command('add')
+    .description('Add a source: a URL (Streamable HTTP), or -- and a stdio command line')
+    .argument('<source...>', 'https://… or, after --, the command and its arguments')
+    .option(
+      '--namespace <name>',
+      'the name its tools appear under in code (default: proposed from the server)',
+    )
+    .option('--yes', 'accept the proposed policies (and consent to the command) without asking')
+    .action(async (parts: string[], options: AddOptions) => {
+      const out = output();
+      const [{ withHub }, review] = await Promise.all([
+        import('./with-hub.ts'),
+        import('./review-prompt.ts'),
+      ]);
+      const ask = interaction(out, options.yes);
+      const first = parts[0] ?? '';
+      const isUrl = parts.length === 1 && /^https?:\/\//i.test(first);
+      await withHub(out, async (h) => {
+        if (!isUrl) {
+          await review.confirmOrYes(
+            ask,
+            `This source runs \`${parts.join(' ')}\` on your machine, as you. Run it?`,
+            `this source runs \`${parts.join(' ')}\`; pass --yes to consent to that exact command`,
+          );
+        }
+        out.note(isUrl ? `Connecting to ${first}…` : `Starting \`${parts.join(' ')}\`…`);
+        const inspection = await h.inspect(
+          isUrl ? { kind: 'mcp-http', url: first } : { kind: 'mcp-stdio', command: parts, consented: true },
+          options.namespace,
+        );
+        out.note(
+          `Found ${inspection.manifest.tools.length} tools; namespace "${inspection.source.namespace}".`,
+        );
+        const effects = await review.decideReview(inspection.review, ask, out);
+        if (!effects) {
+          out.result({ added: false }, 'Cancelled; nothing was added.');
+          return;
+        }
+        h.addSource(inspection, effects);
+        const counts = countEffects(effects);
+        out.result(
+          {
+            added: true,
+            namespace: inspection.source.namespace,
+            tools: inspection.manifest.tools.length,
+            policies: counts,
+          },
+          `Added "${inspection.source.namespace}" with ${inspection.manifest.tools.length} tools ` +
+            `(${counts.allow} allow, ${counts.ask} ask, ${counts.deny} deny), each pinned to its contract.`,
+        );
+      });
+    });
+
+  hub
+    .command('list')
+    .description('List sources')
+    .action(async () => {
+      const out = output();
+      const { withHub } = await import('./with-hub.ts');
+      await withHub(out, async (h) => {
+        const rows = h.store.listSources().map((source) => ({
+          namespace: source.namespace,
+          kind: source.kind,
+          target: describeSource(source),
+          tools: h.store.getManifest(source.namespace)?.tools.length ?? 0,
+          connections: h.store
+            .listConnections(source.namespace)
+            .map((c) => (c.isDefault ? `${c.name}*` : c.name)),
+          toReview: h.pendingReview(source.namespace).length,
+        }));
+        const text =
+          rows.length === 0
+            ? 'No sources yet. Add one with `capabilities hub add <url>` or `capabilities hub add -- <command>`.'
+            : rows
+                .map(
+                  (r) =>
+                    `${r.namespace}  ${r.kind}  ${r.target}\n    ${r.tools} tools` +
+                    (r.connections.length ? `, connections: ${r.connections.join(', ')}` : '') +
+                    (r.toReview ? `, ${r.toReview} to review` : ''),
+                )
+                .join('\n');
+        out.result({ sources: rows }, text);
+      });
+    });
+
+  hub
+    .command('remove')
+    .description('Remove a source with its tools, connections, policies and stored secrets')
+    .argument('<namespace>')
+    .option('--yes', 'remove without asking')
+    .action(async (namespace: string, options: { yes?: boolean }) => {
+      const out = output();
+      const [{ withHub }, review] = await Promise.all([
+        import('./with-hub.ts'),
+        import('./review-prompt.ts'),
+      ]);
+      await withHub(out, async (h) => {
+        if (!h.store.getSource(namespace)) {
+          const { HubError } = await import('../../engine/errors.ts');
+          throw new HubError(
+            'not_found',
+            `no source "${namespace}"; list sources with \`capabilities hub list\``,
+          );
+        }
+        const sure = await review.confirmOrYes(
+          interaction(out, options.yes),
+          `Remove "${namespace}" with its connections, policies and stored secrets?`,
+          `removing "${namespace}" deletes its connections and secrets; pass --yes to confirm`,
+        );
+        if (!sure) {
+          out.result({ removed: false }, 'Kept it.');
+          return;
+        }
+        await h.removeSource(namespace);
+        out.result({ removed: true, namespace }, `Removed "${namespace}".`);
+      });
+    });
+
+  hub
+    .command('refresh')
+    .description('Read tool lists again and report new, changed and removed tools')
+    .argument('[namespace]')
+    .action(async (namespace: string | undefined) => {
+      const out = output();
+      const { withHub } = await import('./with-hub.ts');
+      await withHub(out, async (h) => {
+        const namespaces = namespace ? [namespace] : h.store.listSources().map((s) => s.namespace);
+        const results: ({ namespace: string } & ManifestDiff)[] = [];
+        for (const ns of namespaces) {
+          out.note(`Refreshing "${ns}"…`);
+          results.push({ namespace: ns, ...(await h.refresh(ns)) });
+        }
+        const waiting = h.pendingReview(namespace).length;
+        const lines = results.map(describeDiff);
+        if (waiting > 0)
+          lines.push(`${waiting} tools wait for review and ask until then: \`capabilities hub review\`.`);
+        out.result({ refreshed: results, toReview: waiting }, lines.join('\n') || 'No sources to refresh.');
+      });
+    });
+
+  hub
+    .command('review')
+    .description('Decide new and changed tools')
+    .argument('[namespace]')
+    .option('--yes', 'accept the proposed policies without asking')
+    .action(async (namespace: string | undefined, options: { yes?: boolean }) => {
+      const out = output();
+      const [{ withHub }, review] = await Promise.all([
+        import('./with-hub.ts'),
+        import('./review-prompt.ts'),
+      ]);
+      await withHub(out, async (h) => {
+        const items = h.pendingReview(namespace);
+        if (items.length === 0) {
+          out.result({ reviewed: 0 }, 'Nothing to review: every tool is as you approved it.');
+          return;
+        }
+        const effects = await review.decideReview(items, interaction(out, options.yes), out);
+        if (!effects) {
+          out.result({ reviewed: 0 }, 'Cancelled; those tools still ask.');
+          return;
+        }
+        for (const ns of new Set(items.map((item) => item.address.split('.')[0] ?? ''))) {
+          const mine = new Map([...effects].filter(([address]) => address.startsWith(`${ns}.`)));
+          h.acceptReview(ns, mine);
+        }
+        out.result(
+          { reviewed: effects.size, policies: Object.fromEntries(effects) },
+          `Reviewed ${effects.size} tools.`,
+        );
+      });
+    });
+}
+
+function describeSource(source: Source): string {
+  return source.kind === 'mcp-stdio' ? source.command.join(' ') : source.url;
+}
+
+function describeDiff(diff: { namespace: string } & ManifestDiff): string {
+  const parts = [
+    ...diff.added.map((a) => `  new      ${a}`),
+    ...diff.changed.map((c) => `  changed  ${c.address}: ${c.parts.join(', ')}`),
+    ...diff.removed.map((r) => `  removed  ${r}`),
+  ];
+  return parts.length === 0 ? `${diff.namespace}: no changes` : `${diff.namespace}:\n${parts.join('\n')}`;
+}
+
+function countEffects(effects: ReadonlyMap<string, string>): { allow: number; ask: number; deny: number } {
+  const counts = { allow: 0, ask: 0, deny: 0 };
+  for (const effect of effects.values()) counts[effect as keyof typeof counts]++;
+  return counts;
+}

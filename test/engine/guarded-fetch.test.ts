@@ -1,0 +1,97 @@
+/** The fetch an HTTP source gets: allowed hosts only, same-origin redirects only, a size cap. */
+import { describe, expect, it } from 'vitest';
+import { HubError } from '../../engine/errors.ts';
+import { type FetchLike, guardedFetch } from '../../engine/sources/guarded-fetch.ts';
+
+/** A test double for the network: answers by URL, records what was asked. */
+function network(routes: Record<string, () => Response>) {
+  const seen: { url: string; auth: string | null }[] = [];
+  const fetch: FetchLike = async (url, init) => {
+    const href = String(url);
+    seen.push({ url: href, auth: new Headers(init?.headers).get('authorization') });
+    const route = routes[href];
+    if (!route) throw new Error(`no route ${href}`);
+    return route();
+  };
+  return { fetch, seen };
+}
+
+const guard = { allowedHosts: ['api.example.com'], maxResponseBytes: 1024 };
+const init = { headers: { authorization: 'Bearer s3cret-token' } };
+
+async function error(body: () => Promise<unknown>): Promise<HubError> {
+  try {
+    await body();
+  } catch (e) {
+    expect(e).toBeInstanceOf(HubError);
+    return e as HubError;
+  }
+  throw new Error('expected a HubError');
+}
+
+describe('guardedFetch', () => {
+  it('reaches an allowed host', async () => {
+    const net = network({ 'https://api.example.com/mcp': () => new Response('ok') });
+    const response = await guardedFetch(guard, net.fetch)('https://api.example.com/mcp', init);
+    expect(await response.text()).toBe('ok');
+  });
+
+  it('refuses any other host before sending anything', async () => {
+    const net = network({});
+    const e = await error(() => guardedFetch(guard, net.fetch)('https://evil.example/steal', init));
+    expect(e.code).toBe('denied');
+    expect(e.message).toContain('may reach only api.example.com');
+    expect(net.seen).toEqual([]);
+  });
+
+  it('follows a same-origin redirect with the credentials', async () => {
+    const net = network({
+      'https://api.example.com/old': () => new Response(null, { status: 307, headers: { location: '/new' } }),
+      'https://api.example.com/new': () => new Response('moved'),
+    });
+    const response = await guardedFetch(guard, net.fetch)('https://api.example.com/old', init);
+    expect(await response.text()).toBe('moved');
+    expect(net.seen.map((s) => s.auth)).toEqual(['Bearer s3cret-token', 'Bearer s3cret-token']);
+  });
+
+  it('never sends credentials across a cross-origin redirect', async () => {
+    const guardBoth = { ...guard, allowedHosts: ['api.example.com', 'other.example.com'] };
+    const net = network({
+      'https://api.example.com/mcp': () =>
+        new Response(null, { status: 302, headers: { location: 'https://other.example.com/mcp' } }),
+    });
+    const e = await error(() => guardedFetch(guardBoth, net.fetch)('https://api.example.com/mcp', init));
+    expect(e.message).toContain('credentials never cross origins');
+    expect(net.seen.map((s) => s.url)).toEqual(['https://api.example.com/mcp']);
+  });
+
+  it('cuts off a response over the cap, declared or streamed', async () => {
+    const big = 'x'.repeat(2048);
+    const declared = network({
+      'https://api.example.com/a': () => new Response(big, { headers: { 'content-length': '2048' } }),
+    });
+    expect((await error(() => guardedFetch(guard, declared.fetch)('https://api.example.com/a'))).code).toBe(
+      'limit',
+    );
+    const streamed = network({
+      'https://api.example.com/b': () =>
+        new Response(
+          new ReadableStream({
+            start(controller) {
+              for (let i = 0; i < 4; i++) controller.enqueue(new TextEncoder().encode(big.slice(0, 512)));
+              controller.close();
+            },
+          }),
+        ),
+    });
+    const response = await guardedFetch(guard, streamed.fetch)('https://api.example.com/b');
+    await expect(response.text()).rejects.toThrow(/response cap/);
+  });
+
+  it('refuses schemes other than http(s)', async () => {
+    const e = await error(() =>
+      guardedFetch({ ...guard, allowedHosts: [''] }, network({}).fetch)('file:///etc/passwd'),
+    );
+    expect(e.message).toContain('sources speak HTTP(S) only');
+  });
+});

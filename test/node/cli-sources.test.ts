@@ -1,0 +1,87 @@
+/**
+ * The source and credential commands as a person runs them: bin/capabilities in a subprocess,
+ * a real stdio server from npm, the secret piped on standard input (never an argument).
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, cli, cliEnv, REPO, tempHome } from './cli-process.ts';
+
+const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
+const MEMORY = join(REPO, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
+
+let home: string;
+let remove: () => void;
+beforeEach(() => {
+  ({ home, remove } = tempHome());
+});
+afterEach(() => remove());
+
+function withStdin(args: string[], input: string) {
+  const result = spawnSync(BIN, args, { env: cliEnv(home), input, encoding: 'utf8', timeout: 30_000 });
+  return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('hub add, list, connections, auth, remove', () => {
+  it('adds a stdio server with --yes, lists it, and removes it', () => {
+    const added = cli(home, ['--json', 'hub', 'add', '--yes', '--', NODE, MEMORY]);
+    expect(added.status, added.stderr).toBe(0);
+    expect(JSON.parse(added.stdout)).toMatchObject({
+      added: true,
+      namespace: 'memory',
+      tools: 9,
+      policies: { allow: 3, ask: 6, deny: 0 },
+    });
+    expect(added.stderr).toContain(`Starting \`${NODE} ${MEMORY}\``);
+
+    const list = cli(home, ['hub', 'list']);
+    expect(list.stdout).toContain('memory  mcp-stdio');
+    expect(list.stdout).toContain('9 tools');
+
+    expect(cli(home, ['hub', 'remove', 'memory']).status).toBe(2);
+    const removed = cli(home, ['hub', 'remove', '--yes', 'memory']);
+    expect(removed.stdout).toContain('Removed "memory"');
+    expect(cli(home, ['hub', 'list']).stdout).toContain('No sources yet');
+  });
+
+  it('without --yes and without a terminal, asks for consent instead of running the command', () => {
+    const result = cli(home, ['hub', 'add', '--', NODE, MEMORY]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('pass --yes to consent to that exact command');
+    expect(cli(home, ['--json', 'hub', 'list']).stdout).toContain('"sources": []');
+  });
+
+  it('auth takes the secret on stdin, stores a reference, and falls back to a mode-600 file, saying so', () => {
+    cli(home, ['hub', 'add', '--yes', '--', NODE, MEMORY]);
+    const secret = 'memory-token-do-not-leak';
+    const auth = withStdin(
+      ['hub', 'auth', 'memory', '--connection', 'work', '--env', 'MEMORY_TOKEN'],
+      `${secret}\n`,
+    );
+    expect(auth.status, auth.stderr).toBe(0);
+    expect(auth.stdout).toContain('Stored the secret for memory/work (the default connection).');
+    expect(auth.stderr).toContain(`No OS keychain: no D-Bus session`);
+    expect(auth.stderr).toContain(`${join(home, '.env')} (mode 600)`);
+    const envFile = join(home, '.env');
+    expect(statSync(envFile).mode & 0o777).toBe(0o600);
+    expect(readFileSync(envFile, 'utf8')).toContain(`MEMORY__WORK__MEMORY_TOKEN="${secret}"`);
+
+    const connections = cli(home, ['hub', 'connections', 'memory']);
+    expect(connections.stdout).toContain('* memory/work  env MEMORY_TOKEN');
+    expect(connections.stdout + connections.stderr).not.toContain(secret);
+    expect(readFileSync(join(home, 'hub', 'hub.db')).includes(secret)).toBe(false);
+  });
+
+  it('auth refuses a stdio source without --env, and an unknown source', () => {
+    cli(home, ['hub', 'add', '--yes', '--', NODE, MEMORY]);
+    expect(withStdin(['hub', 'auth', 'memory'], 'x').stderr).toContain('--env VAR');
+    expect(withStdin(['hub', 'auth', 'nope', '--env', 'X'], 'x').stderr).toContain('no source "nope"');
+  });
+
+  it('refresh reports no changes and review has nothing to decide', () => {
+    cli(home, ['hub', 'add', '--yes', '--', NODE, MEMORY]);
+    expect(cli(home, ['hub', 'refresh']).stdout).toContain('memory: no changes');
+    expect(cli(home, ['hub', 'review']).stdout).toContain('Nothing to review');
+  });
+});
