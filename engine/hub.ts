@@ -132,6 +132,20 @@ export class Hub {
     return diffManifests(before, manifest);
   }
 
+  /**
+   * Refreshes a source whenever its server says its tool list changed
+   * (notifications/tools/list_changed); `onRefreshed` hears the diff or the failure.
+   */
+  followToolChanges(onRefreshed?: (namespace: string, result: ManifestDiff | Error) => void): void {
+    this.#deps.connector.onToolsChanged((namespace) => {
+      this.refresh(namespace).then(
+        (diff) => onRefreshed?.(namespace, diff),
+        (error: unknown) =>
+          onRefreshed?.(namespace, error instanceof Error ? error : new Error(String(error))),
+      );
+    });
+  }
+
   /** Removes a source with everything that hangs off it, its secrets included. */
   async removeSource(namespace: string): Promise<void> {
     const connections = this.store.listConnections(this.#sourceOf(namespace).namespace);

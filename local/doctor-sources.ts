@@ -9,11 +9,11 @@ import type { Check } from './doctor.ts';
 import type { HomePaths } from './home.ts';
 import { openLocalHub } from './local-hub.ts';
 import { openSecretStore } from './secret-store.ts';
-import { McpConnector } from './sources/mcp-connector.ts';
+import { localConnector } from './sources/stdio-launcher.ts';
 
 export async function sourceChecks(paths: HomePaths, version: string): Promise<Check[]> {
   const local = openLocalHub(paths, Date.now());
-  const connector = new McpConnector({ version, connectTimeoutMs: 10_000, listTimeoutMs: 10_000 });
+  const connector = localConnector({ version, connectTimeoutMs: 10_000, listTimeoutMs: 10_000 });
   const notices: string[] = [];
   const hub = new Hub({
     store: local.store,

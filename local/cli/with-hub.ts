@@ -11,7 +11,7 @@ import type { SecretStore } from '../../engine/secrets/secret-store.ts';
 import { homePaths } from '../home.ts';
 import { initHub, openLocalHub } from '../local-hub.ts';
 import { openSecretStore } from '../secret-store.ts';
-import { McpConnector } from '../sources/mcp-connector.ts';
+import { localConnector } from '../sources/stdio-launcher.ts';
 import type { Output } from './output.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -23,7 +23,7 @@ export async function withHub<T>(output: Output, body: (hub: Hub) => Promise<T>)
   const init = initHub(paths, Date.now());
   if (init.created.length > 0) output.note(`Created the hub ${init.hubId} at ${paths.hub}.`);
   const local = openLocalHub(paths, Date.now());
-  const connector = new McpConnector({ version });
+  const connector = localConnector({ version });
   let secrets: SecretStore | undefined;
   const lazySecrets: SecretStore = {
     get where() {

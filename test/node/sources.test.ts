@@ -15,7 +15,7 @@ import { HubError } from '../../engine/errors.ts';
 import { Hub, type SourceDraft } from '../../engine/hub.ts';
 import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
 import { EnvFileSecretStore } from '../../local/secret-store.ts';
-import { McpConnector } from '../../local/sources/mcp-connector.ts';
+import { localConnector } from '../../local/sources/stdio-launcher.ts';
 import { REPO, tempHome } from './cli-process.ts';
 
 const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
@@ -35,7 +35,7 @@ const stdio = (command: string[], env: Record<string, string> = {}): SourceDraft
 let dir: string;
 let remove: () => void;
 let local: LocalStore;
-const connectors: McpConnector[] = [];
+const connectors: ReturnType<typeof localConnector>[] = [];
 
 beforeEach(() => {
   ({ home: dir, remove } = tempHome());
@@ -49,7 +49,7 @@ afterEach(async () => {
 
 /** A Hub as one CLI command builds it: a fresh connector each time, the same store and secrets. */
 function hub(options: { connectTimeoutMs?: number } = {}): Hub {
-  const connector = new McpConnector({
+  const connector = localConnector({
     version: 'test',
     connectTimeoutMs: options.connectTimeoutMs ?? 20_000,
   });
@@ -153,6 +153,26 @@ describe('stdio sources (real servers from npm)', () => {
         .listPolicyRules()
         .filter((r) => r.target.kind === 'tool' && r.target.address === 'notes.post_note'),
     ).toHaveLength(1);
+  });
+
+  it('honours notifications/tools/list_changed: the manifest is refreshed and the tool waits for review', async () => {
+    const file = join(dir, 'description.txt');
+    writeFileSync(file, 'Post a note.');
+    const namespace = await add(stdio(fixture('changing-server.ts'), { DESCRIPTION_FILE: file }), 'notes');
+    const live = hub();
+    const refreshed = new Promise<unknown>((resolve) =>
+      live.followToolChanges((_ns, result) => resolve(result)),
+    );
+    await live.callTool('notes.rewrite', { description: 'Post a note to everyone.' });
+    expect(await refreshed).toEqual({
+      added: [],
+      removed: [],
+      changed: [{ address: 'notes.post_note', parts: ['description'] }],
+    });
+    expect(local.store.getManifest(namespace)?.tools.find((t) => t.name === 'post_note')?.description).toBe(
+      'Post a note to everyone.',
+    );
+    expect(live.pendingReview(namespace).map((item) => item.address)).toEqual(['notes.post_note']);
   });
 
   it('scrubs the credential from every result, in every encoding, and from errors', async () => {

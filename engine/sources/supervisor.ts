@@ -1,9 +1,12 @@
 /**
- * Supervision of stdio servers, per namespace: whether one runs, how often it was restarted,
+ * Supervision of stdio servers, per namespace (runtime-neutral; the host hands in stderr): whether one runs, how often it was restarted,
  * the tail of its stderr (for doctor and for error messages), and the backoff before the next
  * start after a crash (0.5 s doubling to 30 s; reset by a successful call).
  */
-import type { Stream } from 'node:stream';
+/** The part of a stderr stream supervision reads. */
+export interface StderrLike {
+  on(event: 'data', listener: (chunk: { toString(): string }) => void): unknown;
+}
 
 const TAIL_BYTES = 4096;
 const BACKOFF_START_MS = 500;
@@ -29,9 +32,9 @@ export class Supervisor {
   }
 
   /** Keeps the last 4 KB of what the server writes to stderr. */
-  watch(namespace: string, stream: Stream | null): void {
+  watch(namespace: string, stream: StderrLike | null): void {
     const state = this.#state(namespace);
-    stream?.on('data', (chunk: Buffer | string) => {
+    stream?.on('data', (chunk) => {
       state.stderrTail = (state.stderrTail + chunk.toString()).slice(-TAIL_BYTES);
     });
   }

@@ -1,25 +1,32 @@
 /**
- * The local hub's SourceConnector, over the official MCP SDK client (v2, which also talks to
- * 2025-era servers). One session per (source, connection): stdio servers are spawned lazily on
- * first use with the exact command the person consented to, supervised (a crash is restarted
- * with backoff on the next use, the tail of stderr kept for doctor) and shut down when idle.
- * HTTP sources go through guardedFetch (allowed hosts, same-origin redirects, a size cap) over
- * Streamable HTTP, falling back to the older SSE transport.
+ * The SourceConnector over the official MCP SDK client (v2, which also talks to 2025-era
+ * servers), for both hosts. One session per (source, connection). HTTP sources go through
+ * guardedFetch (allowed hosts, same-origin redirects, a size cap) over Streamable HTTP,
+ * falling back to the older SSE transport. Stdio servers need a host that can spawn processes:
+ * the local hub passes a `StdioLauncher`; the Worker has none and refuses stdio sources.
+ * A stdio server is spawned lazily on first use with the exact command the person consented to,
+ * supervised (a crash is restarted with backoff on the next use, the tail of stderr kept for
+ * doctor) and shut down when idle.
  */
-import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { hasConsent, type Source } from '../../engine/contracts.ts';
-import { HubError, isHubError } from '../../engine/errors.ts';
-import type { ListedTool } from '../../engine/manifest.ts';
-import type {
-  CallRequest,
-  Credentials,
-  ListedTools,
-  SourceConnector,
-} from '../../engine/sources/connector.ts';
-import { DEFAULT_MAX_RESPONSE_BYTES, guardedFetch } from '../../engine/sources/guarded-fetch.ts';
-import type { McpCallResult } from '../../engine/sources/tool-result.ts';
-import { type Supervision, Supervisor } from './supervisor.ts';
+import {
+  Client,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { hasConsent, type Source } from '../contracts.ts';
+import { HubError, isHubError } from '../errors.ts';
+import type { ListedTool } from '../manifest.ts';
+import type { CallRequest, Credentials, ListedTools, SourceConnector } from './connector.ts';
+import { DEFAULT_MAX_RESPONSE_BYTES, type FetchLike, guardedFetch } from './guarded-fetch.ts';
+import { type StderrLike, type Supervision, Supervisor } from './supervisor.ts';
+import type { McpCallResult } from './tool-result.ts';
+
+/** Starts a stdio server: the host's part (the local hub spawns a process). */
+export type StdioLauncher = (
+  command: readonly [string, ...string[]],
+  env: Record<string, string>,
+) => { transport: Transport; stderr: StderrLike | null };
 
 export interface McpConnectorOptions {
   /** Close a session unused for this long. */
@@ -30,6 +37,10 @@ export interface McpConnectorOptions {
   listTimeoutMs?: number;
   maxResponseBytes?: number;
   version: string;
+  /** How to start stdio servers; absent where the host cannot (the Worker). */
+  launchStdio?: StdioLauncher | undefined;
+  /** The fetch HTTP sources use underneath the guard (the host's own by default). */
+  fetch?: FetchLike | undefined;
 }
 
 interface Session {
@@ -46,7 +57,8 @@ async function closeSession(session: Session): Promise<void> {
 }
 
 export class McpConnector implements SourceConnector {
-  readonly #options: Required<McpConnectorOptions>;
+  readonly #options: Required<Omit<McpConnectorOptions, 'launchStdio' | 'fetch'>> &
+    Pick<McpConnectorOptions, 'launchStdio' | 'fetch'>;
   readonly #sessions = new Map<string, Promise<Session>>();
   readonly #supervisor = new Supervisor();
   readonly #listeners: ((namespace: string) => void)[] = [];
@@ -174,14 +186,19 @@ export class McpConnector implements SourceConnector {
           `Add it again with \`capabilities hub add\` to review the command.`,
       );
     }
-    const [command, ...args] = source.command as [string, ...string[]];
-    const transport = new StdioClientTransport({
-      command,
-      args,
-      env: { ...getDefaultEnvironment(), ...source.env, ...credentials.env },
-      stderr: 'pipe',
+    const launch = this.#options.launchStdio;
+    if (!launch) {
+      throw new HubError(
+        'denied',
+        `"${source.namespace}" is a local stdio server, which only a local hub can run. ` +
+          'Serve it over Streamable HTTP to use it from the hosted hub.',
+      );
+    }
+    const { transport, stderr } = launch(source.command as [string, ...string[]], {
+      ...source.env,
+      ...credentials.env,
     });
-    this.#supervisor.watch(source.namespace, transport.stderr);
+    this.#supervisor.watch(source.namespace, stderr);
     transport.onclose = () => {
       dropped();
       if (!session.closing) this.#supervisor.exited(source.namespace);
@@ -224,7 +241,7 @@ export class McpConnector implements SourceConnector {
       this.#sessions.delete(this.#key(source, credentials));
       void closeSession(session);
     }, this.#options.idleMs);
-    session.idle.unref?.();
+    (session.idle as { unref?: () => void }).unref?.();
   }
 
   /** A HubError saying what happened to which source, and what to do. */

@@ -1,0 +1,51 @@
+/**
+ * The connector as the hosted hub runs it, inside workerd: the same SDK client over HTTP,
+ * no way to start a local process, and the guard in front of every request.
+ */
+import { describe, expect, it } from 'vitest';
+import { HubError } from '../../engine/errors.ts';
+import { NO_CREDENTIALS } from '../../engine/sources/connector.ts';
+import { McpConnector } from '../../engine/sources/mcp-connector.ts';
+
+const connector = new McpConnector({ version: 'test', connectTimeoutMs: 2_000 });
+
+async function refusal(body: () => Promise<unknown>): Promise<HubError> {
+  try {
+    await body();
+  } catch (error) {
+    expect(error).toBeInstanceOf(HubError);
+    return error as HubError;
+  }
+  throw new Error('expected a HubError');
+}
+
+describe('the hosted connector', () => {
+  it('refuses a stdio source with a clear message', async () => {
+    const stdio = {
+      kind: 'mcp-stdio' as const,
+      namespace: 'memory',
+      command: ['npx', '@modelcontextprotocol/server-memory'],
+      env: {},
+      consent: { command: ['npx', '@modelcontextprotocol/server-memory'], at: 0 },
+      addedAt: 0,
+      updatedAt: 0,
+    };
+    const error = await refusal(() => connector.listTools(stdio, NO_CREDENTIALS));
+    expect(error.code).toBe('denied');
+    expect(error.message).toContain('only a local hub can run');
+  });
+
+  it('reaches no host but the ones fixed at review', async () => {
+    const http = {
+      kind: 'mcp-http' as const,
+      namespace: 'linear',
+      url: 'https://mcp.linear.app/mcp',
+      allowedHosts: ['api.linear.app'],
+      addedAt: 0,
+      updatedAt: 0,
+    };
+    const error = await refusal(() => connector.listTools(http, NO_CREDENTIALS));
+    expect(error.code).toBe('denied');
+    expect(error.message).toContain('may reach only api.linear.app');
+  });
+});
