@@ -1,9 +1,9 @@
 /**
  * Scrubbing: every string that comes back from a call on a connection loses the secret before
  * anything else sees it (invariant I1). A secret is replaced in its raw form and in the
- * encodings an API might echo it in: base64, base64url, URL-encoded, and hex (either case),
- * also as part of a longer encoded string where the encoding is aligned (a token echoed inside
- * `Basic base64(user:token)` is caught by its raw form once decoded upstream, not here).
+ * encodings an API might echo it in: base64, base64url, URL-encoded, hex (either case), and
+ * JSON-escaped (a secret with a quote or a slash, seen inside a JSON text). Base64 of a longer
+ * string (`Basic base64(user:token)`) is not caught unless aligned; the raw form is.
  *
  * Pure: no I/O, no clock. A reviewer can read this file in one sitting.
  */
@@ -43,6 +43,10 @@ export function secretForms(secret: string): string[] {
     encodeURIComponent(secret).replaceAll('%20', '+'),
     h,
     h.toUpperCase(),
+    // As it appears inside a JSON string: escaped quotes, backslashes and control characters,
+    // and the `\/` some serializers write for `/`.
+    JSON.stringify(secret).slice(1, -1),
+    JSON.stringify(secret).slice(1, -1).replaceAll('/', '\\/'),
   ]);
   return [...forms].filter((form) => form.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
 }

@@ -40,6 +40,12 @@ describe('scrubbing', () => {
     expect(createScrubber([]).text(SECRET)).toBe(SECRET);
   });
 
+  it('scrubs a secret as it appears escaped inside JSON text', () => {
+    const quoted = createScrubber(['pa"ss/wo\\rd']);
+    expect(quoted.text(JSON.stringify({ token: 'pa"ss/wo\\rd' }))).toBe('{"token":"[secret]"}');
+    expect(quoted.text('{"token":"pa\\"ss\\/wo\\\\rd"}')).toBe('{"token":"[secret]"}');
+  });
+
   it('ignores secrets too short to scrub safely', () => {
     expect(secretForms('abc')).toEqual([]);
     expect(createScrubber(['abc']).text('abcabc')).toBe('abcabc');

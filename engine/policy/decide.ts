@@ -1,0 +1,94 @@
+/**
+ * Policy: the rule that decides one tool call (spec: Security, "Policy decides every call").
+ *
+ * 1. Any matching `deny` wins; a narrower rule never loosens it. A deny ignores contract pins:
+ *    a tool changing upstream never lifts a deny.
+ * 2. A tool that is new, or changed since a person reviewed it, asks, and says what changed.
+ * 3. Otherwise the most specific rule decides: tool + connection, tool, source + connection,
+ *    source. A rule pinned to a contract applies only while the tool's contract is that one.
+ *    Between rules equally specific, the stricter wins.
+ * 4. With no rule, a tool annotated `readOnlyHint: true` runs and anything else asks (an
+ *    unannotated tool counts as possibly destructive, as the MCP specification advises).
+ *
+ * Pure: no I/O, no clock. Every decision carries its reason in words a person understands.
+ */
+import { parseToolAddress } from '../address.ts';
+import type { ManifestTool, PolicyEffect, PolicyRule, ToolReview } from '../contracts.ts';
+import { changedParts, describeChange } from '../sources/manifest-diff.ts';
+
+export interface PolicyCall {
+  address: string;
+  /** The connection the call uses; null when the source has none. */
+  connection: string | null;
+}
+
+export interface PolicyDecision {
+  effect: PolicyEffect;
+  reason: string;
+  /** The rule that decided, when one did. */
+  ruleId?: string;
+}
+
+const STRICTNESS: Record<PolicyEffect, number> = { allow: 0, ask: 1, deny: 2 };
+
+/** How specific a rule is for this call (higher wins), or -1 when it does not match. */
+function specificity(rule: PolicyRule, call: PolicyCall, namespace: string): number {
+  if (rule.connection !== undefined && rule.connection !== call.connection) return -1;
+  const narrowed = rule.connection !== undefined ? 1 : 0;
+  if (rule.target.kind === 'tool') return rule.target.address === call.address ? 2 + narrowed : -1;
+  return rule.target.namespace === namespace ? narrowed : -1;
+}
+
+function describeRule(rule: PolicyRule): string {
+  const target = rule.target.kind === 'tool' ? rule.target.address : `source ${rule.target.namespace}`;
+  return rule.connection !== undefined ? `${target} on connection ${rule.connection}` : target;
+}
+
+export function decide(
+  call: PolicyCall,
+  tool: ManifestTool,
+  rules: readonly PolicyRule[],
+  review: ToolReview | undefined,
+): PolicyDecision {
+  const namespace = parseToolAddress(call.address)?.namespace ?? '';
+  const matching = rules
+    .map((rule) => ({ rule, level: specificity(rule, call, namespace) }))
+    .filter((m) => m.level >= 0);
+
+  const deny = matching.find((m) => m.rule.effect === 'deny');
+  if (deny)
+    return {
+      effect: 'deny',
+      reason: `denied by your policy on ${describeRule(deny.rule)}`,
+      ruleId: deny.rule.id,
+    };
+
+  if (!review)
+    return { effect: 'ask', reason: 'new since your last review: a person has not approved this tool yet' };
+  if (review.contract !== tool.contract) {
+    const parts = changedParts(review.tool, tool);
+    return {
+      effect: 'ask',
+      reason: parts.length > 0 ? describeChange(parts) : 'changed upstream since you approved it',
+    };
+  }
+
+  const live = matching.filter((m) => m.rule.contract === undefined || m.rule.contract === tool.contract);
+  const best = live.reduce<(typeof live)[number] | undefined>((winner, m) => {
+    if (!winner || m.level > winner.level) return m;
+    if (m.level === winner.level && STRICTNESS[m.rule.effect] > STRICTNESS[winner.rule.effect]) return m;
+    return winner;
+  }, undefined);
+  if (best) {
+    const words = best.rule.effect === 'allow' ? 'allowed' : 'asks';
+    return {
+      effect: best.rule.effect,
+      reason: `${words} by your policy on ${describeRule(best.rule)}`,
+      ruleId: best.rule.id,
+    };
+  }
+
+  return tool.annotations?.readOnlyHint === true
+    ? { effect: 'allow', reason: 'reads: declared read-only' }
+    : { effect: 'ask', reason: 'writes: not declared read-only' };
+}
