@@ -1,0 +1,61 @@
+/**
+ * The real tool corpus for the benchmark, read from ../shared/corpus beside the repo with the
+ * file system (test/corpus.ts does the same through Vite's glob for the tests), plus the two
+ * intent sets and a replicated corpus of any size for load.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Manifest } from '../engine/contracts.ts';
+import { buildManifest, type ListedTool } from '../engine/manifest.ts';
+import { type Intent, parseIntents } from '../test/search-quality.ts';
+
+const SHARED = fileURLToPath(new URL('../../shared/corpus/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../test/fixtures/', import.meta.url));
+
+interface CorpusFile {
+  namespace: string;
+  tools: ListedTool[];
+}
+
+/** Every corpus source's manifest, sorted by file name (as test/corpus.ts orders them). */
+export async function loadManifests(): Promise<Manifest[]> {
+  const files = readdirSync(`${SHARED}tools`)
+    .filter((name) => name.endsWith('.json'))
+    .sort();
+  return Promise.all(
+    files.map((name) => {
+      const file = JSON.parse(readFileSync(`${SHARED}tools/${name}`, 'utf8')) as CorpusFile;
+      return buildManifest({ namespace: file.namespace, fetchedAt: 0, tools: file.tools });
+    }),
+  );
+}
+
+/** The development intents and the held-out ones, resolved against `manifests`. */
+export function loadIntents(manifests: readonly Manifest[]): { dev: Intent[]; heldOut: Intent[] } {
+  return {
+    dev: parseIntents(readFileSync(`${SHARED}queries-dev.jsonl`, 'utf8'), manifests),
+    heldOut: parseIntents(readFileSync(`${FIXTURES}search-intents.jsonl`, 'utf8'), manifests),
+  };
+}
+
+/**
+ * At least `count` tools: the corpus copied under numbered namespaces (`github_7`), addresses
+ * rewritten to match, cut to exactly `count`.
+ */
+export function replicate(manifests: readonly Manifest[], count: number): Manifest[] {
+  const result: Manifest[] = [];
+  let tools = 0;
+  for (let copy = 0; tools < count; copy++) {
+    for (const manifest of manifests) {
+      if (tools >= count) break;
+      const namespace = copy === 0 ? manifest.namespace : `${manifest.namespace}_${copy}`;
+      const kept = manifest.tools.slice(0, count - tools).map((tool) => ({
+        ...tool,
+        address: `${namespace}${tool.address.slice(manifest.namespace.length)}`,
+      }));
+      tools += kept.length;
+      result.push({ ...manifest, namespace, tools: kept });
+    }
+  }
+  return result;
+}

@@ -1,0 +1,47 @@
+/**
+ * `npm run bench`: runs the benchmarks and prints each as a compact table, every figure beside
+ * its baseline measured in the same run and the ratio between them. Nothing here asserts a
+ * time; tests never do either (design: Tests).
+ */
+import { availableParallelism } from 'node:os';
+import { fmt, table } from './measure.ts';
+import { searchBench } from './search.bench.ts';
+
+const report = await searchBench();
+
+console.log(
+  `search: ${report.tools} tools from ${report.sources} sources; ${report.intents.dev} dev and ` +
+    `${report.intents.heldOut} held-out intents; baseline MiniSearch with default options`,
+);
+console.log(`node ${process.version}, ${availableParallelism()} CPUs\n`);
+
+console.log(
+  table([
+    ['quality', 'ours', 'MiniSearch'],
+    ...report.quality.map((row) => [row.label, row.ours.toFixed(3), row.minisearch.toFixed(3)]),
+  ]),
+);
+console.log();
+console.log(
+  table([
+    ['ablation (dev intents)', 'MRR', 'R@1', 'R@8'],
+    ...report.ablation.map((row) => [
+      row.label,
+      row.mrr.toFixed(3),
+      row.recallAt1.toFixed(3),
+      row.recallAt8.toFixed(3),
+    ]),
+  ]),
+);
+console.log();
+console.log(
+  table([
+    ['speed (ms)', 'ours', 'MiniSearch', 'ours/MiniSearch'],
+    ...report.speed.map((row) => [
+      row.label,
+      fmt(row.ours),
+      fmt(row.minisearch),
+      `${fmt(row.ours / row.minisearch, 2)}×`,
+    ]),
+  ]),
+);

@@ -1,0 +1,47 @@
+/**
+ * What each ranking choice is worth: the development intents' MRR and recall with the shipped
+ * ranking, and with one choice undone at a time. Development intents only: the held-out set is
+ * measured once, with the shipped ranking, and never used to choose.
+ */
+import type { Manifest } from '../engine/contracts.ts';
+import type { Field } from '../engine/search/document.ts';
+import { DEFAULT_RANKING, type Ranking, SearchIndex } from '../engine/search/index.ts';
+import { type Intent, measure } from '../test/search-quality.ts';
+
+export interface AblationRow {
+  label: string;
+  mrr: number;
+  recallAt1: number;
+  recallAt8: number;
+}
+
+const D = DEFAULT_RANKING;
+
+function withField(field: Field, change: Partial<Ranking['fields'][Field]>): Ranking {
+  return { ...D, fields: { ...D.fields, [field]: { ...D.fields[field], ...change } } };
+}
+
+const VARIANTS: readonly [string, Ranking][] = [
+  ['as shipped', D],
+  ['no synonyms (synonymWeight 0)', { ...D, synonymWeight: 0 }],
+  ['synonyms at full weight (1)', { ...D, synonymWeight: 1 }],
+  ['no compounds (compoundWeight 0)', { ...D, compoundWeight: 0 }],
+  ['name weighted as description (1)', withField('name', { weight: 1 })],
+  ['no first-sentence field', withField('summary', { weight: 0 })],
+  ['no parameter names', withField('params', { weight: 0 })],
+  ['no parameter descriptions', withField('paramText', { weight: 0 })],
+  ['no namespace field', withField('namespace', { weight: 0 })],
+  ['description b 0.75 (usual default)', withField('description', { b: 0.75 })],
+  ['k1 2.0', { ...D, k1: 2 }],
+];
+
+/** The development intents measured under each variant of the ranking. */
+export function ablation(manifests: readonly Manifest[], dev: readonly Intent[]): AblationRow[] {
+  return VARIANTS.map(([label, ranking]) => {
+    const index = SearchIndex.build(manifests, { ranking });
+    const q = measure(dev, (query) =>
+      index.query(query, { limit: 25 }).hits.map((hit) => hit.document.address),
+    );
+    return { label, mrr: q.mrr, recallAt1: q.recallAt1, recallAt8: q.recallAt8 };
+  });
+}

@@ -1,0 +1,116 @@
+/**
+ * What the index holds for one searchable thing, and the text of each of its fields.
+ *
+ * A document is generic over its kind so skills can join tools later; today every document is a
+ * tool. Its fields are what BM25F ranks over: the tool's name (and title); the first sentence of
+ * its description (what it does) and the whole description; its parameters' names; their
+ * descriptions and allowed values; and the namespace with the server's name. Never connection
+ * names (spec: The MCP surface, search): those are the person's own labels, not what a tool does.
+ *
+ * Invariants:
+ * - a document's field terms depend on the tool and its namespace alone, so building a
+ *   namespace's documents twice gives the same terms;
+ * - the input schema walk is bounded (depth and property count), so a pathological schema
+ *   cannot make one document dominate the build.
+ */
+import type { JsonValue, ManifestTool } from '../contracts.ts';
+import { firstSentence } from './first-sentence.ts';
+import { terms } from './tokenize.ts';
+
+/** A tool as the index holds it. */
+export interface ToolDocument {
+  kind: 'tool';
+  /** `namespace.tool`, unique in the index. */
+  address: string;
+  namespace: string;
+  /** The MCP server's own name for itself, when the manifest has it (`github-mcp-server`). */
+  server?: string | undefined;
+  tool: ManifestTool;
+}
+
+/** Anything the index can return. Skills join as another kind. */
+export type IndexedDocument = ToolDocument;
+
+/** The fields BM25F ranks over, in the order their terms are stored. */
+export const FIELDS = ['name', 'summary', 'description', 'params', 'paramText', 'namespace'] as const;
+export type Field = (typeof FIELDS)[number];
+
+/** One document's terms, per field (indexed like FIELDS). */
+export type FieldTerms = readonly (readonly string[])[];
+
+/** How far the input schema walk goes; deeper parameters describe data, not the tool. */
+const MAX_DEPTH = 4;
+const MAX_PROPERTIES = 200;
+
+/** The terms of each field of a tool document. */
+export function documentTerms(doc: IndexedDocument): FieldTerms {
+  const { tool } = doc;
+  const names = terms(tool.name);
+  const title = tool.title ?? tool.annotations?.title;
+  if (title !== undefined) names.push(...terms(title).filter((term) => !names.includes(term)));
+  const parameters = parameterText(tool.inputSchema);
+  const params: string[] = [];
+  for (const name of parameters.names) terms(name, params);
+  const paramText: string[] = [];
+  for (const text of parameters.texts) terms(text, paramText);
+  const summary = terms(firstSentence(tool.description, Number.POSITIVE_INFINITY));
+  const source = terms(doc.namespace);
+  if (doc.server !== undefined) source.push(...terms(doc.server).filter((term) => !source.includes(term)));
+  return [names, summary, terms(tool.description ?? ''), params, paramText, source];
+}
+
+/** What an input schema says about its parameters, as text. */
+export interface ParameterText {
+  /** Every parameter's name, nested ones included. */
+  names: string[];
+  /** Descriptions and titles, and the string values of enums and consts. */
+  texts: string[];
+}
+
+type JsonObject = { [key: string]: JsonValue };
+
+function isObject(value: JsonValue | undefined): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The parameter names and descriptive text of an input schema, through properties, array items,
+ * combinators, additional properties and local definitions, within MAX_DEPTH and MAX_PROPERTIES.
+ */
+export function parameterText(schema: JsonObject): ParameterText {
+  const found: ParameterText = { names: [], texts: [] };
+  walk(schema, 0, { count: 0 }, found);
+  return found;
+}
+
+function walk(
+  schema: JsonValue | undefined,
+  depth: number,
+  budget: { count: number },
+  found: ParameterText,
+): void {
+  if (!isObject(schema) || depth > MAX_DEPTH) return;
+  for (const key of ['description', 'title'] as const) {
+    const text = schema[key];
+    if (typeof text === 'string') found.texts.push(text);
+  }
+  const values = Array.isArray(schema.enum) ? schema.enum : [schema.const];
+  for (const value of values) if (typeof value === 'string') found.texts.push(value);
+  const properties = schema.properties;
+  if (isObject(properties)) {
+    for (const [name, child] of Object.entries(properties)) {
+      if (++budget.count > MAX_PROPERTIES) return;
+      found.names.push(name);
+      walk(child, depth + 1, budget, found);
+    }
+  }
+  for (const key of ['items', 'additionalProperties'] as const) walk(schema[key], depth + 1, budget, found);
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
+    const options = schema[key];
+    if (Array.isArray(options)) for (const option of options) walk(option, depth, budget, found);
+  }
+  for (const key of ['$defs', 'definitions'] as const) {
+    const defs = schema[key];
+    if (isObject(defs)) for (const def of Object.values(defs)) walk(def, depth + 1, budget, found);
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The knobs of BM25F and of query expansion. Values were chosen by measuring MRR and recall@k on
+ * the development intents (../shared/corpus/queries-dev.jsonl) and taken from the middle of flat
+ * regions rather than from single best points; `npm run bench` prints what each choice is worth
+ * (an ablation table) next to the held-out measure, which was never tuned on.
+ *
+ * BM25F (Robertson, Zaragoza & Taylor 2004, "Simple BM25 extension to multiple weighted
+ * fields"): each field's term frequency is normalized by that field's length against its
+ * average, weighted, and summed into one pseudo-frequency, which saturates once through k1:
+ *
+ *   tf~(t, d) = Σ_f weight_f · tf(t, d, f) / (1 − b_f + b_f · len(d, f) / avglen_f)
+ *   score(t, d) = idf(t) · tf~ / (k1 + tf~),  idf(t) = ln(1 + (N − df + ½) / (df + ½))
+ *   score(q, d) = Σ_concepts max_{t ∈ concept} w_t · score(t, d)
+ *
+ * where a concept is a query word with its synonyms (query.ts), w_t is 1 for the query's own
+ * words and compounds and `synonymWeight` for synonyms.
+ */
+import type { Field } from './document.ts';
+
+/** Weight and length normalization of one field. */
+export interface FieldRanking {
+  /** How much one occurrence in this field counts against one in the description. */
+  weight: number;
+  /** 0: length ignored; 1: fully normalized by the field's length against its average. */
+  b: number;
+}
+
+export interface Ranking {
+  fields: Readonly<Record<Field, FieldRanking>>;
+  /** Saturation of the pseudo-frequency: how fast repeated matches stop adding. */
+  k1: number;
+  /** Weight of a synonym from the vocabulary, against 1 for the query's own word. */
+  synonymWeight: number;
+  /** Weight of adjacent query words joined into one (`who am i` -> whoami). */
+  compoundWeight: number;
+}
+
+/**
+ * The measured defaults. The name carries the most (a tool's name is its most precise claim);
+ * the first sentence of the description counts again on top of the whole description; parameter
+ * names count half and their descriptions a fifth, enough to tell apart tools that differ only
+ * by what they take; the namespace (and server name) counts lightly, with no length
+ * normalization since it is always a word or two.
+ */
+export const DEFAULT_RANKING: Ranking = {
+  fields: {
+    name: { weight: 4, b: 0.5 },
+    summary: { weight: 1, b: 0.5 },
+    description: { weight: 1, b: 0.5 },
+    params: { weight: 0.5, b: 0.5 },
+    paramText: { weight: 0.2, b: 0.75 },
+    namespace: { weight: 1, b: 0 },
+  },
+  k1: 1.2,
+  synonymWeight: 0.4,
+  compoundWeight: 1,
+};

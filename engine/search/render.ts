@@ -1,0 +1,82 @@
+/**
+ * The plain text of a `search` answer (spec: The MCP surface, search):
+ *
+ *   github  (connections: personal*, work)
+ *     github.createIssue(input: { owner: string; … }): Promise<Issue>   [asks]
+ *       Create an issue in a repository.
+ *
+ * Tools are grouped by namespace, groups in the order of their best tool, tools in the order
+ * given. A group's header lists its source's connections by name with the default marked `*`, or
+ * is the bare namespace when it has none. Each tool is its one-line signature (from typegen,
+ * injected), `   [asks]` when the current policy would ask, and the first sentence of its
+ * description, indented four spaces.
+ *
+ * Pure formatting: what is shown, and the lines around it, are decided by search.ts.
+ */
+import type { Connection, ManifestTool, PolicyEffect } from '../contracts.ts';
+import type { IndexedDocument } from './document.ts';
+import { firstSentence } from './first-sentence.ts';
+
+/** What the answer needs from the rest of the hub, injected so search depends on none of it. */
+export interface SearchDeps {
+  /** The tool's one-line TypeScript signature, `github.createIssue(input: {…}): Promise<Issue>`. */
+  signatureOf(tool: ManifestTool): string;
+  /** What the current policy would do with a call to the tool; `deny` hides it. */
+  effectOf(tool: ManifestTool): PolicyEffect;
+  /** The source's connections (the default one has `isDefault`); none is fine. */
+  connectionsOf(namespace: string): readonly Connection[];
+}
+
+/** `(connections: personal*, work)`: names sorted, the default marked `*`; '' when there are none. */
+export function connectionsNote(connections: readonly Connection[]): string {
+  if (connections.length === 0) return '';
+  const names = connections
+    .map((connection) => (connection.isDefault ? `${connection.name}*` : connection.name))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return `(connections: ${names.join(', ')})`;
+}
+
+/** Parts of a line set apart by two spaces, empty parts left out. */
+export function spaced(...parts: string[]): string {
+  return parts.filter((part) => part !== '').join('  ');
+}
+
+/** A group's header: `github  (connections: personal*, work)`, or `github` with no connections. */
+export function namespaceHeader(namespace: string, connections: readonly Connection[]): string {
+  return spaced(namespace, connectionsNote(connections));
+}
+
+/** A tool's lines: its signature (with `[asks]` when the policy would ask) and its first sentence. */
+export function toolLines(tool: ManifestTool, effect: PolicyEffect, deps: SearchDeps): string[] {
+  const signature = `  ${deps.signatureOf(tool)}${effect === 'ask' ? '   [asks]' : ''}`;
+  const summary = firstSentence(tool.description);
+  return summary === '' ? [signature] : [signature, `    ${summary}`];
+}
+
+/**
+ * Documents grouped under their namespace's header: groups in the order their first document
+ * appears, documents in the given order within a group.
+ */
+export function renderGroups(
+  docs: readonly IndexedDocument[],
+  effectOf: (doc: IndexedDocument) => PolicyEffect,
+  deps: SearchDeps,
+): string[] {
+  const groups = new Map<string, IndexedDocument[]>();
+  for (const doc of docs) {
+    const group = groups.get(doc.namespace);
+    if (group === undefined) groups.set(doc.namespace, [doc]);
+    else group.push(doc);
+  }
+  const lines: string[] = [];
+  for (const [namespace, group] of groups) {
+    lines.push(namespaceHeader(namespace, deps.connectionsOf(namespace)));
+    for (const doc of group) lines.push(...toolLines(doc.tool, effectOf(doc), deps));
+  }
+  return lines;
+}
+
+/** `1 tool` / `3 tools`, and the like. */
+export function count(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n} ${n === 1 ? singular : plural}`;
+}

@@ -1,0 +1,135 @@
+/**
+ * The `search` tool (spec: The MCP surface, search): validates its input, asks the index, and
+ * answers in plain text, best match first.
+ *
+ * - A query ranks the tools it matches (within `namespace` when given), at most `limit` of them,
+ *   and says how many more matched: `3 more matches. Narrow the query or pass namespace.`
+ * - An empty query with `namespace` lists that namespace's tools in manifest order; without
+ *   `namespace` it lists the namespaces with their tool counts.
+ * - Tools the policy denies are never shown and never ranked; a line counts the ones that would
+ *   have been (`2 tools hidden by your policy.`).
+ * - An unknown namespace is HubError('not_found') naming the closest ones; no match is an answer
+ *   that says which namespaces there are to list.
+ */
+import { closest } from '../closest.ts';
+import type { PolicyEffect } from '../contracts.ts';
+import { HubError } from '../errors.ts';
+import type { IndexedDocument } from './document.ts';
+import { MAX_LIMIT, parseSearchInput } from './input.ts';
+import { connectionsNote, count, namespaceHeader, renderGroups, type SearchDeps, spaced } from './render.ts';
+import type { SearchIndex } from './search-index.ts';
+
+/** Most namespaces one message names; a hub of hundreds would drown the answer. */
+const NAMES_SHOWN = 30;
+
+/** Answers one `search` call. Throws HubError `invalid_input` or `not_found`. */
+export function search(index: SearchIndex, input: unknown, deps: SearchDeps): string {
+  const { query, namespace, limit } = parseSearchInput(input);
+  if (namespace !== undefined && !index.has(namespace)) {
+    throw unknownNamespace(namespace, index.namespaces());
+  }
+  // Each tool's effect is asked once per call, however often the answer needs it.
+  const effects = new Map<string, PolicyEffect>();
+  const effectOf = (doc: IndexedDocument): PolicyEffect => {
+    let effect = effects.get(doc.address);
+    if (effect === undefined) {
+      effect = deps.effectOf(doc.tool);
+      effects.set(doc.address, effect);
+    }
+    return effect;
+  };
+  const visible = (doc: IndexedDocument) => effectOf(doc) !== 'deny';
+  const text = query.trim();
+  if (text === '') {
+    return namespace === undefined
+      ? listNamespaces(index, visible, deps)
+      : listNamespace(index, namespace, limit, visible, effectOf, deps);
+  }
+
+  const { hits, total, excluded } = index.query(text, { namespace, limit, where: visible });
+  const lines =
+    hits.length > 0
+      ? renderGroups(
+          hits.map((hit) => hit.document),
+          effectOf,
+          deps,
+        )
+      : [noMatch(text, namespace, index)];
+  if (total > hits.length) {
+    const more = total - hits.length;
+    lines.push(
+      `${count(more, 'more match', 'more matches')}. Narrow the query${namespace ? '' : ' or pass namespace'}.`,
+    );
+  }
+  return finish(lines, excluded);
+}
+
+function listNamespace(
+  index: SearchIndex,
+  namespace: string,
+  limit: number,
+  visible: (doc: IndexedDocument) => boolean,
+  effectOf: (doc: IndexedDocument) => PolicyEffect,
+  deps: SearchDeps,
+): string {
+  const docs = index.documents(namespace);
+  const shown = docs.filter(visible);
+  const lines = renderGroups(shown.slice(0, limit), effectOf, deps);
+  if (shown.length === 0) lines.push(namespaceHeader(namespace, deps.connectionsOf(namespace)));
+  if (shown.length > limit) {
+    lines.push(
+      `${count(shown.length - limit, 'more tool')}. Add a query to find the one you need, or raise limit (up to ${MAX_LIMIT}).`,
+    );
+  }
+  return finish(lines, docs.length - shown.length);
+}
+
+function listNamespaces(
+  index: SearchIndex,
+  visible: (doc: IndexedDocument) => boolean,
+  deps: SearchDeps,
+): string {
+  const namespaces = index.namespaces();
+  if (namespaces.length === 0) {
+    return 'No tools yet: this hub has no sources. Ask the user to add one with `capabilities hub add <ref>`.';
+  }
+  const lines: string[] = [];
+  let hidden = 0;
+  for (const namespace of namespaces) {
+    const docs = index.documents(namespace);
+    const shown = docs.filter(visible).length;
+    hidden += docs.length - shown;
+    if (shown === 0) continue;
+    lines.push(spaced(namespace, count(shown, 'tool'), connectionsNote(deps.connectionsOf(namespace))));
+  }
+  lines.push('Pass namespace with an empty query to list its tools, or a query to search them all.');
+  return finish(lines, hidden);
+}
+
+function noMatch(query: string, namespace: string | undefined, index: SearchIndex): string {
+  const quoted = JSON.stringify(query);
+  if (namespace !== undefined) {
+    return `No tools in ${namespace} match ${quoted}. Search without namespace, or pass an empty query to list ${namespace}.`;
+  }
+  return `No tools match ${quoted}. Try other words, or list a namespace with an empty query: ${names(index.namespaces())}.`;
+}
+
+/** Namespaces for a message: all of them, or the first NAMES_SHOWN and how many more. */
+function names(namespaces: readonly string[]): string {
+  if (namespaces.length <= NAMES_SHOWN) return namespaces.join(', ');
+  return `${namespaces.slice(0, NAMES_SHOWN).join(', ')} and ${namespaces.length - NAMES_SHOWN} more`;
+}
+
+function finish(lines: string[], hidden: number): string {
+  if (hidden > 0) lines.push(`${count(hidden, 'tool')} hidden by your policy.`);
+  return lines.join('\n');
+}
+
+function unknownNamespace(namespace: string, namespaces: readonly string[]): HubError {
+  const near = closest(namespace, namespaces);
+  const hint =
+    near.length > 0
+      ? `Did you mean ${near.map((n) => JSON.stringify(n)).join(' or ')}?`
+      : `Namespaces: ${names(namespaces) || 'none yet'}.`;
+  return new HubError('not_found', `search: no namespace ${JSON.stringify(namespace)}. ${hint}`);
+}
