@@ -1,12 +1,13 @@
 /**
  * What a runtime must provide to the engine. The engine never reaches a runtime except
  * through these; each port has one contract suite in test/conformance/ that every
- * implementation runs. Ports for the sandbox, secrets and sources arrive with their issues.
+ * implementation runs. Ports for secrets and sources arrive with their issues.
  */
 import type {
   Connection,
   Decision,
   JournalEntry,
+  JsonValue,
   Manifest,
   PendingInput,
   PolicyRule,
@@ -68,6 +69,8 @@ export interface HubStore {
   putManifest(manifest: Manifest): void;
   getManifest(namespace: string): Manifest | undefined;
   listManifests(): Manifest[];
+  /** Each manifest's namespace and fetch time: cheap, for noticing which ones changed. */
+  listManifestVersions(): { namespace: string; fetchedAt: number }[];
 
   /** Adds or replaces a connection; a default one clears the source's other default. */
   putConnection(connection: Connection): void;
@@ -110,4 +113,127 @@ export interface HubStore {
   recordDecision(decision: Decision): void;
   getDecision(pendingId: string): Decision | undefined;
   listDecisions(runId: string): Decision[];
+}
+
+// ── The sandbox (spec: The MCP surface, "Inside the sandbox" and "Default limits") ────────
+
+/** What bounds one attempt. Hosts may lower these but never raise them. */
+export interface SandboxLimits {
+  /** Guest execution time, paused while tool calls are in flight. */
+  computeMs: number;
+  /** Ceiling for the attempt, tool calls included. */
+  wallMs: number;
+  /** The guest heap, as a hard cap. */
+  memoryBytes: number;
+  /** Tool calls (and hub lookups) in flight at once; the rest wait in order. */
+  maxConcurrent: number;
+  /** Console output kept, in UTF-8 bytes; the rest is counted and dropped. */
+  logBytes: number;
+  /** The largest result, and the largest arguments of one call, as UTF-8 JSON. */
+  resultBytes: number;
+}
+
+export const DEFAULT_SANDBOX_LIMITS: Readonly<SandboxLimits> = Object.freeze({
+  computeMs: 10_000,
+  wallMs: 90_000,
+  memoryBytes: 64 * 1024 * 1024,
+  maxConcurrent: 8,
+  logBytes: 24 * 1024,
+  resultBytes: 1024 * 1024,
+});
+
+/** One attempt of a run: the same seed and clock origin on every attempt make it replayable. */
+export interface SandboxAttempt {
+  runId: string;
+  /** 1 for the first attempt, one more per resume. */
+  attempt: number;
+  /** The pipeline's output (engine/pipeline): the body of an async function, plain JavaScript. */
+  code: string;
+  /** The profile's namespaces, each with its tools (the part of the address after the dot). */
+  namespaces: Readonly<Record<string, readonly string[]>>;
+  /** Seeds Math.random and crypto in the guest. */
+  seed: string;
+  /** Epoch ms the guest's Date starts from. */
+  clockOrigin: number;
+  limits?: Partial<SandboxLimits>;
+}
+
+/** A guest tool call, numbered by the sandbox in the order the guest made it (from 0). */
+export interface SandboxCall {
+  seq: number;
+  address: string;
+  args: { [key: string]: JsonValue };
+  connection?: string;
+}
+
+/** `hub.search` and `hub.describe` from inside the guest; the answer is the MCP tool's text. */
+export type SandboxLookup =
+  | { kind: 'search'; query: string; namespace?: string; limit?: number }
+  | { kind: 'describe'; targets: string[] };
+
+/** What the guest's `ToolError` carries (its address is the call's). */
+export interface ToolErrorInfo {
+  code: string;
+  message: string;
+  status?: number;
+  hint?: string;
+  retryable: boolean;
+}
+
+/**
+ * The host's answer to a call: a value or a ToolError for the guest, or the end of the attempt.
+ * `suspend` (e.g. awaiting approval) lets the calls in flight settle, starts no other, and ends
+ * the attempt `suspended`; `fail` (e.g. divergence) does the same and ends it `failed`.
+ */
+export type SandboxAnswer =
+  | { kind: 'value'; value: JsonValue }
+  | { kind: 'error'; error: ToolErrorInfo }
+  | { kind: 'suspend' }
+  | { kind: 'fail'; error: { code: string; message: string; hint?: string } };
+
+/** The host side of the bridge. A rejected promise is a hub bug: it fails the attempt. */
+export interface SandboxHost {
+  call(call: SandboxCall): Promise<SandboxAnswer>;
+  lookup(
+    request: SandboxLookup,
+  ): Promise<{ kind: 'value'; value: string } | { kind: 'error'; error: ToolErrorInfo }>;
+}
+
+/** Which limit ended an attempt. */
+export type SandboxLimit = 'compute' | 'wall' | 'memory' | 'stack' | 'result';
+
+/** Why an attempt failed; line and column are in the model's code when known. */
+export interface SandboxError {
+  code: string;
+  message: string;
+  hint?: string;
+  /** The thrown value's class, for an uncaught error (`TypeError`, `ToolError`…). */
+  name?: string;
+  line?: number;
+  column?: number;
+}
+
+/** How one attempt ended. */
+export interface SandboxOutcome {
+  status: 'completed' | 'failed' | 'suspended';
+  /** The returned value, when the code completed and returned one. */
+  result?: JsonValue;
+  error?: SandboxError;
+  logs: string[];
+  logsTruncated: boolean;
+  /** Set when a limit ended the attempt. */
+  limit?: SandboxLimit;
+  /** Tool calls handed to the host. */
+  calls: number;
+}
+
+/**
+ * Runs guest code with the prelude (engine/prelude) where its only way out is the host's
+ * bridge. `run` never throws: every failure, the sandbox's own included, is an outcome, and
+ * after any outcome the same sandbox runs the next attempt.
+ */
+export interface Sandbox {
+  run(attempt: SandboxAttempt, host: SandboxHost): Promise<SandboxOutcome>;
+  /** Releases what the sandbox holds (threads, isolates). */
+  close(): Promise<void>;
 }

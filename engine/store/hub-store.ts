@@ -214,6 +214,14 @@ export class SqliteHubStore implements HubStore {
     );
   }
 
+  listManifestVersions(): { namespace: string; fetchedAt: number }[] {
+    return this.#db
+      .select({ namespace: t.hubManifests.namespace, fetchedAt: t.hubManifests.fetchedAt })
+      .from(t.hubManifests)
+      .orderBy(asc(t.hubManifests.namespace))
+      .all();
+  }
+
   // ── connections ──
   putConnection(connection: Connection): void {
     const record = rows.checkInput(Connection, connection, 'connection');

@@ -162,6 +162,7 @@ export function describeHubStore(h: HubStoreHarness): void {
       expect(manifest?.tools[0]?.annotations).toEqual({ readOnlyHint: true });
       expect(manifest?.server).toEqual({ name: 'linear', version: '1.0.0' });
       expect(store.listManifests()).toHaveLength(1);
+      expect(store.listManifestVersions()).toEqual([{ namespace: 'linear', fetchedAt: T0 + 1 }]);
     });
 
     check('a manifest for a missing source is not_found', async ({ store }) => {
