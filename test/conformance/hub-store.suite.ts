@@ -11,9 +11,10 @@ import type {
   Run,
   Source,
 } from '../../engine/contracts.ts';
-import { HubError } from '../../engine/errors.ts';
+import type { HubError } from '../../engine/errors.ts';
 import type { HubStore } from '../../engine/ports.ts';
 import journal from '../../migrations/meta/_journal.json';
+import { hubErrorOf } from '../hub-error.ts';
 
 export interface StoreUnderTest {
   store: HubStore;
@@ -90,14 +91,7 @@ export const fixtures = {
 };
 
 async function rejectsWith(code: HubError['code'], body: () => unknown): Promise<void> {
-  let thrown: unknown;
-  try {
-    await body();
-  } catch (error) {
-    thrown = error;
-  }
-  expect(thrown, `expected a HubError ${code}`).toBeInstanceOf(HubError);
-  expect((thrown as HubError).code).toBe(code);
+  expect((await hubErrorOf(body)).code).toBe(code);
 }
 
 export function describeHubStore(h: HubStoreHarness): void {

@@ -1,7 +1,7 @@
 /** The fetch an HTTP source gets: allowed hosts only, same-origin redirects only, a size cap. */
 import { describe, expect, it } from 'vitest';
-import { HubError } from '../../engine/errors.ts';
 import { type FetchLike, guardedFetch } from '../../engine/sources/guarded-fetch.ts';
+import { hubErrorOf } from '../hub-error.ts';
 
 /** A test double for the network: answers by URL, records what was asked. */
 function network(routes: Record<string, () => Response>) {
@@ -19,16 +19,6 @@ function network(routes: Record<string, () => Response>) {
 const guard = { allowedHosts: ['api.example.com'], maxResponseBytes: 1024 };
 const init = { headers: { authorization: 'Bearer s3cret-token' } };
 
-async function error(body: () => Promise<unknown>): Promise<HubError> {
-  try {
-    await body();
-  } catch (e) {
-    expect(e).toBeInstanceOf(HubError);
-    return e as HubError;
-  }
-  throw new Error('expected a HubError');
-}
-
 describe('guardedFetch', () => {
   it('reaches an allowed host', async () => {
     const net = network({ 'https://api.example.com/mcp': () => new Response('ok') });
@@ -38,7 +28,7 @@ describe('guardedFetch', () => {
 
   it('refuses any other host before sending anything', async () => {
     const net = network({});
-    const e = await error(() => guardedFetch(guard, net.fetch)('https://evil.example/steal', init));
+    const e = await hubErrorOf(() => guardedFetch(guard, net.fetch)('https://evil.example/steal', init));
     expect(e.code).toBe('denied');
     expect(e.message).toContain('may reach only api.example.com');
     expect(net.seen).toEqual([]);
@@ -60,7 +50,7 @@ describe('guardedFetch', () => {
       'https://api.example.com/mcp': () =>
         new Response(null, { status: 302, headers: { location: 'https://other.example.com/mcp' } }),
     });
-    const e = await error(() => guardedFetch(guardBoth, net.fetch)('https://api.example.com/mcp', init));
+    const e = await hubErrorOf(() => guardedFetch(guardBoth, net.fetch)('https://api.example.com/mcp', init));
     expect(e.message).toContain('credentials never cross origins');
     expect(net.seen.map((s) => s.url)).toEqual(['https://api.example.com/mcp']);
   });
@@ -70,9 +60,9 @@ describe('guardedFetch', () => {
     const declared = network({
       'https://api.example.com/a': () => new Response(big, { headers: { 'content-length': '2048' } }),
     });
-    expect((await error(() => guardedFetch(guard, declared.fetch)('https://api.example.com/a'))).code).toBe(
-      'limit',
-    );
+    expect(
+      (await hubErrorOf(() => guardedFetch(guard, declared.fetch)('https://api.example.com/a'))).code,
+    ).toBe('limit');
     const streamed = network({
       'https://api.example.com/b': () =>
         new Response(
@@ -89,7 +79,7 @@ describe('guardedFetch', () => {
   });
 
   it('refuses schemes other than http(s)', async () => {
-    const e = await error(() =>
+    const e = await hubErrorOf(() =>
       guardedFetch({ ...guard, allowedHosts: [''] }, network({}).fetch)('file:///etc/passwd'),
     );
     expect(e.message).toContain('sources speak HTTP(S) only');

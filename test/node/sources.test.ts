@@ -11,11 +11,11 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PolicyEffect } from '../../engine/contracts.ts';
-import { HubError } from '../../engine/errors.ts';
 import { Hub, type SourceDraft } from '../../engine/hub.ts';
 import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
 import { EnvFileSecretStore } from '../../local/secret-store.ts';
 import { localConnector } from '../../local/sources/stdio-launcher.ts';
+import { hubErrorOf } from '../hub-error.ts';
 import { REPO, tempHome } from './cli-process.ts';
 
 const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
@@ -68,16 +68,6 @@ async function add(draft: SourceDraft, namespace?: string): Promise<string> {
   const inspection = await h.inspect(draft, namespace);
   h.addSource(inspection, new Map(inspection.review.map((item) => [item.address, item.proposed])));
   return inspection.source.namespace;
-}
-
-async function rejects(body: () => Promise<unknown>): Promise<HubError> {
-  try {
-    await body();
-  } catch (error) {
-    expect(error).toBeInstanceOf(HubError);
-    return error as HubError;
-  }
-  throw new Error('expected a HubError');
 }
 
 describe('stdio sources (real servers from npm)', () => {
@@ -201,7 +191,7 @@ describe('stdio sources (real servers from npm)', () => {
   });
 
   it('a stdio source never runs without consent to its exact command', async () => {
-    const error = await rejects(() =>
+    const error = await hubErrorOf(() =>
       hub().inspect({ kind: 'mcp-stdio', command: [NODE, pkg('server-memory')], consented: false }),
     );
     expect(error.code).toBe('denied');
@@ -272,14 +262,14 @@ describe('bad input ends with a clear message and stores nothing', () => {
   ];
   for (const [name, draft, message] of cases) {
     it(name, async () => {
-      const error = await rejects(() => hub().inspect(draft()));
+      const error = await hubErrorOf(() => hub().inspect(draft()));
       expect(error.message).toMatch(message);
       expect(local.store.listSources()).toEqual([]);
     });
   }
 
   it('a server that hangs', async () => {
-    const error = await rejects(() =>
+    const error = await hubErrorOf(() =>
       hub({ connectTimeoutMs: 1_000 }).inspect(stdio(fixture('silent-server.ts'))),
     );
     expect(error.message).toMatch(/did not answer in time/);
@@ -288,7 +278,7 @@ describe('bad input ends with a clear message and stores nothing', () => {
 
   it('a duplicate namespace, and a namespace that is not a JavaScript identifier', async () => {
     await add(stdio([NODE, pkg('server-memory')], { MEMORY_FILE_PATH: join(dir, 'm.jsonl') }), 'memory');
-    expect((await rejects(() => hub().inspect(stdio([NODE, pkg('server-memory')]), 'memory'))).code).toBe(
+    expect((await hubErrorOf(() => hub().inspect(stdio([NODE, pkg('server-memory')]), 'memory'))).code).toBe(
       'conflict',
     );
     const h = hub();

@@ -3,21 +3,11 @@
  * no way to start a local process, and the guard in front of every request.
  */
 import { describe, expect, it } from 'vitest';
-import { HubError } from '../../engine/errors.ts';
 import { NO_CREDENTIALS } from '../../engine/sources/connector.ts';
 import { McpConnector } from '../../engine/sources/mcp-connector.ts';
+import { hubErrorOf } from '../hub-error.ts';
 
 const connector = new McpConnector({ version: 'test', connectTimeoutMs: 2_000 });
-
-async function refusal(body: () => Promise<unknown>): Promise<HubError> {
-  try {
-    await body();
-  } catch (error) {
-    expect(error).toBeInstanceOf(HubError);
-    return error as HubError;
-  }
-  throw new Error('expected a HubError');
-}
 
 describe('the hosted connector', () => {
   it('refuses a stdio source with a clear message', async () => {
@@ -30,7 +20,7 @@ describe('the hosted connector', () => {
       addedAt: 0,
       updatedAt: 0,
     };
-    const error = await refusal(() => connector.listTools(stdio, NO_CREDENTIALS));
+    const error = await hubErrorOf(() => connector.listTools(stdio, NO_CREDENTIALS));
     expect(error.code).toBe('denied');
     expect(error.message).toContain('only a local hub can run');
   });
@@ -44,7 +34,7 @@ describe('the hosted connector', () => {
       addedAt: 0,
       updatedAt: 0,
     };
-    const error = await refusal(() => connector.listTools(http, NO_CREDENTIALS));
+    const error = await hubErrorOf(() => connector.listTools(http, NO_CREDENTIALS));
     expect(error.code).toBe('denied');
     expect(error.message).toContain('may reach only api.linear.app');
   });
