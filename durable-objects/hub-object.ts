@@ -18,6 +18,8 @@ export interface HubEnv {
   HUB_TOKEN?: string;
   /** Which hub this Worker serves; one HubObject per name. */
   HUB_NAME?: string;
+  /** Loads guest code as dynamic Workers (WorkerLoaderSandbox); `[[worker_loaders]]` in wrangler.toml. */
+  LOADER?: WorkerLoader;
 }
 
 export class HubObject extends DurableObject<HubEnv> {

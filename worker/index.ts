@@ -4,6 +4,8 @@
 import { type HubEnv, HubObject } from '../durable-objects/hub-object.ts';
 import { createApp } from './app.ts';
 
+/** The guest bridge, exported so `ctx.exports.SandboxBridge` exists (WorkerLoaderSandbox). */
+export { SandboxBridge } from '../durable-objects/sandbox-bridge.ts';
 export { HubObject };
 
 export default {

@@ -1,0 +1,177 @@
+/**
+ * A small pool of warm QuickJS worker threads, by heap size (almost always the default). A warm
+ * worker has its WebAssembly module compiled and instantiated, so an attempt pays only for a
+ * fresh runtime and context. A worker that hit a limit or broke is terminated, never reused, and
+ * a replacement is started in the background. Idle workers do not keep the process alive.
+ *
+ * Each thread also gets Node's own resource limits: its JavaScript heap is bounded (whatever the
+ * guest makes the worker buffer, the host process is not at risk) and its native stack is 8 MB,
+ * well above QuickJS's 1 MB stack limit, so deep recursion ends inside QuickJS.
+ */
+import { Worker } from 'node:worker_threads';
+import type { FromWorker, ToWorker, WorkerSetup } from './quickjs-protocol.ts';
+
+const WORKER_FILE = new URL('./quickjs-worker.ts', import.meta.url);
+
+/** One worker thread, ready for attempts once `ready` resolves. */
+export class QuickJsWorker {
+  readonly memoryBytes: number;
+  readonly ready: Promise<void>;
+  /** Receives every message but the first `ready`. */
+  onMessage: (message: FromWorker) => void = () => {};
+  /** Called once if the thread dies (an error, Node's heap limit, a termination). */
+  onExit: (reason: string) => void = () => {};
+  readonly #worker: Worker;
+  #alive = true;
+
+  constructor(memoryBytes: number) {
+    this.memoryBytes = memoryBytes;
+    const setup: WorkerSetup = { memoryBytes };
+    this.#worker = new Worker(WORKER_FILE, {
+      workerData: setup,
+      resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32, stackSizeMb: 8 },
+      stdout: true,
+      stderr: true,
+    });
+    // Emscripten prints aborts to stderr; the outcome already says what happened.
+    this.#worker.stdout.resume();
+    this.#worker.stderr.resume();
+    let failStart: (error: Error) => void = () => {};
+    this.ready = new Promise((resolve, reject) => {
+      failStart = reject;
+      const first = (message: FromWorker) => {
+        if (message.type !== 'ready') return;
+        this.#worker.off('message', first);
+        this.#worker.on('message', (next: FromWorker) => {
+          if (next.type === 'poisoned') this.#poisoned();
+          else this.onMessage(next);
+        });
+        resolve();
+      };
+      this.#worker.on('message', first);
+    });
+    this.ready.catch(() => {});
+    this.#worker.on('error', (error: Error & { code?: string }) => {
+      failStart(error);
+      this.#died(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'memory' : error.message);
+    });
+    this.#worker.on('exit', (code) => {
+      failStart(new Error(`the QuickJS worker exited (${code})`));
+      this.#died(`the QuickJS worker exited (${code})`);
+    });
+    this.idle();
+  }
+
+  get alive(): boolean {
+    return this.#alive;
+  }
+
+  post(message: ToWorker): void {
+    if (this.#alive) this.#worker.postMessage(message);
+  }
+
+  /** Keeps the process alive while an attempt runs. */
+  busy(): void {
+    this.#worker.ref();
+  }
+
+  idle(): void {
+    this.#worker.unref();
+  }
+
+  terminate(): void {
+    this.#alive = false;
+    this.onMessage = () => {};
+    void this.#worker.terminate();
+  }
+
+  /** The worker could not clean up after an attempt: it never runs another. */
+  #poisoned(): void {
+    void this.#worker.terminate();
+  }
+
+  #died(reason: string): void {
+    if (!this.#alive) return;
+    this.#alive = false;
+    this.onExit(reason);
+  }
+}
+
+export class QuickJsPool {
+  readonly #size: number;
+  readonly #idle = new Map<number, QuickJsWorker[]>();
+  #closed = false;
+  #started = 0;
+
+  constructor(size: number) {
+    this.#size = size;
+  }
+
+  /** Starts `count` workers for `memoryBytes` ahead of the first attempt. */
+  warm(memoryBytes: number, count = this.#size): void {
+    const idle = this.#list(memoryBytes);
+    while (!this.#closed && idle.length < Math.min(count, this.#size)) idle.push(this.#spawn(memoryBytes));
+  }
+
+  /** A ready worker for `memoryBytes`: a warm one if there is one, else a new one. */
+  async acquire(memoryBytes: number): Promise<QuickJsWorker> {
+    const idle = this.#list(memoryBytes);
+    while (idle.length > 0) {
+      const worker = idle.shift() as QuickJsWorker;
+      const ok = await worker.ready.then(
+        () => worker.alive,
+        () => false,
+      );
+      if (ok) return worker;
+    }
+    const worker = this.#spawn(memoryBytes);
+    await worker.ready;
+    return worker;
+  }
+
+  /** Returns a healthy worker after its attempt. */
+  release(worker: QuickJsWorker): void {
+    worker.onMessage = () => {};
+    worker.onExit = () => {};
+    worker.idle();
+    const idle = this.#list(worker.memoryBytes);
+    if (this.#closed || !worker.alive || idle.length >= this.#size) worker.terminate();
+    else idle.push(worker);
+  }
+
+  /** Terminates a worker that must not run again, and starts a replacement. */
+  discard(worker: QuickJsWorker): void {
+    worker.terminate();
+    this.warm(worker.memoryBytes, 1);
+  }
+
+  /** Worker threads started so far (warm ones and replacements included). */
+  get started(): number {
+    return this.#started;
+  }
+
+  close(): void {
+    this.#closed = true;
+    for (const list of this.#idle.values()) for (const worker of list.splice(0)) worker.terminate();
+  }
+
+  #spawn(memoryBytes: number): QuickJsWorker {
+    this.#started++;
+    const worker = new QuickJsWorker(memoryBytes);
+    worker.onExit = () => {
+      const idle = this.#list(memoryBytes);
+      const at = idle.indexOf(worker);
+      if (at >= 0) idle.splice(at, 1);
+    };
+    return worker;
+  }
+
+  #list(memoryBytes: number): QuickJsWorker[] {
+    let list = this.#idle.get(memoryBytes);
+    if (!list) {
+      list = [];
+      this.#idle.set(memoryBytes, list);
+    }
+    return list;
+  }
+}
