@@ -31,7 +31,7 @@ const RUNTIME_SPECIFIERS: readonly (readonly [RegExp, string])[] = [
   ],
   [/^(wrangler|miniflare|workerd)(\/|$)|^@cloudflare\//, 'Cloudflare tooling'],
   [
-    /^@modelcontextprotocol\/sdk\/(client|server)\/stdio(\.js)?$/,
+    /^@modelcontextprotocol\/(sdk\/(client|server)\/stdio(\.js)?|client\/stdio|server\/stdio|node)$/,
     "the MCP SDK's stdio transport (Node processes)",
   ],
 ];

@@ -4,7 +4,7 @@
  * from standard input when that is not a terminal; never from an argument, so it never lands
  * in shell history or a process list. This is the person-input path for credentials.
  */
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import type { SecretRef } from '../../engine/contracts.ts';
 import { HubError } from '../../engine/errors.ts';
 import type { Output } from './output.ts';
@@ -48,7 +48,8 @@ export function registerConnections(hub: Command, output: () => Output): void {
     .option('--header <name>', 'give it to an HTTP server in this header (default: Authorization: Bearer)')
     .action(async (namespace: string, options: AuthOptions) => {
       const out = output();
-      if (options.env && options.header) throw new InvalidArgumentError('pass --env or --header, not both');
+      if (options.env && options.header)
+        throw new HubError('invalid_input', 'pass --env or --header, not both');
       const { withHub } = await import('./with-hub.ts');
       await withHub(out, async (h) => {
         const source = h.store.getSource(namespace);

@@ -4,10 +4,11 @@
  * error into a message and an exit code.
  */
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { registerConnections } from './hub-connections.ts';
 import { registerDoctor } from './hub-doctor.ts';
 import { registerInit } from './hub-init.ts';
+import { registerRuns } from './hub-runs.ts';
 import { registerServe } from './hub-serve.ts';
 import { registerSources } from './hub-sources.ts';
 import { createOutput, type GlobalOptions, reportError } from './output.ts';
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   registerServe(hub, output);
   registerSources(hub, output);
   registerConnections(hub, output);
+  registerRuns(hub, output);
   return program;
 }
 
@@ -40,13 +42,13 @@ export async function main(argv: readonly string[]): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
-    if (error instanceof CommanderError) {
-      // commander has already printed help or the usage error.
-      return error.exitCode === 0 ? 0 : 2;
-    }
-    if (error instanceof InvalidArgumentError) return reportError(error, program.opts<GlobalOptions>()) && 2;
+    // commander has already printed help or the usage error. Actions throw HubErrors, never
+    // commander's own errors, so nothing reaches here unprinted.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     return reportError(error, program.opts<GlobalOptions>());
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+// A command is done when main returns (serve returns only after SIGINT/SIGTERM): exit even if a
+// pooled worker thread or a child's pipe would keep the event loop alive a little longer.
+process.exit(await main(process.argv.slice(2)));

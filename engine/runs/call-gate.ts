@@ -1,0 +1,281 @@
+/**
+ * The gate every guest tool call passes, in order (design: "A run, end to end", step 5):
+ *
+ * 1. The journal at this seq. Settled: replay the recorded outcome, after checking the address
+ *    and argument digest (a different path ends the run with `divergence`). Started but never
+ *    settled: in doubt, never sent again; the guest gets `outcome_unknown`.
+ * 2. `maxCalls` across all attempts.
+ * 3. A person's decision on this very call (`once`, `run`, `always`, `deny`), or a `run`
+ *    decision earlier in the run for the same tool.
+ * 4. Policy: deny → `denied` (nothing upstream, no secret resolved); ask → a pending input and
+ *    the attempt ends; allow → the journal records the start, the call goes upstream (scrubbed
+ *    by the hub), the journal records the outcome.
+ *
+ * Denials and refusals are journaled too, so a resumed attempt replays the same answers at the
+ * same seqs. No state lives here between calls: everything is read from and written to the store.
+ */
+import { parseToolAddress } from '../address.ts';
+import type { CallOutcome, JsonValue, ManifestTool, PendingInput, Run } from '../contracts.ts';
+import { argsDigest } from '../digest.ts';
+import { HubError } from '../errors.ts';
+import { decide, type PolicyDecision } from '../policy/decide.ts';
+import type { Clock, HubStore, Random } from '../ports.ts';
+import { firstSentence } from '../search/first-sentence.ts';
+import type { RunLimits } from './limits.ts';
+
+/** One call as the sandbox's bridge hands it over. */
+export interface GuestCall {
+  seq: number;
+  address: string;
+  args: { [key: string]: JsonValue };
+  connection?: string | undefined;
+}
+
+/** What goes back into the guest, or the signal to end the attempt. */
+export type GateAnswer =
+  | { kind: 'outcome'; outcome: CallOutcome }
+  | { kind: 'suspend' }
+  | { kind: 'divergence'; message: string };
+
+/** Calls one tool upstream, scrubbed (the Hub does this). */
+export type Upstream = (
+  address: string,
+  args: { [key: string]: JsonValue },
+  options: { connection?: string | undefined; timeoutMs: number },
+) => Promise<CallOutcome>;
+
+export interface GateDeps {
+  store: HubStore;
+  clock: Clock;
+  random: Random;
+  upstream: Upstream;
+  limits: RunLimits;
+}
+
+const toolError = (code: string, message: string, retryable = false, hint?: string): CallOutcome => ({
+  ok: false,
+  error: { code, message, retryable, ...(hint ? { hint } : {}) },
+  ms: 0,
+});
+
+/** Preview of the arguments a person sees, capped at 4 KB. */
+export function argsPreview(args: unknown): string {
+  const text = JSON.stringify(args, null, 2) ?? 'null';
+  return text.length <= 4000 ? text : `${text.slice(0, 3990)}\n… (cut)`;
+}
+
+export async function gateCall(deps: GateDeps, run: Run, call: GuestCall): Promise<GateAnswer> {
+  const { store, clock } = deps;
+  const digest = await argsDigest(call.args);
+  const entry = store.getJournalEntry(run.id, call.seq);
+  if (entry) {
+    if (entry.address !== call.address || entry.argsDigest !== digest) {
+      return {
+        kind: 'divergence',
+        message:
+          `call ${call.seq} was ${entry.address} with other arguments when this run first ran, ` +
+          `but now it is ${call.address}${entry.address === call.address ? ' with different arguments' : ''}. ` +
+          'The code took another path on resume; run it again as a new execute.',
+      };
+    }
+    if (entry.outcome) return { kind: 'outcome', outcome: entry.outcome };
+    const tool = findTool(store, call.address);
+    const idempotent = tool?.annotations?.idempotentHint === true;
+    return {
+      kind: 'outcome',
+      outcome: toolError(
+        'outcome_unknown',
+        `the hub stopped while ${call.address} was in flight; it may or may not have happened, and it is never sent twice`,
+        idempotent,
+        idempotent
+          ? 'the tool says it is idempotent: calling it again is safe'
+          : 'check upstream before trying again',
+      ),
+    };
+  }
+
+  if (store.listJournal(run.id).length >= deps.limits.maxCalls) {
+    return {
+      kind: 'outcome',
+      outcome: toolError('limit', `this run reached its limit of ${deps.limits.maxCalls} tool calls`),
+    };
+  }
+
+  const tool = findTool(store, call.address);
+  if (!tool) {
+    return {
+      kind: 'outcome',
+      outcome: toolError('not_found', `no tool ${call.address}; find tools with hub.search()`),
+    };
+  }
+  const namespace = parseToolAddress(call.address)?.namespace ?? '';
+  const connections = store.listConnections(namespace);
+  const connection = call.connection ?? connections.find((c) => c.isDefault)?.name ?? null;
+  if (call.connection !== undefined && !connections.some((c) => c.name === call.connection)) {
+    const known = connections.map((c) => c.name).join(', ') || 'none';
+    return {
+      kind: 'outcome',
+      outcome: toolError(
+        'not_found',
+        `"${namespace}" has no connection "${call.connection}" (it has: ${known})`,
+      ),
+    };
+  }
+
+  const decision = personOrPolicy(store, run, call, tool, connection);
+  if (decision.effect === 'deny') {
+    const code = decision.by === 'person' ? 'approval_denied' : 'denied';
+    return journalRefusal(
+      deps,
+      run,
+      call,
+      digest,
+      connection,
+      decision,
+      toolError(code, `${call.address}: ${decision.reason}`),
+    );
+  }
+  if (decision.effect === 'ask') {
+    ensurePending(deps, run, call, tool, connection, decision.reason);
+    return { kind: 'suspend' };
+  }
+
+  const now = clock.now();
+  store.appendJournal({
+    runId: run.id,
+    seq: call.seq,
+    address: call.address,
+    connection,
+    argsDigest: digest,
+    decision: {
+      effect: 'allow',
+      by: decision.by,
+      reason: decision.reason,
+      ...(decision.decisionId ? { decisionId: decision.decisionId } : {}),
+    },
+    startedAt: now,
+  });
+  let outcome: CallOutcome;
+  try {
+    outcome = await deps.upstream(call.address, call.args, {
+      connection: connection ?? undefined,
+      timeoutMs: deps.limits.upstreamTimeoutMs,
+    });
+  } catch (error) {
+    const message = error instanceof HubError ? error.message : 'the call failed inside the hub';
+    outcome = toolError('upstream_unavailable', message, true);
+  }
+  store.settleJournal(run.id, call.seq, outcome, clock.now());
+  return { kind: 'outcome', outcome };
+}
+
+type Effective = PolicyDecision & { by: 'policy' | 'person'; decisionId?: string };
+
+/** A person's decision on this call (or a `run` decision for this tool) comes before policy. */
+function personOrPolicy(
+  store: HubStore,
+  run: Run,
+  call: GuestCall,
+  tool: ManifestTool,
+  connection: string | null,
+): Effective {
+  const decisions = store.listDecisions(run.id);
+  const pendings = new Map(store.listPendingInputs(run.id).map((p) => [p.id, p]));
+  for (const decision of decisions) {
+    const pending = pendings.get(decision.pendingId);
+    if (!pending) continue;
+    if (pending.seq === call.seq && pending.address === call.address) {
+      return decision.choice === 'deny'
+        ? { effect: 'deny', by: 'person', reason: 'a person denied this call', decisionId: decision.id }
+        : {
+            effect: 'allow',
+            by: 'person',
+            reason: `a person allowed it (${decision.choice})`,
+            decisionId: decision.id,
+          };
+    }
+  }
+  for (const decision of decisions) {
+    const pending = pendings.get(decision.pendingId);
+    if (decision.choice === 'run' && pending?.address === call.address && pending.connection === connection) {
+      return {
+        effect: 'allow',
+        by: 'person',
+        reason: 'a person allowed this tool for the rest of the run',
+        decisionId: decision.id,
+      };
+    }
+  }
+  const policy = decide(
+    { address: call.address, connection },
+    tool,
+    store.listPolicyRules(),
+    store.getReview(tool.address),
+  );
+  return { ...policy, by: 'policy' };
+}
+
+function journalRefusal(
+  deps: GateDeps,
+  run: Run,
+  call: GuestCall,
+  digest: string,
+  connection: string | null,
+  decision: Effective,
+  outcome: CallOutcome,
+): GateAnswer {
+  const now = deps.clock.now();
+  deps.store.atomically(() => {
+    deps.store.appendJournal({
+      runId: run.id,
+      seq: call.seq,
+      address: call.address,
+      connection,
+      argsDigest: digest,
+      decision: {
+        effect: 'deny',
+        by: decision.by,
+        reason: decision.reason,
+        ...(decision.decisionId ? { decisionId: decision.decisionId } : {}),
+      },
+      startedAt: now,
+    });
+    deps.store.settleJournal(run.id, call.seq, outcome, now);
+  });
+  return { kind: 'outcome', outcome };
+}
+
+function ensurePending(
+  deps: GateDeps,
+  run: Run,
+  call: GuestCall,
+  tool: ManifestTool,
+  connection: string | null,
+  reason: string,
+): PendingInput {
+  const existing = deps.store.listPendingInputs(run.id).find((p) => p.seq === call.seq);
+  if (existing) return existing;
+  const now = deps.clock.now();
+  const id = `pending_${Array.from(deps.random.bytes(10), (b) => b.toString(16).padStart(2, '0')).join('')}`;
+  const pending: PendingInput = {
+    id,
+    runId: run.id,
+    seq: call.seq,
+    kind: 'approval',
+    address: call.address,
+    connection,
+    summary: firstSentence(tool.description) || call.address,
+    // The guest never holds a secret, so its arguments need no scrubbing; they are capped.
+    argsPreview: argsPreview(call.args),
+    reason,
+    createdAt: now,
+    expiresAt: now + deps.limits.approvalTtlMs,
+  };
+  deps.store.addPendingInput(pending);
+  return pending;
+}
+
+function findTool(store: HubStore, address: string): ManifestTool | undefined {
+  const namespace = parseToolAddress(address)?.namespace;
+  return namespace ? store.getManifest(namespace)?.tools.find((t) => t.address === address) : undefined;
+}

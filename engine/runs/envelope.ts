@@ -1,0 +1,102 @@
+/**
+ * The execute envelope (spec: The MCP surface, execute) built from what the store holds of a
+ * run: status, result or error, logs, the calls so far, pending inputs, notices. Everything in
+ * it has been scrubbed before it was stored; the budget cut happens here: result and logs
+ * together fit in `inlineResultBytes`, the result first, with `truncated` flags saying what was cut.
+ */
+import type { ExecuteEnvelope, JournalEntry, PendingInput, Run } from '../contracts.ts';
+
+const encoder = new TextEncoder();
+const bytes = (text: string) => encoder.encode(text).length;
+
+/** `text` cut to at most `budget` UTF-8 bytes, on a character boundary. */
+export function cutToBytes(text: string, budget: number): string {
+  if (bytes(text) <= budget) return text;
+  let low = 0;
+  let high = text.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (bytes(text.slice(0, mid)) <= budget) low = mid;
+    else high = mid - 1;
+  }
+  return text.slice(0, low);
+}
+
+export interface EnvelopeInput {
+  run: Run;
+  journal: readonly JournalEntry[];
+  pending: readonly PendingInput[];
+  inlineResultBytes: number;
+}
+
+export function buildEnvelope({ run, journal, pending, inlineResultBytes }: EnvelopeInput): ExecuteEnvelope {
+  const envelope: ExecuteEnvelope = {
+    runId: run.id,
+    status: envelopeStatus(run, pending),
+    calls: journal.map((entry) => ({
+      address: entry.address,
+      ok: entry.outcome?.ok === true,
+      ms: entry.outcome?.ms ?? 0,
+    })),
+  };
+  let budget = inlineResultBytes;
+  const truncated: NonNullable<ExecuteEnvelope['truncated']> = {};
+  if (run.status === 'completed' && run.result !== undefined) {
+    const text = JSON.stringify(run.result);
+    if (bytes(text) <= budget) {
+      envelope.result = run.result;
+      budget -= bytes(text);
+    } else {
+      envelope.result = `${cutToBytes(text, Math.max(0, budget - 3))}…`;
+      truncated.result = true;
+      budget = 0;
+    }
+  }
+  if (run.error) envelope.error = run.error;
+  if (run.logs.length > 0) {
+    const kept: string[] = [];
+    for (const line of run.logs) {
+      const size = bytes(line) + 1;
+      if (size > budget) {
+        truncated.logs = true;
+        break;
+      }
+      kept.push(line);
+      budget -= size;
+    }
+    envelope.logs = kept;
+  }
+  if (truncated.result || truncated.logs) envelope.truncated = truncated;
+  const open = pending.filter(
+    (p) => envelope.status === 'awaiting_approval' || envelope.status === 'awaiting_connection',
+  );
+  if (open.length > 0) {
+    envelope.pending = open.map((p) => ({
+      id: p.id,
+      kind: p.kind,
+      address: p.address,
+      summary: p.summary,
+      message:
+        p.kind === 'approval'
+          ? `A person must decide: capabilities hub approve ${run.id}. Then call execute({ resume: "${run.id}" }).`
+          : `A person must add a connection for ${p.address.split('.')[0]}: capabilities hub auth ${p.address.split('.')[0]}. Then resume.`,
+    }));
+  }
+  if (run.notices.length > 0) envelope.notices = run.notices;
+  return envelope;
+}
+
+function envelopeStatus(run: Run, pending: readonly PendingInput[]): ExecuteEnvelope['status'] {
+  switch (run.status) {
+    case 'completed':
+      return 'completed';
+    case 'cancelled':
+      return 'cancelled';
+    case 'awaiting_input':
+      return pending.some((p) => p.kind === 'connection') ? 'awaiting_connection' : 'awaiting_approval';
+    case 'failed':
+    case 'expired':
+    case 'running':
+      return 'failed';
+  }
+}

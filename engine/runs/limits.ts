@@ -1,0 +1,49 @@
+/**
+ * The default limits of a run (spec: The MCP surface, "Default limits"). Hosts may lower them
+ * but not raise them.
+ */
+export interface RunLimits {
+  /** Size of the code in one `execute`, in UTF-8 bytes. */
+  codeBytes: number;
+  /** Guest execution time per attempt, paused while tool calls are in flight. */
+  computeMs: number;
+  /** Ceiling for one attempt, tool calls included. */
+  wallMs: number;
+  /** Guest heap. */
+  memoryBytes: number;
+  /** Tool calls per run, all attempts together. */
+  maxCalls: number;
+  /** Tool calls in flight at once. */
+  maxConcurrent: number;
+  /** Result and logs returned inline, together. */
+  inlineResultBytes: number;
+  /** One upstream call. */
+  upstreamTimeoutMs: number;
+  /** How long a pending approval waits. */
+  approvalTtlMs: number;
+  /** How long runs and journals are kept. */
+  retentionMs: number;
+}
+
+export const DEFAULT_LIMITS: Readonly<RunLimits> = Object.freeze({
+  codeBytes: 64 * 1024,
+  computeMs: 10_000,
+  wallMs: 90_000,
+  memoryBytes: 64 * 1024 * 1024,
+  maxCalls: 500,
+  maxConcurrent: 8,
+  inlineResultBytes: 24 * 1024,
+  upstreamTimeoutMs: 30_000,
+  approvalTtlMs: 24 * 60 * 60 * 1000,
+  retentionMs: 7 * 24 * 60 * 60 * 1000,
+});
+
+/** `overrides` applied to the defaults, never above them. */
+export function limitsWithin(overrides: Partial<RunLimits> = {}): RunLimits {
+  const limits = { ...DEFAULT_LIMITS };
+  for (const key of Object.keys(overrides) as (keyof RunLimits)[]) {
+    const value = overrides[key];
+    if (value !== undefined) limits[key] = Math.min(value, DEFAULT_LIMITS[key]);
+  }
+  return limits;
+}

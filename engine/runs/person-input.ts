@@ -1,0 +1,101 @@
+/**
+ * The one module that records a person's decision (spec: Security, "Only a person approves";
+ * invariant I2). Its callers are host code that handles a person's input: the CLI's `approve`,
+ * and later the client prompt (signed request state), the approval page and the dashboard. No
+ * MCP tool, no `execute`/`resume` argument reaches it; test/architecture.test.ts holds that line
+ * by checking that nothing else calls `recordDecision` and that the MCP surface does not import
+ * this module except through the signed client-prompt path.
+ *
+ * A decision is accepted once, for that exact pending call, before it expires. `always` also
+ * writes a policy rule pinned to the tool's current contract, and records the review.
+ */
+import type { Decision, DecisionChannel, DecisionChoice, PendingInput } from '../contracts.ts';
+import { HubError } from '../errors.ts';
+import type { Clock, HubStore, Random } from '../ports.ts';
+
+export interface PersonInput {
+  pendingId: string;
+  choice: DecisionChoice;
+  channel: DecisionChannel;
+  /** Who decided, as the channel knows them. */
+  who: string;
+}
+
+function hexId(random: Random, prefix: string): string {
+  return `${prefix}_${Array.from(random.bytes(12), (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** Records the decision, or throws a HubError that names the run and what state it is in. */
+export function recordPersonDecision(
+  deps: { store: HubStore; clock: Clock; random: Random },
+  input: PersonInput,
+): Decision {
+  const { store, clock, random } = deps;
+  const now = clock.now();
+  return store.atomically(() => {
+    const pending: PendingInput | undefined = store.getPendingInput(input.pendingId);
+    if (!pending) throw new HubError('not_found', `no pending call ${input.pendingId}; nothing was decided`);
+    const run = store.getRun(pending.runId);
+    if (!run || run.status !== 'awaiting_input') {
+      throw new HubError(
+        'conflict',
+        `run ${pending.runId} is ${run ? run.status : 'gone'}, not waiting for a decision; nothing was decided`,
+      );
+    }
+    const earlier = store.getDecision(pending.id);
+    if (earlier) {
+      throw new HubError(
+        'conflict',
+        `the call ${pending.address} in run ${pending.runId} was already decided (${earlier.choice}, by ${earlier.channel}); a decision is accepted once`,
+      );
+    }
+    if (now >= pending.expiresAt) {
+      throw new HubError(
+        'denied',
+        `the request for ${pending.address} in run ${pending.runId} expired; run the code again to ask anew`,
+      );
+    }
+    const decision: Decision = {
+      id: hexId(random, 'dec'),
+      pendingId: pending.id,
+      runId: pending.runId,
+      choice: input.choice,
+      channel: input.channel,
+      who: input.who,
+      at: now,
+    };
+    store.recordDecision(decision);
+    if (input.choice === 'always') pinAlways(store, pending, now, hexId(random, 'rule'));
+    return decision;
+  });
+}
+
+/** `always`: a rule allowing this tool (on this connection), pinned to its current contract. */
+function pinAlways(store: HubStore, pending: PendingInput, now: number, ruleId: string): void {
+  const namespace = pending.address.slice(0, pending.address.indexOf('.'));
+  const tool = store.getManifest(namespace)?.tools.find((t) => t.address === pending.address);
+  if (!tool)
+    throw new HubError(
+      'not_found',
+      `${pending.address} is no longer offered by its source; nothing was decided`,
+    );
+  // The rule replaces what it supersedes: an earlier allow/ask on the same tool and connection
+  // (the review's pinned `ask`, say). A deny is never lifted by a decision on one call.
+  for (const rule of store.listPolicyRules()) {
+    const same =
+      rule.target.kind === 'tool' &&
+      rule.target.address === tool.address &&
+      (rule.connection ?? null) === pending.connection &&
+      rule.effect !== 'deny';
+    if (same) store.removePolicyRule(rule.id);
+  }
+  store.addPolicyRule({
+    id: ruleId,
+    target: { kind: 'tool', address: tool.address },
+    ...(pending.connection !== null ? { connection: pending.connection } : {}),
+    effect: 'allow',
+    contract: tool.contract,
+    createdAt: now,
+  });
+  store.putReview({ address: tool.address, namespace, contract: tool.contract, tool, reviewedAt: now });
+}

@@ -1,0 +1,231 @@
+/**
+ * Runs: `execute` and `resume` (design: "A run, end to end"). A run has an id, a seed and a
+ * logical clock origin; each execute or resume is an attempt in the sandbox over the same code,
+ * seed and clock, so journaled calls replay and the code takes the same path. Every step is in
+ * the store; nothing about a run lives in memory between attempts, so a process can die at any
+ * point and another resumes from the journal. A call is never sent twice: the journal's
+ * (run, seq) key admits one start per call, across processes.
+ */
+import type { ExecuteEnvelope, Run } from '../contracts.ts';
+import { HubError } from '../errors.ts';
+import { prepareCode } from '../pipeline/index.ts';
+import type {
+  Clock,
+  HubStore,
+  Random,
+  Sandbox,
+  SandboxAnswer,
+  SandboxHost,
+  SandboxLookup,
+} from '../ports.ts';
+import { type GateDeps, gateCall, type Upstream } from './call-gate.ts';
+import { buildEnvelope } from './envelope.ts';
+import { limitsWithin, type RunLimits } from './limits.ts';
+
+export interface RunsDeps {
+  store: HubStore;
+  sandbox: Sandbox;
+  clock: Clock;
+  random: Random;
+  upstream: Upstream;
+  /** `hub.search` / `hub.describe` inside the guest: the same text as the MCP tools. */
+  lookup: SandboxHost['lookup'];
+  limits?: Partial<RunLimits>;
+}
+
+const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+
+export class Runs {
+  readonly #deps: RunsDeps;
+  readonly #limits: RunLimits;
+
+  constructor(deps: RunsDeps) {
+    this.#deps = deps;
+    this.#limits = limitsWithin(deps.limits);
+  }
+
+  /** Runs new code: prepares it, creates the run and makes its first attempt. */
+  async execute(source: string, profile = 'default'): Promise<ExecuteEnvelope> {
+    const { store, clock, random } = this.#deps;
+    const now = clock.now();
+    const prepared = prepareCode(source, { codeBytes: this.#limits.codeBytes });
+    const run: Run = {
+      id: `run_${hex(random.bytes(10))}`,
+      profile,
+      status: prepared.ok ? 'running' : 'failed',
+      code: prepared.ok ? prepared.code : source,
+      seed: hex(random.bytes(16)),
+      clockOrigin: now,
+      attempts: 0,
+      logs: [],
+      notices: prepared.notices,
+      createdAt: now,
+      updatedAt: now,
+    };
+    if (!prepared.ok) {
+      const { code, message, hint } = prepared.error;
+      run.error = { code, message, ...(hint ? { hint } : {}) };
+      store.createRun(run);
+      return this.envelope(run.id);
+    }
+    store.createRun(run);
+    return this.#attempt(run);
+  }
+
+  /**
+   * Continues a run after a person decided, or after the process running it died. Until every
+   * pending call is decided it returns the same pending envelope and runs nothing.
+   */
+  async resume(runId: string): Promise<ExecuteEnvelope> {
+    const run = this.#run(runId);
+    const now = this.#deps.clock.now();
+    switch (run.status) {
+      case 'completed':
+      case 'failed':
+      case 'cancelled':
+      case 'expired':
+        throw new HubError(
+          'conflict',
+          `run ${runId} is ${run.status}; there is nothing to resume. Run the code again as a new execute.`,
+        );
+      case 'running':
+        // The process that ran it is gone (or still running it: the journal lets only one send each call).
+        return this.#attempt(run);
+      case 'awaiting_input': {
+        const open = this.#undecided(runId);
+        if (open.some((p) => p.expiresAt <= now)) {
+          this.#deps.store.updateRun(runId, {
+            status: 'expired',
+            error: {
+              code: 'expired',
+              message: `the approval for run ${runId} was not given in time; run the code again`,
+            },
+            updatedAt: now,
+          });
+          return this.envelope(runId);
+        }
+        if (open.length > 0) return this.envelope(runId);
+        return this.#attempt(run);
+      }
+    }
+  }
+
+  /** Cancels a run that has not ended. */
+  cancel(runId: string): ExecuteEnvelope {
+    const run = this.#run(runId);
+    if (
+      run.status === 'completed' ||
+      run.status === 'failed' ||
+      run.status === 'cancelled' ||
+      run.status === 'expired'
+    ) {
+      throw new HubError('conflict', `run ${runId} is already ${run.status}`);
+    }
+    this.#deps.store.updateRun(runId, { status: 'cancelled', updatedAt: this.#deps.clock.now() });
+    return this.envelope(runId);
+  }
+
+  /** The envelope of a run as the store holds it now. */
+  envelope(runId: string): ExecuteEnvelope {
+    const run = this.#run(runId);
+    return buildEnvelope({
+      run,
+      journal: this.#deps.store.listJournal(runId),
+      pending: this.#undecided(runId),
+      inlineResultBytes: this.#limits.inlineResultBytes,
+    });
+  }
+
+  async #attempt(run: Run): Promise<ExecuteEnvelope> {
+    const { store, clock, sandbox } = this.#deps;
+    const attempt = run.attempts + 1;
+    const current = store.updateRun(run.id, { status: 'running', attempts: attempt, updatedAt: clock.now() });
+    const gate: GateDeps = { ...this.#deps, limits: this.#limits };
+    let failure: { code: string; message: string; hint?: string } | undefined;
+    const host: SandboxHost = {
+      call: async (call): Promise<SandboxAnswer> => {
+        try {
+          const answer = await gateCall(gate, current, call);
+          if (answer.kind === 'suspend') return answer;
+          if (answer.kind === 'divergence') {
+            failure = { code: 'divergence', message: answer.message };
+            return { kind: 'fail', error: failure };
+          }
+          return answer.outcome.ok
+            ? { kind: 'value', value: answer.outcome.value }
+            : { kind: 'error', error: answer.outcome.error };
+        } catch (error) {
+          if (error instanceof HubError && error.code === 'conflict') {
+            failure = {
+              code: 'busy',
+              message: `run ${run.id} is being run by another process; resume it later`,
+            };
+            return { kind: 'fail', error: failure };
+          }
+          throw error;
+        }
+      },
+      lookup: (request: SandboxLookup) => this.#deps.lookup(request),
+    };
+    const outcome = await sandbox.run(
+      {
+        runId: run.id,
+        attempt,
+        code: run.code,
+        namespaces: this.#namespaces(),
+        seed: run.seed,
+        clockOrigin: run.clockOrigin,
+        limits: {
+          computeMs: this.#limits.computeMs,
+          wallMs: this.#limits.wallMs,
+          memoryBytes: this.#limits.memoryBytes,
+          maxConcurrent: this.#limits.maxConcurrent,
+          logBytes: this.#limits.inlineResultBytes,
+        },
+      },
+      host,
+    );
+    const now = clock.now();
+    if (failure?.code === 'busy') {
+      // Another process holds this run's attempt; its outcome is the run's. Report, change nothing.
+      return { ...this.envelope(run.id), status: 'failed', error: failure };
+    }
+    const logs = [...run.logs, ...outcome.logs];
+    if (outcome.status === 'completed') {
+      store.updateRun(run.id, { status: 'completed', result: outcome.result ?? null, logs, updatedAt: now });
+    } else if (outcome.status === 'suspended' && !failure && this.#undecided(run.id).length > 0) {
+      store.updateRun(run.id, { status: 'awaiting_input', logs, updatedAt: now });
+    } else {
+      const error: { code: string; message: string; hint?: string } = failure ??
+        outcome.error ?? { code: 'internal', message: 'the attempt ended without a result' };
+      store.updateRun(run.id, {
+        status: 'failed',
+        error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) },
+        logs,
+        updatedAt: now,
+      });
+    }
+    return this.envelope(run.id);
+  }
+
+  #namespaces(): Record<string, string[]> {
+    const namespaces: Record<string, string[]> = {};
+    for (const manifest of this.#deps.store.listManifests()) {
+      namespaces[manifest.namespace] = manifest.tools.map((tool) =>
+        tool.address.slice(manifest.namespace.length + 1),
+      );
+    }
+    return namespaces;
+  }
+
+  #undecided(runId: string) {
+    const decided = new Set(this.#deps.store.listDecisions(runId).map((d) => d.pendingId));
+    return this.#deps.store.listPendingInputs(runId).filter((p) => !decided.has(p.id));
+  }
+
+  #run(runId: string): Run {
+    const run = this.#deps.store.getRun(runId);
+    if (!run) throw new HubError('not_found', `no run ${runId}; list runs with \`capabilities hub runs\``);
+    return run;
+  }
+}

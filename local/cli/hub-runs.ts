@@ -1,0 +1,202 @@
+/**
+ * `capabilities hub exec | call | runs | approve | cancel`: running code from a terminal, and the
+ * person's side of approvals. `approve` is a person-input channel: it shows each pending call
+ * (address, connection, what the tool says it does, the arguments, why it asks, when it
+ * expires), takes once / run / always / deny at a prompt (or `--choice`, for a person scripting
+ * at their own terminal), records it through the one person-input module, and resumes the run.
+ */
+import { userInfo } from 'node:os';
+import type { Command } from 'commander';
+import type { DecisionChoice, ExecuteEnvelope } from '../../engine/contracts.ts';
+import { HubError } from '../../engine/errors.ts';
+import type { Output } from './output.ts';
+
+const CHOICES: readonly DecisionChoice[] = ['once', 'run', 'always', 'deny'];
+
+/** The envelope as a person reads it: status, result or error, logs, what waits. */
+export function renderEnvelope(envelope: ExecuteEnvelope): string {
+  const lines = [`run ${envelope.runId}: ${envelope.status}`];
+  if (envelope.result !== undefined) lines.push(JSON.stringify(envelope.result, null, 2));
+  if (envelope.error) lines.push(`error ${envelope.error.code}: ${envelope.error.message}`);
+  for (const log of envelope.logs ?? []) lines.push(`  log: ${log}`);
+  for (const call of envelope.calls)
+    lines.push(`  call ${call.address}: ${call.ok ? 'ok' : 'failed'} (${call.ms} ms)`);
+  for (const pending of envelope.pending ?? [])
+    lines.push(`  waiting: ${pending.address} — ${pending.summary}\n    ${pending.message ?? ''}`);
+  for (const notice of envelope.notices ?? []) lines.push(`  notice: ${notice}`);
+  if (envelope.truncated)
+    lines.push(`  (cut to the inline budget: ${Object.keys(envelope.truncated).join(', ')})`);
+  return lines.join('\n');
+}
+
+function report(out: Output, envelope: ExecuteEnvelope): void {
+  out.result(envelope, renderEnvelope(envelope));
+  if (envelope.status === 'failed') process.exitCode = 1;
+}
+
+export function registerRuns(hub: Command, output: () => Output): void {
+  hub
+    .command('exec')
+    .description('Run code in the sandbox, as execute does')
+    .argument(
+      '<code>',
+      "JavaScript (or TypeScript): the body of an async function, e.g. 'return await memory.read_graph({})'",
+    )
+    .action(async (code: string) => {
+      const out = output();
+      const { withHub } = await import('./with-hub.ts');
+      await withHub(out, async (_h, context) => report(out, await (await context.runs()).execute(code)));
+    });
+
+  hub
+    .command('call')
+    .description('Call one tool through the same policy path as code')
+    .argument('<address>', 'namespace.tool')
+    .argument('[json]', 'the input, as JSON', '{}')
+    .option('--connection <name>', 'a connection other than the default')
+    .action(async (address: string, json: string, options: { connection?: string }) => {
+      const out = output();
+      let input: unknown;
+      try {
+        input = JSON.parse(json);
+      } catch (error) {
+        throw new HubError('invalid_input', `the input is not JSON: ${(error as Error).message}`);
+      }
+      if (!/^[a-z][a-z0-9_]*\.[A-Za-z_$][A-Za-z0-9_$]*$/.test(address)) {
+        throw new HubError('invalid_input', `"${address}" is not a tool address (namespace.tool)`);
+      }
+      const callOptions = options.connection ? `, ${JSON.stringify({ connection: options.connection })}` : '';
+      const code = `return await ${address}(${JSON.stringify(input)}${callOptions});`;
+      const { withHub } = await import('./with-hub.ts');
+      await withHub(out, async (_h, context) => report(out, await (await context.runs()).execute(code)));
+    });
+
+  const runs = hub
+    .command('runs')
+    .description('List runs, newest first')
+    .option(
+      '--status <status>',
+      'only runs in this state (running, awaiting_input, completed, failed, cancelled, expired)',
+    )
+    .action(async (options: { status?: string }) => {
+      const out = output();
+      const { withHub } = await import('./with-hub.ts');
+      const { RunStatus } = await import('../../engine/contracts.ts');
+      const status = options.status === undefined ? undefined : RunStatus.safeParse(options.status);
+      if (status && !status.success)
+        throw new HubError('invalid_input', `unknown status "${options.status}"`);
+      await withHub(out, async (h) => {
+        const list = h.store.listRuns(status?.data ? { status: status.data } : {});
+        const text =
+          list.length === 0
+            ? 'No runs.'
+            : list
+                .map(
+                  (r) =>
+                    `${r.id}  ${r.status.padEnd(14)}  ${new Date(r.createdAt).toISOString()}  attempts ${r.attempts}`,
+                )
+                .join('\n');
+        out.result({ runs: list.map(({ code: _code, ...rest }) => rest) }, text);
+      });
+    });
+
+  runs
+    .command('show')
+    .description('Show one run: status, pending calls and its journal')
+    .argument('<runId>')
+    .action(async (runId: string) => {
+      const out = output();
+      const { withHub } = await import('./with-hub.ts');
+      await withHub(out, async (h, context) => {
+        const envelope = (await context.runs()).envelope(runId);
+        const journal = h.store.listJournal(runId);
+        const rows = journal.map(
+          (e) =>
+            `  ${String(e.seq).padStart(3)}  ${e.address.padEnd(32)} ${(e.connection ?? '-').padEnd(10)} ${e.decision.effect.padEnd(5)} ` +
+            (e.outcome ? (e.outcome.ok ? 'ok' : `error ${e.outcome.error.code}`) : 'in doubt'),
+        );
+        out.result(
+          { ...envelope, journal },
+          `${renderEnvelope(envelope)}\njournal:\n${rows.join('\n') || '  (no calls)'}`,
+        );
+      });
+    });
+
+  hub
+    .command('approve')
+    .description('Decide the pending calls of a run, then resume it')
+    .argument('<runId>')
+    .option('--choice <choice>', 'once, run, always or deny, for every pending call (else you are asked)')
+    .action(async (runId: string, options: { choice?: string }) => {
+      const out = output();
+      if (options.choice !== undefined && !CHOICES.includes(options.choice as DecisionChoice)) {
+        throw new HubError('invalid_input', `--choice is one of ${CHOICES.join(', ')}`);
+      }
+      const [{ withHub }, { recordPersonDecision }, { canPrompt }] = await Promise.all([
+        import('./with-hub.ts'),
+        import('../../engine/runs/person-input.ts'),
+        import('./review-prompt.ts'),
+      ]);
+      await withHub(out, async (h, context) => {
+        const run = h.store.getRun(runId);
+        if (!run)
+          throw new HubError('not_found', `no run ${runId}; list runs with \`capabilities hub runs\``);
+        const decided = new Set(h.store.listDecisions(runId).map((d) => d.pendingId));
+        const open = h.store.listPendingInputs(runId).filter((p) => !decided.has(p.id));
+        if (run.status !== 'awaiting_input' || open.length === 0) {
+          throw new HubError(
+            'conflict',
+            `run ${runId} is ${run.status} and has no call waiting for a decision`,
+          );
+        }
+        for (const pending of open) {
+          out.note(
+            [
+              `${pending.address}${pending.connection ? ` on ${pending.connection}` : ''}: ${pending.summary}`,
+              `  why: ${pending.reason}`,
+              `  expires: ${new Date(pending.expiresAt).toISOString()}`,
+              `  arguments:\n${pending.argsPreview.replace(/^/gm, '    ')}`,
+            ].join('\n'),
+          );
+          let choice = options.choice as DecisionChoice | undefined;
+          if (!choice) {
+            if (!canPrompt({ yes: false, input: out.options.input })) {
+              throw new HubError(
+                'invalid_input',
+                'a person decides here: run this in a terminal, or pass --choice once|run|always|deny',
+              );
+            }
+            const { select } = await import('@inquirer/prompts');
+            choice = await select<DecisionChoice>({
+              message: `Decide ${pending.address}`,
+              choices: [
+                { name: 'Allow once', value: 'once' },
+                { name: 'Allow for this run', value: 'run' },
+                { name: 'Always allow (pinned to its current contract)', value: 'always' },
+                { name: 'Deny', value: 'deny' },
+              ],
+            });
+          }
+          recordPersonDecision(
+            {
+              store: h.store,
+              clock: { now: () => Date.now() },
+              random: { bytes: (n) => crypto.getRandomValues(new Uint8Array(n)) },
+            },
+            { pendingId: pending.id, choice, channel: 'cli', who: userInfo().username },
+          );
+        }
+        report(out, await (await context.runs()).resume(runId));
+      });
+    });
+
+  hub
+    .command('cancel')
+    .description('Cancel a run')
+    .argument('<runId>')
+    .action(async (runId: string) => {
+      const out = output();
+      const { withHub } = await import('./with-hub.ts');
+      await withHub(out, async (_h, context) => report(out, (await context.runs()).cancel(runId)));
+    });
+}

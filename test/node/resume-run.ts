@@ -1,0 +1,13 @@
+/**
+ * A child process for the crash test: resumes a run the way `execute({ resume })` will, in a
+ * fresh process on the hub at CAPABILITIES_HOME, and prints the envelope. argv: <runId>
+ */
+
+import type { Output } from '../../local/cli/output.ts';
+import { withHub } from '../../local/cli/with-hub.ts';
+
+const runId = process.argv[2] ?? '';
+const quiet: Output = { options: { json: true, input: false }, result() {}, note() {} };
+const envelope = await withHub(quiet, async (_hub, context) => (await context.runs()).resume(runId));
+process.stdout.write(JSON.stringify(envelope));
+process.exit(0);

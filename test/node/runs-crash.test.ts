@@ -1,0 +1,108 @@
+/**
+ * Resume never repeats a call (invariant I6), across a process that dies. The local hub runs in
+ * a real CLI process; the test kills it with SIGKILL mid-call, then a new process picks the run
+ * up from the journal. The upstream (a counting server) proves what reached it.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { homePaths } from '../../local/home.ts';
+import { openLocalHub } from '../../local/local-hub.ts';
+import { BIN, cli, cliEnv, REPO, tempHome } from './cli-process.ts';
+
+const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
+const BOARD = join(REPO, 'test', 'fixtures', 'servers', 'counting-server.ts');
+
+let home: string;
+let remove: () => void;
+let count: string;
+beforeEach(() => {
+  ({ home, remove } = tempHome());
+  count = join(home, 'count.txt');
+});
+afterEach(() => remove());
+
+const lines = () => (existsSync(count) ? readFileSync(count, 'utf8').trim().split('\n') : []);
+
+function addBoard(): void {
+  const added = cli(home, [
+    'hub',
+    'add',
+    '--yes',
+    '--namespace',
+    'board',
+    '--',
+    NODE,
+    '--disable-warning=ExperimentalWarning',
+    BOARD,
+  ]);
+  expect(added.status, added.stderr).toBe(0);
+  // The board's env says where to count; a source's env is part of what was consented to.
+  const hub = openLocalHub(homePaths({ CAPABILITIES_HOME: home }), Date.now());
+  const source = hub.store.getSource('board');
+  if (source?.kind !== 'mcp-stdio') throw new Error('board is missing');
+  hub.store.updateSource({ ...source, env: { COUNT_FILE: count } });
+  // The person allows the whole board: the review's per-tool `ask` rules make way for one source rule.
+  for (const rule of hub.store.listPolicyRules()) hub.store.removePolicyRule(rule.id);
+  hub.store.addPolicyRule({
+    id: 'allow-board',
+    target: { kind: 'source', namespace: 'board' },
+    effect: 'allow',
+    createdAt: 0,
+  });
+  hub.close();
+}
+
+it('a process killed mid-call: the new process never sends the call again, the run ends outcome_unknown', async () => {
+  addBoard();
+  const code =
+    'await board.post({ text: "first" }); await board.slow_post({ text: "second", ms: 1500 }); return "done";';
+  const child = spawn(BIN, ['--json', 'hub', 'exec', code], {
+    env: cliEnv(home),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (c) => {
+    output += c;
+  });
+  child.stderr?.on('data', (c) => {
+    output += c;
+  });
+  for (let i = 0; i < 200 && !lines().includes('started second'); i++)
+    await new Promise((r) => setTimeout(r, 50));
+  expect(lines(), output).toEqual(['post first', 'started second']);
+  child.kill('SIGKILL');
+  await new Promise((r) => child.once('exit', r));
+
+  const hub = openLocalHub(homePaths({ CAPABILITIES_HOME: home }), Date.now());
+  const [run] = hub.store.listRuns();
+  if (!run) throw new Error('no run was recorded');
+  expect(run.status).toBe('running');
+  expect(hub.store.listJournal(run.id).map((e) => [e.address, e.outcome?.ok])).toEqual([
+    ['board.post', true],
+    ['board.slow_post', undefined],
+  ]);
+  hub.close();
+
+  // The orphaned server finishes the call it had; give it time, so a repeat would show.
+  await new Promise((r) => setTimeout(r, 1800));
+  const shown = cli(home, ['hub', 'runs', 'show', run.id]);
+  expect(shown.stdout).toMatch(/1 {2}board\.slow_post .* in doubt/);
+  const resumed = resumeInNewProcess(run.id);
+  expect(resumed.status).toBe('failed');
+  expect(JSON.stringify(resumed)).toContain('outcome_unknown');
+  expect(lines()).toEqual(['post first', 'started second', 'post second']);
+});
+
+/** `execute({ resume })` from a new process, as the MCP surface will call it. */
+function resumeInNewProcess(runId: string): { status: string; error?: { code: string; message: string } } {
+  const script = join(REPO, 'test', 'node', 'resume-run.ts');
+  const result = spawnSync(NODE, ['--disable-warning=ExperimentalWarning', script, runId], {
+    env: cliEnv(home),
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  if (result.status !== 0) throw new Error(result.stderr);
+  return JSON.parse(result.stdout);
+}
