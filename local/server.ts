@@ -1,7 +1,7 @@
 /**
  * Serves worker/app.ts under Node on 127.0.0.1 only (`capabilities hub serve --http`). The app
  * is the Worker's; this file only binds it to a loopback socket, with the Host names a
- * loopback client sends, and turns a busy port into advice.
+ * loopback client sends and the /mcp handler it is given, and turns a busy port into advice.
  */
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
@@ -18,8 +18,15 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Listens on 127.0.0.1:`port` (0 picks a free port). Rejects with advice when the port is taken. */
-export function serveHttp(hub: LocalHub, port: number): Promise<RunningServer> {
+/**
+ * Listens on 127.0.0.1:`port` (0 picks a free port), serving `mcp` at /mcp when given. Rejects
+ * with advice when the port is taken.
+ */
+export function serveHttp(
+  hub: LocalHub,
+  port: number,
+  mcp?: (request: Request) => Promise<Response>,
+): Promise<RunningServer> {
   // The app is built once the port is known (port 0 picks one), since the Host check names it.
   let app: Hono | undefined;
   const server = createAdaptorServer({
@@ -47,6 +54,7 @@ export function serveHttp(hub: LocalHub, port: number): Promise<RunningServer> {
         hub: { health: async () => ({ hubId: hub.hubId, schemaVersion: hub.store.schemaVersion }) },
         token: hub.token,
         allowedHosts: [`${LOOPBACK}:${bound}`, `localhost:${bound}`],
+        ...(mcp ? { mcp } : {}),
       });
       resolve({
         url: `http://${LOOPBACK}:${bound}`,

@@ -4,9 +4,10 @@
  * each host fills in.
  *
  * Routes: `GET /healthz` answers without a token; every other route needs the bearer token
- * and answers 401 with no detail without it. A host that serves on loopback also passes the
- * Host names it answers to, which defeats DNS rebinding (a page on evil.example resolving to
- * 127.0.0.1 still sends `Host: evil.example`).
+ * and answers 401 with no detail without it. `/mcp` is the MCP surface when the host passes its
+ * handler (engine/surface/http.ts builds one); the app guards it and hands the request on. A
+ * host that serves on loopback also passes the Host names it answers to, which defeats DNS
+ * rebinding (a page on evil.example resolving to 127.0.0.1 still sends `Host: evil.example`).
  */
 import { Hono } from 'hono';
 import { timingSafeEqual } from 'hono/utils/buffer';
@@ -28,6 +29,8 @@ export interface AppOptions {
   token: string;
   /** When set, requests whose Host (and Origin, if sent) is not one of these are refused. */
   allowedHosts?: readonly string[];
+  /** Serves `/mcp` (Streamable HTTP, every method) once the token and Host checks passed. */
+  mcp?: (request: Request) => Promise<Response>;
 }
 
 export function createApp(options: AppOptions): Hono {
@@ -55,6 +58,9 @@ export function createApp(options: AppOptions): Hono {
     }
     return next();
   });
+
+  const mcp = options.mcp;
+  if (mcp) app.all('/mcp', (c) => mcp(c.req.raw));
 
   app.notFound((c) =>
     c.json({ error: { code: 'not_found', message: `no route ${c.req.method} ${c.req.path}` } }, 404),

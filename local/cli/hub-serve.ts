@@ -1,10 +1,28 @@
 /**
- * `capabilities hub serve --http [--port n]`: serves the hub's app on 127.0.0.1, creating the
- * hub on first run. Runs until SIGINT or SIGTERM, then closes the socket and the store.
+ * `capabilities hub serve --stdio | --http [--port n]`: serves the MCP surface (search,
+ * describe, execute) for the hub at CAPABILITIES_HOME, creating the hub on first run.
+ *
+ * - `--stdio` is what harness configs launch: one process per session, stdout is the protocol,
+ *   every note goes to stderr. It ends when the client closes stdin, or on SIGINT/SIGTERM.
+ * - `--http` serves the one Hono app on 127.0.0.1 (bearer token, Host/Origin checks) with the
+ *   surface at /mcp, stateless. It runs until SIGINT or SIGTERM.
+ *
+ * Both open the hub through `openHub`, the same wiring as every other command, and close the
+ * sandbox, the sources and the store on the way out.
  */
 import { type Command, InvalidArgumentError } from 'commander';
+import { HubError } from '../../engine/errors.ts';
+import type { SurfaceDeps } from '../../engine/surface/index.ts';
 import type { RunningServer } from '../server.ts';
 import type { Output } from './output.ts';
+import type { OpenHub } from './with-hub.ts';
+
+interface ServeOptions {
+  http?: boolean;
+  stdio?: boolean;
+  port?: number;
+  profile: string;
+}
 
 function parsePort(value: string): number {
   const port = Number(value);
@@ -14,44 +32,89 @@ function parsePort(value: string): number {
   return port;
 }
 
+/** Resolves on the first SIGINT or SIGTERM. */
+const stopSignal = () =>
+  new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+
+/** A line on stderr for errors the model is not told about (stdout may be the protocol). */
+function logToStderr(message: string, error: unknown): void {
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`capabilities: ${message}: ${detail}\n`);
+}
+
+async function surfaceDeps(open: OpenHub, profile: string): Promise<SurfaceDeps> {
+  const [{ engineSurfaceDeps }, { version }] = await Promise.all([
+    import('../../engine/surface/index.ts'),
+    import('./with-hub.ts'),
+  ]);
+  // Warm the sandbox now, so the first execute does not pay for it; a failure shows up there.
+  open.context.runs().catch(() => {});
+  return engineSurfaceDeps({
+    lookup: open.context.lookup,
+    runs: open.context.runs,
+    version,
+    profile,
+    log: logToStderr,
+  });
+}
+
+async function serveStdio(open: OpenHub, profile: string): Promise<void> {
+  const { serveMcpStdio } = await import('../mcp-stdio.ts');
+  const session = serveMcpStdio(await surfaceDeps(open, profile));
+  await Promise.race([session.closed, stopSignal()]);
+  await session.close();
+}
+
+async function serveHttp(open: OpenHub, profile: string, out: Output, port: number | undefined) {
+  const [{ serveHttp: listen }, { createMcpHttpHandler }, { homePaths }] = await Promise.all([
+    import('../server.ts'),
+    import('../../engine/surface/index.ts'),
+    import('../home.ts'),
+  ]);
+  const mcp = createMcpHttpHandler(await surfaceDeps(open, profile));
+  const server: RunningServer = await listen(open.local, port ?? open.local.httpPort, mcp.fetch);
+  out.result(
+    { url: server.url, hubId: open.local.hubId, tokenFile: homePaths().token },
+    `capabilities hub ${open.local.hubId} listening on ${server.url} (MCP at ${server.url}/mcp, bearer token in ${homePaths().token}). Ctrl-C stops it.`,
+  );
+  await stopSignal();
+  await mcp.close();
+  await server.close();
+}
+
 export function registerServe(hub: Command, output: () => Output): void {
   hub
     .command('serve')
-    .description('Serve the hub on loopback (127.0.0.1) for clients that speak HTTP')
-    .requiredOption('--http', 'serve HTTP on 127.0.0.1')
-    .option('--port <n>', 'port to listen on (default: httpPort in hub.json, 4790)', parsePort)
+    .description('Serve the hub over MCP: --stdio for one harness session, --http on 127.0.0.1')
+    .option('--stdio', 'speak MCP on stdin/stdout (what harness configs launch)')
+    .option('--http', 'serve HTTP on 127.0.0.1, with MCP at /mcp')
+    .option('--port <n>', 'port to listen on with --http (default: httpPort in hub.json, 4790)', parsePort)
     .option('--profile <name>', 'the profile to serve (only "default" for now)', 'default')
-    .action(async (options: { port?: number; profile: string }) => {
+    .action(async (options: ServeOptions) => {
       const out = output();
+      // HubError, not InvalidArgumentError: main() prints a HubError's message (exit 2).
+      if (Boolean(options.stdio) === Boolean(options.http)) {
+        throw new HubError('invalid_input', 'pass exactly one of --stdio or --http');
+      }
+      if (options.stdio && options.port !== undefined) {
+        throw new HubError('invalid_input', '--port goes with --http; --stdio has no port');
+      }
       if (options.profile !== 'default') {
-        throw new InvalidArgumentError(`unknown profile "${options.profile}"; only "default" exists for now`);
+        throw new HubError(
+          'invalid_input',
+          `unknown profile "${options.profile}"; only "default" exists for now`,
+        );
       }
-      const [{ homePaths }, { initHub, openLocalHub }, { serveHttp }] = await Promise.all([
-        import('../home.ts'),
-        import('../local-hub.ts'),
-        import('../server.ts'),
-      ]);
-      const paths = homePaths();
-      const init = initHub(paths, Date.now());
-      if (init.created.length > 0) out.note(`Created the hub ${init.hubId} at ${paths.hub}.`);
-      const hub = openLocalHub(paths, Date.now());
-      let server: RunningServer;
+      const { openHub } = await import('./with-hub.ts');
+      const open = openHub(out);
       try {
-        server = await serveHttp(hub, options.port ?? hub.httpPort);
-      } catch (error) {
-        hub.close();
-        throw error;
+        if (options.stdio) await serveStdio(open, options.profile);
+        else await serveHttp(open, options.profile, out, options.port);
+      } finally {
+        await open.close();
       }
-      out.result(
-        { url: server.url, hubId: hub.hubId, tokenFile: paths.token },
-        `capabilities hub ${hub.hubId} listening on ${server.url} (bearer token in ${paths.token}). Ctrl-C stops it.`,
-      );
-      await new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      });
-      await server.close();
-      hub.close();
     });
 }

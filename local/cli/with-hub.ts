@@ -1,24 +1,45 @@
 /**
- * Opens the local hub for one CLI command: creates the home on first use (saying so), wires the
- * engine's Hub to the local store, the MCP connector and the secret store, and closes all of it
- * when the command ends. The secret store opens on first use only, so the keychain-fallback
- * notice is printed exactly when a secret is read or written.
+ * Opens the local hub for one CLI command or one `serve`: creates the home on first use (saying
+ * so), wires the engine's Hub to the local store, the MCP connector and the secret store, and
+ * the runs to the QuickJS sandbox (started on first use), and closes all of it at the end.
+ * `withHub` is the one-command form; `openHub` is the same wiring for a process that serves. The
+ * secret store opens on first use only, so the keychain-fallback notice is printed exactly when
+ * a secret is read or written.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Hub } from '../../engine/hub.ts';
+import { Lookup } from '../../engine/lookup.ts';
+import type { Sandbox } from '../../engine/ports.ts';
+import { Runs } from '../../engine/runs/runs.ts';
 import type { SecretStore } from '../../engine/secrets/secret-store.ts';
 import { homePaths } from '../home.ts';
-import { initHub, openLocalHub } from '../local-hub.ts';
+import { initHub, type LocalHub, openLocalHub } from '../local-hub.ts';
 import { openSecretStore } from '../secret-store.ts';
 import { localConnector } from '../sources/stdio-launcher.ts';
 import type { Output } from './output.ts';
 
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-  version: string;
-};
+/** The CLI's version (package.json), which the hub reports to sources and MCP clients. */
+export const { version } = JSON.parse(
+  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+) as { version: string };
 
-export async function withHub<T>(output: Output, body: (hub: Hub) => Promise<T>): Promise<T> {
+/** What a command may use besides the Hub: runs (with the sandbox, started on first use) and lookups. */
+export interface HubContext {
+  runs(): Promise<Runs>;
+  lookup: Lookup;
+}
+
+/** An open hub: the engine, its context, the local hub's files, and how to close all of it. */
+export interface OpenHub {
+  hub: Hub;
+  context: HubContext;
+  local: LocalHub;
+  close(): Promise<void>;
+}
+
+/** Opens the hub at CAPABILITIES_HOME (creating it on first use); `close()` when done. */
+export function openHub(output: Output): OpenHub {
   const paths = homePaths();
   const init = initHub(paths, Date.now());
   if (init.created.length > 0) output.note(`Created the hub ${init.hubId} at ${paths.hub}.`);
@@ -37,17 +58,60 @@ export async function withHub<T>(output: Output, body: (hub: Hub) => Promise<T>)
     secrets ??= openSecretStore(paths.envFile, (text) => output.note(text));
     return secrets;
   }
-  const hub = new Hub({
-    store: local.store,
-    connector,
-    secrets: lazySecrets,
-    clock: { now: () => Date.now() },
-    random: { bytes: (n) => new Uint8Array(randomBytes(n)) },
-  });
+  const clock = { now: () => Date.now() };
+  const random = { bytes: (n: number) => new Uint8Array(randomBytes(n)) };
+  const hub = new Hub({ store: local.store, connector, secrets: lazySecrets, clock, random });
+  const lookup = new Lookup(local.store);
+  let sandbox: Sandbox | undefined;
+  let runs: Promise<Runs> | undefined;
+  const startRuns = async (): Promise<Runs> => {
+    const { QuickJsSandbox } = await import('../quickjs-sandbox.ts');
+    sandbox ??= new QuickJsSandbox({ poolSize: 1 });
+    return new Runs({
+      store: local.store,
+      sandbox,
+      clock,
+      random,
+      upstream: (address, args, options) => hub.callTool(address, args, options),
+      lookup: async (request) => {
+        try {
+          const { kind, ...input } = request;
+          const text = kind === 'search' ? lookup.search(input) : lookup.describe(request.targets);
+          return { kind: 'value', value: text };
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          return { kind: 'error', error: { code: 'invalid_input', message, retryable: false } };
+        }
+      },
+    });
+  };
+  return {
+    hub,
+    local,
+    context: {
+      lookup,
+      runs: () => {
+        runs ??= startRuns();
+        return runs;
+      },
+    },
+    async close() {
+      await sandbox?.close();
+      await connector.close();
+      local.close();
+    },
+  };
+}
+
+/** Runs `body` on the open hub and closes it afterwards, whatever happens. */
+export async function withHub<T>(
+  output: Output,
+  body: (hub: Hub, context: HubContext) => Promise<T>,
+): Promise<T> {
+  const open = openHub(output);
   try {
-    return await body(hub);
+    return await body(open.hub, open.context);
   } finally {
-    await connector.close();
-    local.close();
+    await open.close();
   }
 }

@@ -50,7 +50,8 @@ describe('hub serve --http', () => {
       const token = readFileSync(join(home, 'hub', 'http-token'), 'utf8').trim();
       expect(await get(`${server.url}/mcp`)).toEqual({ status: 401, body: '' });
       expect((await get(`${server.url}/mcp`, { authorization: 'Bearer nope' })).status).toBe(401);
-      expect((await get(`${server.url}/mcp`, { authorization: `Bearer ${token}` })).status).toBe(404);
+      // Through: the stateless MCP endpoint answers GET with 405 (it takes POST).
+      expect((await get(`${server.url}/mcp`, { authorization: `Bearer ${token}` })).status).toBe(405);
     } finally {
       await server.stop();
     }

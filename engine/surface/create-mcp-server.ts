@@ -1,0 +1,113 @@
+/**
+ * The MCP surface: one McpServer factory that every transport uses (stdio, loopback HTTP, the
+ * Worker's /mcp). It registers exactly three tools, `search`, `describe` and `execute`, with the
+ * spec's descriptions, zod input schemas, annotations and, for `execute`, the ExecuteEnvelope as
+ * output schema; and the server instructions. It depends on no runtime: the hub reaches it only
+ * through `SurfaceDeps`.
+ *
+ * Annotations (MCP hints describe what a tool may do, not what policy lets it do):
+ * - `search`, `describe`: read-only and idempotent, and closed-world (they read the hub's own
+ *   index, never an upstream).
+ * - `execute`: not read-only, open world, not idempotent (running code twice may post twice),
+ *   and destructive: the code may call any of the user's tools, writes included. Every write
+ *   still asks a person through the hub's policy; the hint only tells the client the truth, so a
+ *   client that auto-runs read-only tools never auto-runs `execute`.
+ *
+ * Results: `search` and `describe` answer plain text. `execute` answers the envelope as
+ * structuredContent plus one compact line of text (summary.ts). Errors are `isError` results
+ * (tool-errors.ts). No path here can record a decision: approvals are made by a person
+ * elsewhere, and `resume` only continues a run (invariant I2).
+ */
+import { McpServer } from '@modelcontextprotocol/server';
+import { type ExecuteEnvelope, ExecuteEnvelope as ExecuteEnvelopeSchema } from '../contracts.ts';
+import { DescribeArgs, ExecuteArgs, type SearchArgs, SearchArgs as SearchArgsSchema } from './inputs.ts';
+import { summaryLine } from './summary.ts';
+import { errorResult, type ToolErrorResult, toolError } from './tool-errors.ts';
+import { DESCRIBE_DESCRIPTION, EXECUTE_DESCRIPTION, INSTRUCTIONS, SEARCH_DESCRIPTION } from './wording.ts';
+
+/** What the surface needs from a hub; each host fills it in (see engine-deps.ts for the engine's). */
+export interface SurfaceDeps {
+  /** The hub's version, reported as the server's. */
+  version: string;
+  /** The plain-text answer of `search`; throws HubError('invalid_input') on bad input. */
+  search(input: SearchArgs): string | Promise<string>;
+  /** The declarations `describe` answers; throws HubError on bad targets. */
+  describe(targets: readonly string[]): string | Promise<string>;
+  /** Runs new code as a new run. */
+  execute(code: string): Promise<ExecuteEnvelope>;
+  /** Continues a run (or reports how it ended); throws HubError('not_found') for an unknown id. */
+  resume(runId: string): Promise<ExecuteEnvelope>;
+  /** Where errors the model is not told about go, with their detail (the host scrubs and logs). */
+  log?(message: string, error: unknown): void;
+}
+
+/** The server's name in `serverInfo`. */
+export const SERVER_NAME = 'capabilities';
+
+type TextResult = { content: { type: 'text'; text: string }[] };
+type ExecuteResult = TextResult & { structuredContent: ExecuteEnvelope };
+
+const text = (value: string): TextResult => ({ content: [{ type: 'text', text: value }] });
+
+/** A new McpServer with the three tools. Cheap: build one per connection or per HTTP request. */
+export function createMcpServer(deps: SurfaceDeps): McpServer {
+  const log = deps.log ?? (() => {});
+  const guard = async <T>(tool: string, body: () => Promise<T>): Promise<T | ToolErrorResult> => {
+    try {
+      return await body();
+    } catch (error) {
+      return toolError(tool, error, log);
+    }
+  };
+
+  const server = new McpServer(
+    { name: SERVER_NAME, version: deps.version },
+    {
+      instructions: INSTRUCTIONS,
+      // The three tools never change, so there is no list to watch.
+      capabilities: { tools: { listChanged: false } },
+      // Our inputs have a dozen members at most; a flood of them is refused before validation.
+      maxToolInputElements: 256,
+    },
+  );
+
+  server.registerTool(
+    'search',
+    {
+      description: SEARCH_DESCRIPTION,
+      inputSchema: SearchArgsSchema,
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    (args) => guard('search', async () => text(await deps.search(args))),
+  );
+
+  server.registerTool(
+    'describe',
+    {
+      description: DESCRIBE_DESCRIPTION,
+      inputSchema: DescribeArgs,
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    ({ targets }) => guard('describe', async () => text(await deps.describe(targets))),
+  );
+
+  server.registerTool(
+    'execute',
+    {
+      description: EXECUTE_DESCRIPTION,
+      inputSchema: ExecuteArgs,
+      outputSchema: ExecuteEnvelopeSchema,
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    },
+    ({ code, resume }) =>
+      guard('execute', async (): Promise<ExecuteResult | ToolErrorResult> => {
+        let envelope: ExecuteEnvelope;
+        if (code !== undefined && resume === undefined) envelope = await deps.execute(code);
+        else if (resume !== undefined && code === undefined) envelope = await deps.resume(resume);
+        else return errorResult('invalid_input: send exactly one of code or resume');
+        return { ...text(summaryLine(envelope)), structuredContent: envelope };
+      }),
+  );
+
+  return server;
+}

@@ -1,0 +1,63 @@
+/**
+ * SurfaceDeps from the engine's own parts: `Lookup` answers search and describe, `Runs` runs
+ * and resumes code. Every host that holds an engine (the local hub, the Durable Object) builds
+ * its surface with this, so the tools mean the same everywhere.
+ *
+ * One rule lives here rather than in Runs: `execute({ resume })` on a run that has already ended
+ * answers that run's final envelope. A person who approves with `capabilities hub approve` also
+ * resumes the run there, so by the time the model resumes, as it was told to, the run may be
+ * complete; the model then gets the result rather than an error, and nothing runs again.
+ */
+import type { ExecuteEnvelope } from '../contracts.ts';
+import { isHubError } from '../errors.ts';
+import type { SurfaceDeps } from './create-mcp-server.ts';
+import type { SearchArgs } from './inputs.ts';
+
+/** The part of `Lookup` the surface uses. */
+export interface SurfaceLookup {
+  search(input: SearchArgs): string;
+  describe(targets: readonly string[]): string;
+}
+
+/** The part of `Runs` the surface uses. */
+export interface SurfaceRuns {
+  execute(code: string, profile?: string): Promise<ExecuteEnvelope>;
+  resume(runId: string): Promise<ExecuteEnvelope>;
+  envelope(runId: string): ExecuteEnvelope;
+}
+
+export interface EngineSurface {
+  lookup: SurfaceLookup;
+  /** The runs, started on first use (the sandbox is not needed to search). */
+  runs(): Promise<SurfaceRuns>;
+  version: string;
+  /** The profile the surface serves (M1: `default`). */
+  profile?: string;
+  log?: SurfaceDeps['log'];
+}
+
+const ENDED: ReadonlySet<ExecuteEnvelope['status']> = new Set(['completed', 'failed', 'cancelled']);
+
+/** The surface's deps over a Lookup and Runs. */
+export function engineSurfaceDeps(engine: EngineSurface): SurfaceDeps {
+  return {
+    version: engine.version,
+    search: (input) => engine.lookup.search(input),
+    describe: (targets) => engine.lookup.describe(targets),
+    execute: async (code) => (await engine.runs()).execute(code, engine.profile ?? 'default'),
+    resume: async (runId) => {
+      const runs = await engine.runs();
+      try {
+        return await runs.resume(runId);
+      } catch (error) {
+        // Runs refuses to resume an ended run with a conflict; the model gets how it ended.
+        if (isHubError(error, 'conflict')) {
+          const ended = runs.envelope(runId);
+          if (ENDED.has(ended.status)) return ended;
+        }
+        throw error;
+      }
+    },
+    ...(engine.log ? { log: engine.log } : {}),
+  };
+}

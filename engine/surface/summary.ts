@@ -1,0 +1,80 @@
+/**
+ * The one compact line of text that travels with every `execute` envelope (spec: The MCP
+ * surface, execute). Clients that show the model only text content still learn what happened:
+ * the status, the result as compact JSON (already cut to the inline budget by the envelope), the
+ * error, what waits for a person and what to call next, plus logs and notices when there are any.
+ * It is one line whatever the content: JSON escapes newlines, and messages have their whitespace
+ * folded.
+ *
+ * It never holds a URL or a token: the approval path it names is the CLI's
+ * `capabilities hub approve <runId>`, and the page (when there is one) is opened by the hub itself.
+ */
+import type { ExecuteEnvelope } from '../contracts.ts';
+import { unreachable } from '../errors.ts';
+
+const fold = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/** `board.post` / `board.post and github.createIssue` / `a, b and c`. */
+function listed(items: readonly string[]): string {
+  const unique = [...new Set(items)];
+  if (unique.length <= 1) return unique[0] ?? 'a call';
+  return `${unique.slice(0, -1).join(', ')} and ${unique.at(-1)}`;
+}
+
+/** `memory.read_graph ok, board.post ×3 failed`: what already ran, for a run that stopped. */
+function callsMade(calls: ExecuteEnvelope['calls']): string {
+  const groups = new Map<string, number>();
+  for (const call of calls) {
+    const key = `${call.address} ${call.ok ? 'ok' : 'failed'}`;
+    groups.set(key, (groups.get(key) ?? 0) + 1);
+  }
+  const parts = [...groups].map(([key, n]) => {
+    const [address, outcome] = key.split(' ');
+    return n > 1 ? `${address} ×${n} ${outcome}` : key;
+  });
+  return parts.join(', ');
+}
+
+function head(envelope: ExecuteEnvelope): string {
+  const { runId, status } = envelope;
+  const resume = `call execute({ "resume": "${runId}" })`;
+  switch (status) {
+    case 'completed':
+      return envelope.result === undefined
+        ? `${runId} completed with no return value.`
+        : `${runId} completed: ${JSON.stringify(envelope.result)}`;
+    case 'failed': {
+      const error = envelope.error;
+      const text = error
+        ? `${error.code}: ${fold(error.message)}${error.hint ? ` Hint: ${fold(error.hint)}` : ''}`
+        : 'the run failed';
+      const ran = envelope.calls.length > 0 ? ` Calls that ran: ${callsMade(envelope.calls)}.` : '';
+      return `${runId} failed: ${text}${ran}`;
+    }
+    case 'awaiting_approval': {
+      const waiting = (envelope.pending ?? []).map((p) => p.address ?? 'a call');
+      const verb = new Set(waiting).size > 1 ? 'need' : 'needs';
+      return `${runId} awaiting_approval: ${listed(waiting)} ${verb} a person's decision. Tell the user to run \`capabilities hub approve ${runId}\`, then ${resume}.`;
+    }
+    case 'awaiting_connection': {
+      const namespaces = (envelope.pending ?? []).map((p) => (p.address ?? '').split('.')[0] || 'a source');
+      const verb = new Set(namespaces).size > 1 ? 'need' : 'needs';
+      return `${runId} awaiting_connection: ${listed(namespaces)} ${verb} a connection the user adds (\`capabilities hub auth ${namespaces[0] ?? '<namespace>'}\`). Tell the user, then ${resume}.`;
+    }
+    case 'cancelled':
+      return `${runId} cancelled.${envelope.calls.length > 0 ? ` Calls that ran: ${callsMade(envelope.calls)}.` : ''}`;
+    default:
+      return unreachable(status);
+  }
+}
+
+/** The envelope as one line for the model: never a URL, never a token, never a line break. */
+export function summaryLine(envelope: ExecuteEnvelope): string {
+  const parts = [head(envelope)];
+  if (envelope.logs && envelope.logs.length > 0) parts.push(`Logs: ${JSON.stringify(envelope.logs)}`);
+  if (envelope.notices && envelope.notices.length > 0)
+    parts.push(`Notices: ${JSON.stringify(envelope.notices)}`);
+  const cut = Object.keys(envelope.truncated ?? {});
+  if (cut.length > 0) parts.push(`(${cut.join(' and ')} cut to the inline budget; return less)`);
+  return parts.join(' ');
+}

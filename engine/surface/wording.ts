@@ -1,0 +1,38 @@
+/**
+ * Every word the model reads before it calls a tool: the server instructions and the three tool
+ * descriptions (spec: The MCP surface). The descriptions are the spec's draft, verbatim; they
+ * change only with evidence from the eval suite. Together with the input and output schemas they
+ * are the surface's fixed cost, held under 1,500 o200k tokens by test/node/surface-cost.test.ts.
+ *
+ * Nothing here names a URL or a token: the model never gets either (spec: Approvals over MCP).
+ */
+
+/** The server's `instructions`: the search → describe → execute loop, in a few lines. */
+export const INSTRUCTIONS = [
+  "This server reaches all of the user's tools through code, with three tools:",
+  '1. search: find tools by what you want to do.',
+  '2. describe: read the exact TypeScript types of the ones you will use.',
+  '3. execute: run JavaScript that calls them (`await namespace.tool(input)`) and returns what you need; one program can combine several sources.',
+  'When execute says a person must decide, tell the user, then call execute with { "resume": "<runId>" } once they have.',
+].join('\n');
+
+/** The `search` tool (spec: The MCP surface, search). */
+export const SEARCH_DESCRIPTION =
+  'Find the user\'s tools and skills by what you want to do, for example "create a GitHub issue" or "recent Slack messages". Returns tool addresses with one-line TypeScript signatures, best match first. Read full types with `describe` before writing code. Pass `namespace` to search or list one source.';
+
+/** The `describe` tool (spec: The MCP surface, describe). */
+export const DESCRIBE_DESCRIPTION =
+  'Get exact TypeScript declarations for tools: an address (`github.createIssue`), a whole namespace (`github`, budget permitting), or a type named in an earlier declaration (`github.Issue`). Write `execute` code against these types.';
+
+/** The `execute` tool (spec: The MCP surface, execute). */
+export const EXECUTE_DESCRIPTION =
+  'Run JavaScript in a sandbox where each of the user\'s sources is a global object of async functions: `await github.createIssue({ owner, repo, title })`. TypeScript annotations are allowed and stripped. Write the body of an async function and `return` what you need; run independent calls in parallel with `Promise.all`. There is no network or filesystem besides these functions. If a call needs the user\'s approval or a connection, the result says so and a page opens on the user\'s screen; tell the user, then continue with `{ "resume": "<runId>" }` after they decide. Never ask the user for passwords or tokens in chat.';
+
+/** Field descriptions: short, since each one is paid for on every request. */
+export const FIELD = {
+  query: 'What you want to do, in a few words. Empty lists the namespace.',
+  namespace: 'One source to search or list, e.g. "github".',
+  targets: 'Addresses, namespaces or type names.',
+  code: 'The body of an async function.',
+  resume: 'A runId from an earlier result, once a person has decided.',
+} as const;
