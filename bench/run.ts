@@ -1,10 +1,11 @@
 /**
- * `npm run bench`: runs the benchmarks and prints each as a compact table, every figure beside
+ * `npm run bench`: runs the benchmarks (search, then the sandbox) and prints each as a compact table, every figure beside
  * its baseline measured in the same run and the ratio between them. Nothing here asserts a
  * time; tests never do either (design: Tests).
  */
 import { availableParallelism } from 'node:os';
 import { fmt, table } from './measure.ts';
+import { format as formatSandbox, run as sandboxBench } from './sandbox.bench.ts';
 import { searchBench } from './search.bench.ts';
 
 const report = await searchBench();
@@ -45,3 +46,6 @@ console.log(
     ]),
   ]),
 );
+
+console.log('\nsandbox: each figure against its floor measured in the same run');
+console.log(formatSandbox(await sandboxBench()));

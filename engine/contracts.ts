@@ -19,6 +19,7 @@ export const RESERVED_NAMESPACES: ReadonlySet<string> = new Set([
   'with', 'yield', 'arguments', 'eval', 'undefined',
   // globals the guest prelude defines or relies on
   'hub', 'console', 'globalThis', 'crypto', 'Math', 'Date', 'JSON', 'Promise', 'Object', 'Array', 'ToolError',
+  'atob', 'btoa', 'performance', 'escape', 'unescape',
 ]); // biome-ignore format: a word list reads better packed
 
 /** A source's namespace: lowercase, a JavaScript identifier, unique per hub (spec: Concepts, Namespace). */

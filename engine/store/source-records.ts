@@ -1,0 +1,268 @@
+/**
+ * The store's records of what a hub reaches: its id, sources, manifests and their tools,
+ * reviews, connections and policy rules. Records are validated on the way in and parsed on the
+ * way out (rows.ts).
+ */
+import { and, asc, eq } from 'drizzle-orm';
+import { Connection, Manifest, PolicyRule, Source, ToolReview } from '../contracts.ts';
+import { HubError } from '../errors.ts';
+import * as rows from './rows.ts';
+import * as t from './schema.ts';
+import { SqliteRecords } from './sqlite-records.ts';
+
+export abstract class SourceRecords extends SqliteRecords {
+  claimHubId(candidate: string): string {
+    return this.write((db) => {
+      const row = db.select().from(t.hubMeta).where(eq(t.hubMeta.key, 'hub_id')).get();
+      if (row) return row.value;
+      db.insert(t.hubMeta).values({ key: 'hub_id', value: candidate }).run();
+      return candidate;
+    });
+  }
+
+  // ── sources ──
+  addSource(source: Source): void {
+    const record = rows.checkInput(Source, source, 'source');
+    this.once(
+      `a source named "${record.namespace}" already exists; pick another namespace or remove it first`,
+      () => this.db.insert(t.hubSources).values(rows.sourceToRow(record)).run(),
+    );
+  }
+
+  updateSource(source: Source): void {
+    const record = rows.checkInput(Source, source, 'source');
+    this.write((db) => {
+      this.requireSource(record.namespace);
+      db.update(t.hubSources)
+        .set(rows.sourceToRow(record))
+        .where(eq(t.hubSources.namespace, record.namespace))
+        .run();
+    });
+  }
+
+  getSource(namespace: string): Source | undefined {
+    const row = this.db.select().from(t.hubSources).where(eq(t.hubSources.namespace, namespace)).get();
+    return row && rows.sourceFromRow(row);
+  }
+
+  listSources(): Source[] {
+    return this.db
+      .select()
+      .from(t.hubSources)
+      .orderBy(asc(t.hubSources.namespace))
+      .all()
+      .map(rows.sourceFromRow);
+  }
+
+  removeSource(namespace: string): void {
+    this.write((db) => {
+      this.requireSource(namespace);
+      db.delete(t.hubTools).where(eq(t.hubTools.namespace, namespace)).run();
+      db.delete(t.hubManifests).where(eq(t.hubManifests.namespace, namespace)).run();
+      db.delete(t.hubConnections).where(eq(t.hubConnections.namespace, namespace)).run();
+      db.delete(t.hubPolicyRules)
+        .where(and(eq(t.hubPolicyRules.targetKind, 'source'), eq(t.hubPolicyRules.target, namespace)))
+        .run();
+      for (const rule of db
+        .select()
+        .from(t.hubPolicyRules)
+        .where(eq(t.hubPolicyRules.targetKind, 'tool'))
+        .all()) {
+        if (rule.target.startsWith(`${namespace}.`)) {
+          db.delete(t.hubPolicyRules).where(eq(t.hubPolicyRules.id, rule.id)).run();
+        }
+      }
+      db.delete(t.hubReviews).where(eq(t.hubReviews.namespace, namespace)).run();
+      db.delete(t.hubSources).where(eq(t.hubSources.namespace, namespace)).run();
+    });
+  }
+
+  atomically<T>(body: () => T): T {
+    return this.write(body);
+  }
+
+  // ── reviews ──
+  putReview(review: ToolReview): void {
+    const record = rows.checkInput(ToolReview, review, 'review');
+    if (record.tool.address !== record.address || record.tool.contract !== record.contract) {
+      throw new HubError(
+        'invalid_input',
+        `the review of ${record.address} must carry that tool at that contract`,
+      );
+    }
+    this.write((db) => {
+      this.requireSource(record.namespace);
+      db.insert(t.hubReviews)
+        .values(record)
+        .onConflictDoUpdate({
+          target: t.hubReviews.address,
+          set: { contract: record.contract, tool: record.tool, reviewedAt: record.reviewedAt },
+        })
+        .run();
+    });
+  }
+
+  getReview(address: string): ToolReview | undefined {
+    const row = this.db.select().from(t.hubReviews).where(eq(t.hubReviews.address, address)).get();
+    return row && rows.parseRecord(ToolReview, row, `review of ${row.address}`);
+  }
+
+  listReviews(namespace: string): ToolReview[] {
+    return this.db
+      .select()
+      .from(t.hubReviews)
+      .where(eq(t.hubReviews.namespace, namespace))
+      .orderBy(asc(t.hubReviews.address))
+      .all()
+      .map((row) => rows.parseRecord(ToolReview, row, `review of ${row.address}`));
+  }
+
+  // ── manifests ──
+  putManifest(manifest: Manifest): void {
+    const record = rows.checkInput(Manifest, manifest, 'manifest');
+    const stray = record.tools.find((tool) => !tool.address.startsWith(`${record.namespace}.`));
+    if (stray)
+      throw new HubError('invalid_input', `tool ${stray.address} is not in namespace "${record.namespace}"`);
+    this.write((db) => {
+      this.requireSource(record.namespace);
+      db.delete(t.hubTools).where(eq(t.hubTools.namespace, record.namespace)).run();
+      db.delete(t.hubManifests).where(eq(t.hubManifests.namespace, record.namespace)).run();
+      db.insert(t.hubManifests)
+        .values({
+          namespace: record.namespace,
+          fetchedAt: record.fetchedAt,
+          server: record.server ?? null,
+          instructions: record.instructions ?? null,
+        })
+        .run();
+      record.tools.forEach((tool, position) => {
+        db.insert(t.hubTools)
+          .values({
+            ...tool,
+            namespace: record.namespace,
+            position,
+            title: tool.title ?? null,
+            description: tool.description ?? null,
+            outputSchema: tool.outputSchema ?? null,
+            annotations: tool.annotations ?? null,
+          })
+          .run();
+      });
+    });
+  }
+
+  getManifest(namespace: string): Manifest | undefined {
+    const head = this.db.select().from(t.hubManifests).where(eq(t.hubManifests.namespace, namespace)).get();
+    if (!head) return undefined;
+    const tools = this.db
+      .select()
+      .from(t.hubTools)
+      .where(eq(t.hubTools.namespace, namespace))
+      .orderBy(asc(t.hubTools.position))
+      .all();
+    return rows.manifestFromRows(head, tools);
+  }
+
+  listManifests(): Manifest[] {
+    const heads = this.db.select().from(t.hubManifests).orderBy(asc(t.hubManifests.namespace)).all();
+    const tools = this.db
+      .select()
+      .from(t.hubTools)
+      .orderBy(asc(t.hubTools.namespace), asc(t.hubTools.position))
+      .all();
+    return heads.map((head) =>
+      rows.manifestFromRows(
+        head,
+        tools.filter((tool) => tool.namespace === head.namespace),
+      ),
+    );
+  }
+
+  listManifestVersions(): { namespace: string; fetchedAt: number }[] {
+    return this.db
+      .select({ namespace: t.hubManifests.namespace, fetchedAt: t.hubManifests.fetchedAt })
+      .from(t.hubManifests)
+      .orderBy(asc(t.hubManifests.namespace))
+      .all();
+  }
+
+  // ── connections ──
+  putConnection(connection: Connection): void {
+    const record = rows.checkInput(Connection, connection, 'connection');
+    this.write((db) => {
+      this.requireSource(record.namespace);
+      if (record.isDefault) {
+        db.update(t.hubConnections)
+          .set({ isDefault: false })
+          .where(eq(t.hubConnections.namespace, record.namespace))
+          .run();
+      }
+      db.insert(t.hubConnections)
+        .values({ ...record, secrets: rows.secretsToColumn(record.secrets) })
+        .onConflictDoUpdate({
+          target: [t.hubConnections.namespace, t.hubConnections.name],
+          set: { isDefault: record.isDefault, secrets: rows.secretsToColumn(record.secrets) },
+        })
+        .run();
+    });
+  }
+
+  getConnection(namespace: string, name: string): Connection | undefined {
+    const row = this.db
+      .select()
+      .from(t.hubConnections)
+      .where(and(eq(t.hubConnections.namespace, namespace), eq(t.hubConnections.name, name)))
+      .get();
+    return row && rows.connectionFromRow(row);
+  }
+
+  listConnections(namespace: string): Connection[] {
+    return this.db
+      .select()
+      .from(t.hubConnections)
+      .where(eq(t.hubConnections.namespace, namespace))
+      .orderBy(asc(t.hubConnections.name))
+      .all()
+      .map(rows.connectionFromRow);
+  }
+
+  removeConnection(namespace: string, name: string): void {
+    const removed = this.db
+      .delete(t.hubConnections)
+      .where(and(eq(t.hubConnections.namespace, namespace), eq(t.hubConnections.name, name)))
+      .returning({ name: t.hubConnections.name })
+      .all();
+    if (removed.length === 0) {
+      throw new HubError(
+        'not_found',
+        `no connection "${namespace}/${name}"; list them with \`capabilities hub connections ${namespace}\``,
+      );
+    }
+  }
+
+  // ── policy ──
+  addPolicyRule(rule: PolicyRule): void {
+    const record = rows.checkInput(PolicyRule, rule, 'policy rule');
+    this.once(`a policy rule with id ${record.id} already exists`, () =>
+      this.db.insert(t.hubPolicyRules).values(rows.policyRuleToRow(record)).run(),
+    );
+  }
+
+  listPolicyRules(): PolicyRule[] {
+    return this.db
+      .select()
+      .from(t.hubPolicyRules)
+      .orderBy(asc(t.hubPolicyRules.createdAt), asc(t.hubPolicyRules.id))
+      .all()
+      .map(rows.policyRuleFromRow);
+  }
+
+  removePolicyRule(id: string): void {
+    const removed = this.db
+      .delete(t.hubPolicyRules)
+      .where(eq(t.hubPolicyRules.id, id))
+      .returning({ id: t.hubPolicyRules.id })
+      .all();
+    if (removed.length === 0) throw new HubError('not_found', `no policy rule with id ${id}`);
+  }
+}
