@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { Source } from '../../engine/contracts.ts';
+import { HubError } from '../../engine/errors.ts';
 import type { ManifestDiff } from '../../engine/sources/manifest-diff.ts';
 import type { Output } from './output.ts';
 import type { Interaction } from './review-prompt.ts';
@@ -12,6 +13,23 @@ import type { Interaction } from './review-prompt.ts';
 interface AddOptions {
   namespace?: string;
   yes?: boolean;
+  env?: string[];
+}
+
+/** `KEY=VALUE` pairs for a stdio server's environment: settings, never secrets (those go through `auth`). */
+function parseEnv(pairs: readonly string[] = []): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const pair of pairs) {
+    const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(pair);
+    if (!match?.[1]) {
+      throw new HubError(
+        'invalid_input',
+        `--env takes KEY=VALUE, e.g. --env MEMORY_FILE_PATH=/tmp/m.jsonl; got "${pair}"`,
+      );
+    }
+    env[match[1]] = match[2] ?? '';
+  }
+  return env;
 }
 
 function interaction(output: Output, yes: boolean | undefined): Interaction {
@@ -28,6 +46,12 @@ export function registerSources(hub: Command, output: () => Output): void {
       'the name its tools appear under in code (default: proposed from the server)',
     )
     .option('--yes', 'accept the proposed policies (and consent to the command) without asking')
+    .option(
+      '--env <KEY=VALUE>',
+      "a stdio server's setting as an environment variable, repeatable (secrets go through `auth`)",
+      (pair: string, all: string[]) => [...all, pair],
+      [] as string[],
+    )
     .action(async (parts: string[], options: AddOptions) => {
       const out = output();
       const [{ withHub }, review] = await Promise.all([
@@ -37,17 +61,27 @@ export function registerSources(hub: Command, output: () => Output): void {
       const ask = interaction(out, options.yes);
       const first = parts[0] ?? '';
       const isUrl = parts.length === 1 && /^https?:\/\//i.test(first);
+      const env = parseEnv(options.env);
+      if (isUrl && Object.keys(env).length > 0) {
+        throw new HubError(
+          'invalid_input',
+          '--env is for a stdio server; an HTTP server takes no environment',
+        );
+      }
+      const shown = [...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...parts].join(' ');
       await withHub(out, async (h) => {
         if (!isUrl) {
           await review.confirmOrYes(
             ask,
-            `This source runs \`${parts.join(' ')}\` on your machine, as you. Run it?`,
-            `this source runs \`${parts.join(' ')}\`; pass --yes to consent to that exact command`,
+            `This source runs \`${shown}\` on your machine, as you. Run it?`,
+            `this source runs \`${shown}\`; pass --yes to consent to that exact command`,
           );
         }
         out.note(isUrl ? `Connecting to ${first}…` : `Starting \`${parts.join(' ')}\`…`);
         const inspection = await h.inspect(
-          isUrl ? { kind: 'mcp-http', url: first } : { kind: 'mcp-stdio', command: parts, consented: true },
+          isUrl
+            ? { kind: 'mcp-http', url: first }
+            : { kind: 'mcp-stdio', command: parts, env, consented: true },
           options.namespace,
         );
         out.note(
@@ -118,7 +152,6 @@ export function registerSources(hub: Command, output: () => Output): void {
       ]);
       await withHub(out, async (h) => {
         if (!h.store.getSource(namespace)) {
-          const { HubError } = await import('../../engine/errors.ts');
           throw new HubError(
             'not_found',
             `no source "${namespace}"; list sources with \`capabilities hub list\``,

@@ -45,6 +45,29 @@ describe('hub add, list, connections, auth, remove', () => {
     expect(cli(home, ['hub', 'list']).stdout).toContain('No sources yet');
   });
 
+  it('--env gives a stdio server its settings, and is refused for an HTTP server or without KEY=VALUE', () => {
+    const file = join(home, 'memory.jsonl');
+    const added = cli(home, [
+      '--json',
+      'hub',
+      'add',
+      '--yes',
+      '--env',
+      `MEMORY_FILE_PATH=${file}`,
+      '--',
+      NODE,
+      MEMORY,
+    ]);
+    expect(added.status, added.stderr).toBe(0);
+    expect(added.stderr).toContain(`Starting \`${NODE} ${MEMORY}\``);
+    expect(
+      cli(home, ['hub', 'add', '--yes', '--env', 'X=1', 'https://mcp.example.com/mcp']).stderr,
+    ).toContain('--env is for a stdio server');
+    expect(cli(home, ['hub', 'add', '--yes', '--env', 'nope', '--', NODE, MEMORY]).stderr).toContain(
+      '--env takes KEY=VALUE',
+    );
+  });
+
   it('without --yes and without a terminal, asks for consent instead of running the command', () => {
     const result = cli(home, ['hub', 'add', '--', NODE, MEMORY]);
     expect(result.status).toBe(2);

@@ -32,17 +32,16 @@ function addBoard(): void {
     '--yes',
     '--namespace',
     'board',
+    '--env',
+    `COUNT_FILE=${count}`,
     '--',
     NODE,
     '--disable-warning=ExperimentalWarning',
     BOARD,
   ]);
   expect(added.status, added.stderr).toBe(0);
-  // The board's env says where to count; a source's env is part of what was consented to.
   const hub = openLocalHub(homePaths({ CAPABILITIES_HOME: home }), Date.now());
-  const source = hub.store.getSource('board');
-  if (source?.kind !== 'mcp-stdio') throw new Error('board is missing');
-  hub.store.updateSource({ ...source, env: { COUNT_FILE: count } });
+  expect(hub.store.getSource('board')).toMatchObject({ env: { COUNT_FILE: count } });
   // The person allows the whole board: the review's per-tool `ask` rules make way for one source rule.
   for (const rule of hub.store.listPolicyRules()) hub.store.removePolicyRule(rule.id);
   hub.store.addPolicyRule({

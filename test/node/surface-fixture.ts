@@ -8,8 +8,6 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { expect } from 'vitest';
-import { homePaths } from '../../local/home.ts';
-import { openLocalHub } from '../../local/local-hub.ts';
 import { BIN, cli, cliEnv, REPO } from './cli-process.ts';
 
 export const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
@@ -19,7 +17,16 @@ const BOARD = join(REPO, 'test', 'fixtures', 'servers', 'counting-server.ts');
 /** Adds memory and board with `hub add --yes` (the review's proposals: reads run, writes ask). */
 export function addSources(home: string): { countFile: string; posts(): string[] } {
   const countFile = join(home, 'count.txt');
-  const memory = cli(home, ['hub', 'add', '--yes', '--', NODE, MEMORY]);
+  const memory = cli(home, [
+    'hub',
+    'add',
+    '--yes',
+    '--env',
+    `MEMORY_FILE_PATH=${join(home, 'memory.jsonl')}`,
+    '--',
+    NODE,
+    MEMORY,
+  ]);
   expect(memory.status, memory.stderr).toBe(0);
   const board = cli(home, [
     'hub',
@@ -27,26 +34,14 @@ export function addSources(home: string): { countFile: string; posts(): string[]
     '--yes',
     '--namespace',
     'board',
+    '--env',
+    `COUNT_FILE=${countFile}`,
     '--',
     NODE,
     '--disable-warning=ExperimentalWarning',
     BOARD,
   ]);
   expect(board.status, board.stderr).toBe(0);
-  // Where each server keeps its state: a source's env is set by the person, as `hub add` can't yet.
-  const hub = openLocalHub(homePaths({ CAPABILITIES_HOME: home }), Date.now());
-  try {
-    for (const [namespace, env] of [
-      ['memory', { MEMORY_FILE_PATH: join(home, 'memory.jsonl') }],
-      ['board', { COUNT_FILE: countFile }],
-    ] as const) {
-      const source = hub.store.getSource(namespace);
-      if (source?.kind !== 'mcp-stdio') throw new Error(`${namespace} is missing`);
-      hub.store.updateSource({ ...source, env: { ...env } });
-    }
-  } finally {
-    hub.close();
-  }
   return {
     countFile,
     posts: () => (existsSync(countFile) ? readFileSync(countFile, 'utf8').trim().split('\n') : []),
