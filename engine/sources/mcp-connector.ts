@@ -26,7 +26,12 @@ import type { McpCallResult } from './tool-result.ts';
 export type StdioLauncher = (
   command: readonly [string, ...string[]],
   env: Record<string, string>,
-) => { transport: Transport; stderr: StderrLike | null };
+) => {
+  transport: Transport;
+  stderr: StderrLike | null;
+  /** Ends the server at once, whatever state it is in (used when it never answered). */
+  kill(): void;
+};
 
 export interface McpConnectorOptions {
   /** Close a session unused for this long. */
@@ -194,7 +199,7 @@ export class McpConnector implements SourceConnector {
           'Serve it over Streamable HTTP to use it from the hosted hub.',
       );
     }
-    const { transport, stderr } = launch(source.command as [string, ...string[]], {
+    const { transport, stderr, kill } = launch(source.command as [string, ...string[]], {
       ...source.env,
       ...credentials.env,
     });
@@ -203,7 +208,16 @@ export class McpConnector implements SourceConnector {
       dropped();
       if (!session.closing) this.#supervisor.exited(source.namespace);
     };
-    await session.client.connect(transport, { timeout: this.#options.connectTimeoutMs });
+    try {
+      await session.client.connect(transport, { timeout: this.#options.connectTimeoutMs });
+    } catch (error) {
+      // A client that never connected does not close its transport: stop the server here, or a
+      // server that hangs would outlive the hub's attempt to start it.
+      session.closing = true;
+      kill();
+      await transport.close().catch(() => undefined);
+      throw error;
+    }
     this.#supervisor.started(source.namespace);
   }
 

@@ -17,7 +17,23 @@ export const launchStdio: StdioLauncher = ([command, ...args], env) => {
     env: { ...getDefaultEnvironment(), ...env },
     stderr: 'pipe',
   });
-  return { transport, stderr: transport.stderr };
+  // The pid is read once the process runs: the SDK forgets it as soon as it starts closing, and
+  // a server that never answered must still be ended.
+  let pid: number | null = null;
+  const start = transport.start.bind(transport);
+  transport.start = async () => {
+    await start();
+    pid = transport.pid;
+  };
+  const kill = () => {
+    if (pid === null) return;
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  return { transport, stderr: transport.stderr, kill };
 };
 
 /** The local hub's connector: HTTP and stdio sources. */
