@@ -1,5 +1,5 @@
 /**
- * The one database type the store is written against: any drizzle SQLite database with the
+ * The one database type the store is written for: every drizzle SQLite database with the
  * synchronous API (`durable-sqlite` over ctx.storage in the Durable Object, `better-sqlite3`
  * over a file on the local hub).
  */
