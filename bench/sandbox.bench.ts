@@ -19,6 +19,7 @@ import variant from '@jitl/quickjs-wasmfile-release-sync';
 import { newQuickJSWASMModuleFromVariant, newVariant } from 'quickjs-emscripten-core';
 import type { SandboxAttempt, SandboxHost } from '../engine/ports.ts';
 import type { QuickJsSandbox as Sandbox } from '../local/quickjs-sandbox.ts';
+import { WasmMemory } from '../local/wasm-memory.ts';
 import { fmt, median, table } from './measure.ts';
 
 /** One figure beside its floor. */
@@ -167,21 +168,11 @@ export function format(report: SandboxBenchReport): string {
   return lines.join('\n');
 }
 
-/** WebAssembly is not in this project's type libraries (ES2023, Node): the little used here. */
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-}
-const Wasm = (
-  globalThis as unknown as {
-    WebAssembly: { Memory: new (limits: { initial: number; maximum: number }) => WasmMemory };
-  }
-).WebAssembly;
-
 if (!isMainThread) {
   // The floor's thread: the same QuickJS module and memory setup as a sandbox worker, no prelude.
   const port = parentPort;
   const quickjs = await newQuickJSWASMModuleFromVariant(
-    newVariant(variant, { wasmMemory: new Wasm.Memory({ initial: 256, maximum: 1152 }) }),
+    newVariant(variant, { wasmMemory: new WasmMemory({ initial: 256, maximum: 1152 }) }),
   );
   port?.on('message', (message: { type: string; code?: string }) => {
     if (message.type === 'eval') {

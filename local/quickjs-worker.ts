@@ -13,6 +13,7 @@ import variant from '@jitl/quickjs-wasmfile-release-sync';
 import { newQuickJSWASMModuleFromVariant, newVariant } from 'quickjs-emscripten-core';
 import { QuickJsAttempt } from './quickjs-attempt.ts';
 import type { FromWorker, ToWorker, WorkerSetup } from './quickjs-protocol.ts';
+import { WasmMemory } from './wasm-memory.ts';
 
 const PAGE = 64 * 1024;
 /** QuickJS's module starts with a 16 MB heap. */
@@ -20,23 +21,13 @@ const INITIAL_PAGES = 256;
 /** Room for the module's own data and stack beside the guest heap. */
 const OVERHEAD_BYTES = 8 * 1024 * 1024;
 
-/** WebAssembly is not in this project's type libraries (ES2023, Node): the little used here. */
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-}
-const Wasm = (
-  globalThis as unknown as {
-    WebAssembly: { Memory: new (limits: { initial: number; maximum: number }) => WasmMemory };
-  }
-).WebAssembly;
-
 const port = parentPort;
 if (!port) throw new Error('quickjs-worker.ts runs as a worker thread');
 const setup = workerData as WorkerSetup;
 const post = (message: FromWorker) => port.postMessage(message);
 
 const maximum = Math.max(INITIAL_PAGES, Math.ceil((setup.memoryBytes + OVERHEAD_BYTES) / PAGE));
-const memory = new Wasm.Memory({ initial: INITIAL_PAGES, maximum });
+const memory = new WasmMemory({ initial: INITIAL_PAGES, maximum });
 /** The module grew past the guest's budget: only the overhead is left before the hard cap. */
 const memoryFull = () => memory.buffer.byteLength >= setup.memoryBytes;
 const quickjs = await newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmMemory: memory }));

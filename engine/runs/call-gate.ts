@@ -19,7 +19,7 @@ import type { CallOutcome, JsonValue, ManifestTool, PendingInput, Run } from '..
 import { argsDigest } from '../digest.ts';
 import { HubError } from '../errors.ts';
 import { decide, type PolicyDecision } from '../policy/decide.ts';
-import type { Clock, HubStore, Random } from '../ports.ts';
+import type { Clock, HubStore, JournalStart, Random } from '../ports.ts';
 import { firstSentence } from '../search/first-sentence.ts';
 import type { RunLimits } from './limits.ts';
 
@@ -140,21 +140,7 @@ export async function gateCall(deps: GateDeps, run: Run, call: GuestCall): Promi
     return { kind: 'suspend' };
   }
 
-  const now = clock.now();
-  store.appendJournal({
-    runId: run.id,
-    seq: call.seq,
-    address: call.address,
-    connection,
-    argsDigest: digest,
-    decision: {
-      effect: 'allow',
-      by: decision.by,
-      reason: decision.reason,
-      ...(decision.decisionId ? { decisionId: decision.decisionId } : {}),
-    },
-    startedAt: now,
-  });
+  store.appendJournal(journalStart(run, call, digest, connection, decision, clock.now()));
   let outcome: CallOutcome;
   try {
     outcome = await deps.upstream(call.address, call.args, {
@@ -226,20 +212,7 @@ function journalRefusal(
 ): GateAnswer {
   const now = deps.clock.now();
   deps.store.atomically(() => {
-    deps.store.appendJournal({
-      runId: run.id,
-      seq: call.seq,
-      address: call.address,
-      connection,
-      argsDigest: digest,
-      decision: {
-        effect: 'deny',
-        by: decision.by,
-        reason: decision.reason,
-        ...(decision.decisionId ? { decisionId: decision.decisionId } : {}),
-      },
-      startedAt: now,
-    });
+    deps.store.appendJournal(journalStart(run, call, digest, connection, decision, now));
     deps.store.settleJournal(run.id, call.seq, outcome, now);
   });
   return { kind: 'outcome', outcome };
@@ -278,4 +251,29 @@ function ensurePending(
 function findTool(store: HubStore, address: string): ManifestTool | undefined {
   const namespace = parseToolAddress(address)?.namespace;
   return namespace ? store.getManifest(namespace)?.tools.find((t) => t.address === address) : undefined;
+}
+
+/** The journal entry for a call as it starts, carrying what decided it. */
+function journalStart(
+  run: Run,
+  call: GuestCall,
+  digest: string,
+  connection: string | null,
+  decision: Effective,
+  now: number,
+): JournalStart {
+  return {
+    runId: run.id,
+    seq: call.seq,
+    address: call.address,
+    connection,
+    argsDigest: digest,
+    decision: {
+      effect: decision.effect,
+      by: decision.by,
+      reason: decision.reason,
+      ...(decision.decisionId ? { decisionId: decision.decisionId } : {}),
+    },
+    startedAt: now,
+  };
 }

@@ -10,9 +10,9 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { homePaths } from '../../local/home.ts';
 import { openLocalHub } from '../../local/local-hub.ts';
 import { BIN, cli, cliEnv, REPO, tempHome } from './cli-process.ts';
+import { addSources } from './surface-fixture.ts';
 
 const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
-const BOARD = join(REPO, 'test', 'fixtures', 'servers', 'counting-server.ts');
 
 let home: string;
 let remove: () => void;
@@ -25,21 +25,9 @@ afterEach(() => remove());
 
 const lines = () => (existsSync(count) ? readFileSync(count, 'utf8').trim().split('\n') : []);
 
+/** The board (and memory) added through the CLI, then the person allows the whole board. */
 function addBoard(): void {
-  const added = cli(home, [
-    'hub',
-    'add',
-    '--yes',
-    '--namespace',
-    'board',
-    '--env',
-    `COUNT_FILE=${count}`,
-    '--',
-    NODE,
-    '--disable-warning=ExperimentalWarning',
-    BOARD,
-  ]);
-  expect(added.status, added.stderr).toBe(0);
+  expect(addSources(home).countFile).toBe(count);
   const hub = openLocalHub(homePaths({ CAPABILITIES_HOME: home }), Date.now());
   expect(hub.store.getSource('board')).toMatchObject({ env: { COUNT_FILE: count } });
   // The person allows the whole board: the review's per-tool `ask` rules make way for one source rule.
