@@ -1,16 +1,35 @@
 /**
- * HubObject: one Durable Object per hub. It owns the hub's SQLite through engine/store's
- * HubStore, opened over ctx.storage with drizzle's durable-sqlite driver and migrated inside
- * blockConcurrencyWhile, so no request sees a half-migrated store.
+ * HubObject: one Durable Object per hub, and the hosted hub's engine. It owns the hub's SQLite
+ * through engine/store's HubStore (opened over ctx.storage with drizzle's durable-sqlite driver
+ * and migrated inside blockConcurrencyWhile, so no request sees a half-migrated store), and
+ * the engine over it (engine/engine.ts): HTTP sources through the same connector as the local
+ * hub, runs in Worker Loader isolates.
+ *
+ * Over RPC it answers the MCP surface's four operations (search, describe, execute, resume),
+ * each as an `HubAnswer` so a HubError's code survives the trip; and `sandboxBridge`, the
+ * guest bridge's route into this object (sandbox-bridge.ts, route `hub`): a guest call must
+ * run in this object's context, since it journals to this object's storage.
+ *
+ * Housekeeping rides on the Durable Object alarm: after each run that may leave a request
+ * open, and once a day, `alarm()` sweeps (expired requests end their runs; runs that ended
+ * more than 7 days ago are deleted) and sets the next alarm at the earliest open expiry.
  */
 import { DurableObject } from 'cloudflare:workers';
 import { drizzle } from 'drizzle-orm/durable-sqlite';
+import type { ExecuteEnvelope } from '../engine/contracts.ts';
+import { createEngine, type Engine } from '../engine/engine.ts';
+import { HubError, type HubErrorCode } from '../engine/errors.ts';
 import type { HubStore } from '../engine/ports.ts';
+import { McpConnector } from '../engine/sources/mcp-connector.ts';
 import { openHubStore } from '../engine/store/hub-store.ts';
 import * as schema from '../engine/store/schema.ts';
 import type { SyncDb } from '../engine/store/sync-db.ts';
+import type { SearchArgs } from '../engine/surface/inputs.ts';
 import migrations from '../migrations/migrations.js';
+import pkg from '../package.json';
 import type { HubHealth } from '../worker/app.ts';
+import { answerBridgeCall, type BridgeProps, type BridgeRouter } from './sandbox-bridge.ts';
+import { WorkerLoaderSandbox } from './worker-loader-sandbox.ts';
 
 export interface HubEnv {
   HUB: DurableObjectNamespace<HubObject>;
@@ -22,8 +41,25 @@ export interface HubEnv {
   LOADER?: WorkerLoader;
 }
 
-export class HubObject extends DurableObject<HubEnv> {
+/** An answer over RPC: the value, or the HubError it threw (code and message). */
+export type HubAnswer<T> = { ok: true; value: T } | { ok: false; code: HubErrorCode; message: string };
+
+/** Turns an answer back into its value or its HubError, on the caller's side. */
+export function unwrapAnswer<T>(answer: HubAnswer<T>): T {
+  if (answer.ok) return answer.value;
+  throw new HubError(answer.code, answer.message);
+}
+
+/** The SandboxBridge entrypoint as `ctx.exports` holds it (flag `enable_ctx_exports`). */
+interface BridgeExports {
+  SandboxBridge(options: { props: BridgeProps }): Fetcher;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
   #store: HubStore | undefined;
+  #engine: Engine | undefined;
   #hubId = '';
 
   constructor(ctx: DurableObjectState, env: HubEnv) {
@@ -41,7 +77,97 @@ export class HubObject extends DurableObject<HubEnv> {
     return this.#store;
   }
 
+  /** The engine over this object's store, built on first use. */
+  get engine(): Engine {
+    this.#engine ??= createEngine({
+      store: this.store,
+      connector: new McpConnector({ version: pkg.version }),
+      clock: { now: () => Date.now() },
+      random: { bytes: (n) => crypto.getRandomValues(new Uint8Array(n)) },
+      sandbox: () => {
+        const loader = this.env.LOADER;
+        if (!loader) {
+          throw new HubError(
+            'unavailable',
+            'this Worker has no Worker Loader binding; add [[worker_loaders]] binding = "LOADER" to wrangler.toml',
+          );
+        }
+        const exports = (this.ctx as unknown as { exports: BridgeExports }).exports;
+        return new WorkerLoaderSandbox({
+          loader,
+          bridge: (props) => exports.SandboxBridge({ props }),
+          hub: this.#name(),
+          route: 'hub',
+        });
+      },
+    });
+    return this.#engine;
+  }
+
   async health(): Promise<HubHealth> {
     return { hubId: this.#hubId, schemaVersion: this.store.schemaVersion };
+  }
+
+  async search(input: SearchArgs): Promise<HubAnswer<string>> {
+    return answer(() => this.engine.lookup.search(input));
+  }
+
+  async describe(targets: string[]): Promise<HubAnswer<string>> {
+    return answer(() => this.engine.lookup.describe(targets));
+  }
+
+  async execute(code: string, profile = 'default'): Promise<HubAnswer<ExecuteEnvelope>> {
+    return answer(async () => this.#afterRun(await (await this.engine.runs()).execute(code, profile)));
+  }
+
+  async resume(runId: string): Promise<HubAnswer<ExecuteEnvelope>> {
+    return answer(async () => this.#afterRun(await (await this.engine.runs()).resume(runId)));
+  }
+
+  /** The envelope of a run as it stands, without running anything. */
+  async envelope(runId: string): Promise<HubAnswer<ExecuteEnvelope>> {
+    return answer(async () => (await this.engine.runs()).envelope(runId));
+  }
+
+  /** The guest bridge's route into this object (sandbox-bridge.ts). */
+  async sandboxBridge(key: string, method: 'call' | 'lookup', args: unknown[]): Promise<string> {
+    return answerBridgeCall(key, method, args);
+  }
+
+  /** Sweeps runs and sets the next alarm (see the file's docblock). */
+  override async alarm(): Promise<void> {
+    await this.#sweep();
+  }
+
+  /** A run may leave a request open, and every run is pruned one day: keep an alarm set. */
+  async #afterRun(envelope: ExecuteEnvelope): Promise<ExecuteEnvelope> {
+    if (envelope.status === 'awaiting_approval' || (await this.ctx.storage.getAlarm()) === null) {
+      await this.#sweep();
+    }
+    return envelope;
+  }
+
+  async #sweep(): Promise<void> {
+    const { nextExpiry } = (await this.engine.runs()).sweep();
+    const now = Date.now();
+    const next = Math.min(nextExpiry ?? now + DAY_MS, now + DAY_MS);
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > next || current <= now) await this.ctx.storage.setAlarm(next);
+  }
+
+  /** The name this object was reached by (the Worker's HUB_NAME), which the bridge routes by. */
+  #name(): string {
+    const name = this.ctx.id.name;
+    if (!name) throw new Error('a HubObject must be reached through idFromName');
+    return name;
+  }
+}
+
+async function answer<T>(body: () => T | Promise<T>): Promise<HubAnswer<T>> {
+  try {
+    return { ok: true, value: await body() };
+  } catch (error) {
+    if (error instanceof HubError) return { ok: false, code: error.code, message: error.message };
+    throw error;
   }
 }

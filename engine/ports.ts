@@ -51,6 +51,11 @@ export interface HubStore {
   readonly schemaVersion: number;
   /** The id of the hub this store belongs to; set once, by the first caller. */
   claimHubId(candidate: string): string;
+  /**
+   * A hub setting, set once: the stored value, or `candidate` stored and returned when there is
+   * none (so two processes racing to create it agree). The client-prompt signing key lives here.
+   */
+  claimSetting(key: string, candidate: string): string;
 
   addSource(source: Source): void;
   updateSource(source: Source): void;
@@ -91,6 +96,11 @@ export interface HubStore {
   getRun(id: string): Run | undefined;
   updateRun(id: string, update: RunUpdate): Run;
   listRuns(filter?: { status?: RunStatus; limit?: number }): Run[];
+  /**
+   * Deletes runs that ended (completed, failed, cancelled, expired) and were last updated
+   * before `before`, with their journal, pending inputs and decisions; returns how many.
+   */
+  pruneRuns(before: number): number;
 
   /** Appends a call as it starts. A second entry at the same (run, seq) is a conflict. */
   appendJournal(entry: JournalStart): void;

@@ -1,8 +1,11 @@
 /**
- * The Cloudflare entry: turns env into the app's adapters. One HubObject per hub name.
+ * The Cloudflare entry: turns env into the app's adapters. One HubObject per hub name; `/mcp`
+ * is served here (worker/hub-surface.ts) and answered by that object over RPC.
  */
 import { type HubEnv, HubObject } from '../durable-objects/hub-object.ts';
+import pkg from '../package.json';
 import { createApp } from './app.ts';
+import { hubObjectSurface, workerMcpHandler } from './hub-surface.ts';
 
 /** The guest bridge, exported so `ctx.exports.SandboxBridge` exists (WorkerLoaderSandbox). */
 export { SandboxBridge } from '../durable-objects/sandbox-bridge.ts';
@@ -18,7 +21,8 @@ export default {
       );
     }
     const hub = env.HUB.get(env.HUB.idFromName(env.HUB_NAME ?? 'default'));
-    const app = createApp({ hub: { health: () => hub.health() }, token });
+    const mcp = workerMcpHandler(hubObjectSurface(hub, pkg.version));
+    const app = createApp({ hub: { health: () => hub.health() }, token, mcp });
     return app.fetch(request, env, ctx);
   },
 } satisfies ExportedHandler<HubEnv>;

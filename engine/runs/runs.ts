@@ -94,14 +94,7 @@ export class Runs {
       case 'awaiting_input': {
         const open = this.#undecided(runId);
         if (open.some((p) => p.expiresAt <= now)) {
-          this.#deps.store.updateRun(runId, {
-            status: 'expired',
-            error: {
-              code: 'expired',
-              message: `the approval for run ${runId} was not given in time; run the code again`,
-            },
-            updatedAt: now,
-          });
+          this.#expire(runId, now);
           return this.envelope(runId);
         }
         if (open.length > 0) return this.envelope(runId);
@@ -123,6 +116,30 @@ export class Runs {
     }
     this.#deps.store.updateRun(runId, { status: 'cancelled', updatedAt: this.#deps.clock.now() });
     return this.envelope(runId);
+  }
+
+  /**
+   * Housekeeping, run by each host on a timer (the local server) or an alarm (the HubObject):
+   * a run waiting on a request that has expired becomes `expired`, and runs that ended more
+   * than `retentionMs` ago are deleted with their journals. Answers when it is next needed: the
+   * earliest expiry of a request still open, if any.
+   */
+  sweep(): { expired: number; pruned: number; nextExpiry: number | undefined } {
+    const { store, clock } = this.#deps;
+    const now = clock.now();
+    let expired = 0;
+    let nextExpiry: number | undefined;
+    for (const run of store.listRuns({ status: 'awaiting_input', limit: 10_000 })) {
+      const open = this.#undecided(run.id);
+      if (open.some((p) => p.expiresAt <= now)) {
+        this.#expire(run.id, now);
+        expired++;
+        continue;
+      }
+      for (const pending of open) nextExpiry = Math.min(nextExpiry ?? pending.expiresAt, pending.expiresAt);
+    }
+    const pruned = store.pruneRuns(now - this.#limits.retentionMs);
+    return { expired, pruned, nextExpiry };
   }
 
   /** The envelope of a run as the store holds it now. */
@@ -206,6 +223,17 @@ export class Runs {
       });
     }
     return this.envelope(run.id);
+  }
+
+  #expire(runId: string, now: number): void {
+    this.#deps.store.updateRun(runId, {
+      status: 'expired',
+      error: {
+        code: 'expired',
+        message: `the approval for run ${runId} was not given in time; run the code again`,
+      },
+      updatedAt: now,
+    });
   }
 
   #namespaces(): Record<string, string[]> {

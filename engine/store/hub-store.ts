@@ -8,7 +8,7 @@
  * several writes runs them in one IMMEDIATE transaction; the journal is only ever appended to
  * (the migration's triggers refuse anything else even to raw SQL).
  */
-import { and, asc, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt } from 'drizzle-orm';
 import { Decision, JournalEntry, PendingInput, Run, type RunStatus } from '../contracts.ts';
 import { HubError } from '../errors.ts';
 import type { HubStore, JournalStart, RunUpdate } from '../ports.ts';
@@ -24,6 +24,14 @@ export function openHubStore(db: SyncDb, bundle: MigrationBundle, now: number, w
   if (schemaVersion !== latestSchemaVersion(bundle))
     throw new HubError('internal', 'migration did not complete');
   return new SqliteHubStore(db, schemaVersion);
+}
+
+const ENDED_STATUSES: RunStatus[] = ['completed', 'failed', 'cancelled', 'expired'];
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
 }
 
 const JournalStartInput = JournalEntry.omit({ outcome: true, settledAt: true });
@@ -68,6 +76,27 @@ export class SqliteHubStore extends SourceRecords implements HubStore {
       .limit(filter.limit ?? 100)
       .all()
       .map(rows.runFromRow);
+  }
+
+  pruneRuns(before: number): number {
+    return this.write((db) => {
+      const ended = db
+        .select({ id: t.hubRuns.id })
+        .from(t.hubRuns)
+        .where(and(inArray(t.hubRuns.status, ENDED_STATUSES), lt(t.hubRuns.updatedAt, before)))
+        .all()
+        .map((row) => row.id);
+      if (ended.length === 0) return 0;
+      // The run goes first: the journal's triggers let an entry go only once its run is gone.
+      for (const ids of chunks(ended, 500)) {
+        db.delete(t.hubRuns).where(inArray(t.hubRuns.id, ids)).run();
+        db.delete(t.hubJournalOutcomes).where(inArray(t.hubJournalOutcomes.runId, ids)).run();
+        db.delete(t.hubJournal).where(inArray(t.hubJournal.runId, ids)).run();
+        db.delete(t.hubDecisions).where(inArray(t.hubDecisions.runId, ids)).run();
+        db.delete(t.hubPendingInputs).where(inArray(t.hubPendingInputs.runId, ids)).run();
+      }
+      return ended.length;
+    });
   }
 
   // ── journal ──

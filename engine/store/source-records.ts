@@ -12,10 +12,14 @@ import { SqliteRecords } from './sqlite-records.ts';
 
 export abstract class SourceRecords extends SqliteRecords {
   claimHubId(candidate: string): string {
+    return this.claimSetting('hub_id', candidate);
+  }
+
+  claimSetting(key: string, candidate: string): string {
     return this.write((db) => {
-      const row = db.select().from(t.hubMeta).where(eq(t.hubMeta.key, 'hub_id')).get();
+      const row = db.select().from(t.hubMeta).where(eq(t.hubMeta.key, key)).get();
       if (row) return row.value;
-      db.insert(t.hubMeta).values({ key: 'hub_id', value: candidate }).run();
+      db.insert(t.hubMeta).values({ key, value: candidate }).run();
       return candidate;
     });
   }

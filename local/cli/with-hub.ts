@@ -8,10 +8,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Hub } from '../../engine/hub.ts';
-import { Lookup } from '../../engine/lookup.ts';
+import { createEngine } from '../../engine/engine.ts';
+import type { Hub } from '../../engine/hub.ts';
+import type { Lookup } from '../../engine/lookup.ts';
 import type { Sandbox } from '../../engine/ports.ts';
-import { Runs } from '../../engine/runs/runs.ts';
+import type { Runs } from '../../engine/runs/runs.ts';
 import type { SecretStore } from '../../engine/secrets/secret-store.ts';
 import { homePaths } from '../home.ts';
 import { initHub, type LocalHub, openLocalHub } from '../local-hub.ts';
@@ -60,41 +61,24 @@ export function openHub(output: Output): OpenHub {
   }
   const clock = { now: () => Date.now() };
   const random = { bytes: (n: number) => new Uint8Array(randomBytes(n)) };
-  const hub = new Hub({ store: local.store, connector, secrets: lazySecrets, clock, random });
-  const lookup = new Lookup(local.store);
   let sandbox: Sandbox | undefined;
-  let runs: Promise<Runs> | undefined;
-  const startRuns = async (): Promise<Runs> => {
-    const { QuickJsSandbox } = await import('../quickjs-sandbox.ts');
-    sandbox ??= new QuickJsSandbox({ poolSize: 1 });
-    return new Runs({
-      store: local.store,
-      sandbox,
-      clock,
-      random,
-      upstream: (address, args, options) => hub.callTool(address, args, options),
-      lookup: async (request) => {
-        try {
-          const { kind, ...input } = request;
-          const text = kind === 'search' ? lookup.search(input) : lookup.describe(request.targets);
-          return { kind: 'value', value: text };
-        } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
-          return { kind: 'error', error: { code: 'invalid_input', message, retryable: false } };
-        }
-      },
-    });
-  };
+  const engine = createEngine({
+    store: local.store,
+    connector,
+    secrets: lazySecrets,
+    clock,
+    random,
+    sandbox: async () => {
+      const { QuickJsSandbox } = await import('../quickjs-sandbox.ts');
+      sandbox ??= new QuickJsSandbox({ poolSize: 1 });
+      return sandbox;
+    },
+  });
+  const { hub, lookup } = engine;
   return {
     hub,
     local,
-    context: {
-      lookup,
-      runs: () => {
-        runs ??= startRuns();
-        return runs;
-      },
-    },
+    context: { lookup, runs: engine.runs },
     async close() {
       await sandbox?.close();
       await connector.close();

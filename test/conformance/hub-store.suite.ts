@@ -103,7 +103,38 @@ export function describeHubStore(h: HubStoreHarness): void {
       expect(store.schemaVersion).toBe(LATEST_SCHEMA_VERSION);
       const first = store.claimHubId('hub_a');
       expect(store.claimHubId('hub_b')).toBe(first);
+      const key = store.claimSetting('prompt_key', 'k1');
+      expect(store.claimSetting('prompt_key', 'k2')).toBe(key);
+      expect(store.claimHubId('hub_c')).toBe(first);
     });
+
+    check(
+      'pruning deletes ended runs older than the cutoff with their journal, and keeps the rest',
+      ({ store }) => {
+        const ended = { ...fixtures.run('run_old'), status: 'completed' as const };
+        store.createRun(ended);
+        store.appendJournal(fixtures.start('run_old', 0));
+        store.settleJournal('run_old', 0, { ok: true, value: 1, ms: 1 }, T0 + 1);
+        store.addPendingInput(fixtures.pending('run_old', 1, 'pending_old'));
+        store.createRun({ ...fixtures.run('run_recent'), status: 'failed', updatedAt: T0 + 10 });
+        store.createRun({ ...fixtures.run('run_waiting'), status: 'awaiting_input' });
+        store.createRun(fixtures.run('run_live'));
+        store.appendJournal(fixtures.start('run_live', 0));
+
+        expect(store.pruneRuns(T0 + 5)).toBe(1);
+        expect(store.getRun('run_old')).toBeUndefined();
+        expect(store.listJournal('run_old')).toEqual([]);
+        expect(store.getPendingInput('pending_old')).toBeUndefined();
+        expect(
+          store
+            .listRuns()
+            .map((r) => r.id)
+            .sort(),
+        ).toEqual(['run_live', 'run_recent', 'run_waiting']);
+        expect(store.listJournal('run_live')).toHaveLength(1);
+        expect(store.pruneRuns(T0 + 5)).toBe(0);
+      },
+    );
 
     check(
       'sources round-trip, list in namespace order, and a duplicate namespace is a conflict',

@@ -1,0 +1,70 @@
+/**
+ * The engine, assembled: a Hub (sources, connections, scrubbed upstream calls), a Lookup
+ * (search and describe) and Runs (execute and resume in the sandbox), wired to each other the
+ * same way on every host. The local hub (local/cli/with-hub.ts) and the HubObject build theirs
+ * with `createEngine`, handing in only their adapters: the store, the connector, the secret
+ * store, the sandbox, the clock and the random source.
+ *
+ * The sandbox is asked for on the first run, so a process that only searches never starts one.
+ */
+import { Hub } from './hub.ts';
+import { Lookup } from './lookup.ts';
+import type { Clock, HubStore, Random, Sandbox, SandboxHost } from './ports.ts';
+import type { RunLimits } from './runs/limits.ts';
+import { Runs } from './runs/runs.ts';
+import type { SecretStore } from './secrets/secret-store.ts';
+import type { SourceConnector } from './sources/connector.ts';
+
+export interface EngineDeps {
+  store: HubStore;
+  connector: SourceConnector;
+  /** Absent where the host keeps no secrets yet (then connections cannot be used). */
+  secrets?: SecretStore | undefined;
+  /** The sandbox, made on the first run. */
+  sandbox: () => Sandbox | Promise<Sandbox>;
+  clock: Clock;
+  random: Random;
+  limits?: Partial<RunLimits>;
+}
+
+export interface Engine {
+  hub: Hub;
+  lookup: Lookup;
+  /** The runs, with the sandbox started on first use. */
+  runs(): Promise<Runs>;
+}
+
+export function createEngine(deps: EngineDeps): Engine {
+  const { store, connector, secrets, clock, random } = deps;
+  const hub = new Hub({ store, connector, secrets, clock, random });
+  const lookup = new Lookup(store);
+  const answerLookup: SandboxHost['lookup'] = async (request) => {
+    try {
+      const { kind, ...input } = request;
+      const text = kind === 'search' ? lookup.search(input) : lookup.describe(request.targets);
+      return { kind: 'value', value: text };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { kind: 'error', error: { code: 'invalid_input', message, retryable: false } };
+    }
+  };
+  let runs: Promise<Runs> | undefined;
+  const start = async (): Promise<Runs> =>
+    new Runs({
+      store,
+      sandbox: await deps.sandbox(),
+      clock,
+      random,
+      upstream: (address, args, options) => hub.callTool(address, args, options),
+      lookup: answerLookup,
+      ...(deps.limits ? { limits: deps.limits } : {}),
+    });
+  return {
+    hub,
+    lookup,
+    runs: () => {
+      runs ??= start();
+      return runs;
+    },
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * The Worker's /mcp in workerd: the official v2 client in both eras, through the Worker's
+ * fetch with the token; the three tools answered by the HubObject; `execute` running in a
+ * Worker Loader isolate with no network; errors at the edge as protocol-correct results.
+ */
+import { exports } from 'cloudflare:workers';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { describe, expect, it } from 'vitest';
+import type { ExecuteEnvelope } from '../../engine/contracts.ts';
+import { WORKERS_TEST_TOKEN } from './token.ts';
+
+const worker = (exports as unknown as { default: Fetcher }).default;
+
+async function withClient<T>(era: 'legacy' | 'auto', body: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ name: 'worker-e2e', version: '1.0.0' }, { versionNegotiation: { mode: era } });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL('https://hub.example/mcp'), {
+      requestInit: { headers: { authorization: `Bearer ${WORKERS_TEST_TOKEN}` } },
+      fetch: (input, init) => worker.fetch(new Request(input, init)),
+    }),
+  );
+  try {
+    return await body(client);
+  } finally {
+    await client.close();
+  }
+}
+
+const envelopeOf = (result: { structuredContent?: unknown }) => result.structuredContent as ExecuteEnvelope;
+const textOf = (result: { content?: unknown }): string =>
+  ((result.content ?? []) as { type: string; text?: string }[]).map((c) => c.text ?? '').join('\n');
+
+describe("the Worker's /mcp", () => {
+  for (const era of ['auto', 'legacy'] as const) {
+    it(`serves the three tools to a ${era === 'auto' ? '2026-07-28' : '2025-era'} client`, async () => {
+      await withClient(era, async (client) => {
+        expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+          'search',
+          'describe',
+          'execute',
+        ]);
+        const run = envelopeOf(
+          await client.callTool({ name: 'execute', arguments: { code: 'console.log("hi"); return 6 * 7' } }),
+        );
+        expect(run.status).toBe('completed');
+        expect(run.result).toBe(42);
+        expect(run.logs).toEqual(['hi']);
+      });
+    });
+  }
+
+  it('runs code in an isolate that has no network', async () => {
+    await withClient('auto', async (client) => {
+      const run = envelopeOf(
+        await client.callTool({
+          name: 'execute',
+          arguments: {
+            // hub.search crosses the bridge into the HubObject (route `hub`) and back.
+            code: 'const found = await hub.search("create an issue"); return { fetch: typeof fetch, connect: typeof connect, found: typeof found }',
+          },
+        }),
+      );
+      expect(run.result).toEqual({ fetch: 'undefined', connect: 'undefined', found: 'string' });
+    });
+  });
+
+  it('answers search with no sources, and an unknown resume id as a tool error naming it', async () => {
+    await withClient('auto', async (client) => {
+      expect(
+        textOf(await client.callTool({ name: 'search', arguments: { query: 'create an issue' } })),
+      ).toMatch(/no tools|No tools|nothing/i);
+      const unknown = await client.callTool({
+        name: 'execute',
+        arguments: { resume: 'run_00000000000000000000' },
+      });
+      expect(unknown.isError).toBe(true);
+      expect(textOf(unknown)).toContain('run_00000000000000000000');
+      const both = await client.callTool({
+        name: 'execute',
+        arguments: { code: 'return 1', resume: 'run_x' },
+      });
+      expect(both.isError).toBe(true);
+    });
+  });
+});
