@@ -35,6 +35,12 @@ export type RunUpdate = Partial<
   updatedAt: number;
 };
 
+/** What a conditional run update expects to find. */
+export interface RunExpectation {
+  status?: RunStatus;
+  attempts: number;
+}
+
 /** A journal entry as it is appended when the call starts: no outcome yet. */
 export type JournalStart = Omit<JournalEntry, 'outcome' | 'settledAt'>;
 
@@ -94,7 +100,12 @@ export interface HubStore {
 
   createRun(run: Run): void;
   getRun(id: string): Run | undefined;
-  updateRun(id: string, update: RunUpdate): Run;
+  /**
+   * Updates a run. With `expected`, only while the run is still in that state (its status and
+   * attempt number): otherwise a `conflict`, and nothing changes. Two processes claiming the
+   * same attempt (an `approve` and a model's resume at once) thus get one winner.
+   */
+  updateRun(id: string, update: RunUpdate, expected?: RunExpectation): Run;
   listRuns(filter?: { status?: RunStatus; limit?: number }): Run[];
   /**
    * Deletes runs that ended (completed, failed, cancelled, expired) and were last updated

@@ -7,12 +7,13 @@
  * (run, seq) key admits one start per call, across processes.
  */
 import type { ExecuteEnvelope, Run } from '../contracts.ts';
-import { HubError } from '../errors.ts';
+import { HubError, isHubError } from '../errors.ts';
 import { prepareCode } from '../pipeline/index.ts';
 import type {
   Clock,
   HubStore,
   Random,
+  RunUpdate,
   Sandbox,
   SandboxAnswer,
   SandboxHost,
@@ -34,6 +35,11 @@ export interface RunsDeps {
 }
 
 const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+
+/** A live attempt marks its run this often. */
+export const HEARTBEAT_MS = 1_000;
+/** A running run not marked for this long has lost its attempt (its process died). */
+export const ATTEMPT_LEASE_MS = 5_000;
 
 export class Runs {
   readonly #deps: RunsDeps;
@@ -89,7 +95,9 @@ export class Runs {
           `run ${runId} is ${run.status}; there is nothing to resume. Run the code again as a new execute.`,
         );
       case 'running':
-        // The process that ran it is gone (or still running it: the journal lets only one send each call).
+        // A live attempt beats every few seconds; one not heard from in a lease is presumed dead
+        // (its process was killed), and its unsettled calls are in doubt, never sent again.
+        if (now - run.updatedAt < ATTEMPT_LEASE_MS) throw this.#busy(run);
         return this.#attempt(run);
       case 'awaiting_input': {
         const open = this.#undecided(runId);
@@ -154,9 +162,36 @@ export class Runs {
   }
 
   async #attempt(run: Run): Promise<ExecuteEnvelope> {
-    const { store, clock, sandbox } = this.#deps;
+    const { store, clock } = this.#deps;
     const attempt = run.attempts + 1;
-    const current = store.updateRun(run.id, { status: 'running', attempts: attempt, updatedAt: clock.now() });
+    let current: Run;
+    try {
+      // Claim the attempt only if no one else has since we read the run: one winner.
+      current = store.updateRun(
+        run.id,
+        { status: 'running', attempts: attempt, updatedAt: clock.now() },
+        { status: run.status, attempts: run.attempts },
+      );
+    } catch (error) {
+      throw isHubError(error, 'conflict') ? this.#busy(run) : error;
+    }
+    const beat = setInterval(() => {
+      try {
+        store.updateRun(run.id, { updatedAt: clock.now() }, { status: 'running', attempts: attempt });
+      } catch {
+        // Cancelled, or taken over: the attempt's last write will not land either.
+      }
+    }, HEARTBEAT_MS);
+    try {
+      return await this.#runAttempt(current, attempt);
+    } finally {
+      clearInterval(beat);
+    }
+  }
+
+  async #runAttempt(current: Run, attempt: number): Promise<ExecuteEnvelope> {
+    const { store, clock, sandbox } = this.#deps;
+    const run = current;
     const gate: GateDeps = { ...this.#deps, limits: this.#limits };
     let failure: { code: string; message: string; hint?: string } | undefined;
     const host: SandboxHost = {
@@ -172,11 +207,8 @@ export class Runs {
             ? { kind: 'value', value: answer.outcome.value }
             : { kind: 'error', error: answer.outcome.error };
         } catch (error) {
-          if (error instanceof HubError && error.code === 'conflict') {
-            failure = {
-              code: 'busy',
-              message: `run ${run.id} is being run by another process; resume it later`,
-            };
+          if (isHubError(error, 'conflict')) {
+            failure = { code: 'busy', message: this.#busy(run).message };
             return { kind: 'fail', error: failure };
           }
           throw error;
@@ -203,26 +235,38 @@ export class Runs {
       host,
     );
     const now = clock.now();
-    if (failure?.code === 'busy') {
-      // Another process holds this run's attempt; its outcome is the run's. Report, change nothing.
-      return { ...this.envelope(run.id), status: 'failed', error: failure };
-    }
+    // Another process holds this run's attempt; its outcome is the run's. Report, change nothing.
+    if (failure?.code === 'busy') throw this.#busy(run);
     const logs = [...run.logs, ...outcome.logs];
+    let update: RunUpdate;
     if (outcome.status === 'completed') {
-      store.updateRun(run.id, { status: 'completed', result: outcome.result ?? null, logs, updatedAt: now });
+      update = { status: 'completed', result: outcome.result ?? null, logs, updatedAt: now };
     } else if (outcome.status === 'suspended' && !failure && this.#undecided(run.id).length > 0) {
-      store.updateRun(run.id, { status: 'awaiting_input', logs, updatedAt: now });
+      update = { status: 'awaiting_input', logs, updatedAt: now };
     } else {
       const error: { code: string; message: string; hint?: string } = failure ??
         outcome.error ?? { code: 'internal', message: 'the attempt ended without a result' };
-      store.updateRun(run.id, {
+      update = {
         status: 'failed',
         error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) },
         logs,
         updatedAt: now,
-      });
+      };
+    }
+    try {
+      // Only this attempt's own run is written: a cancel, or a newer attempt, since it began wins.
+      store.updateRun(run.id, update, { status: 'running', attempts: attempt });
+    } catch (error) {
+      if (!isHubError(error, 'conflict')) throw error;
     }
     return this.envelope(run.id);
+  }
+
+  #busy(run: Run): HubError {
+    return new HubError(
+      'conflict',
+      `run ${run.id} is being run by another attempt right now; call execute({ resume: "${run.id}" }) again in a few seconds`,
+    );
   }
 
   #expire(runId: string, now: number): void {

@@ -11,7 +11,7 @@
 import { and, asc, desc, eq, inArray, lt } from 'drizzle-orm';
 import { Decision, JournalEntry, PendingInput, Run, type RunStatus } from '../contracts.ts';
 import { HubError } from '../errors.ts';
-import type { HubStore, JournalStart, RunUpdate } from '../ports.ts';
+import type { HubStore, JournalStart, RunExpectation, RunUpdate } from '../ports.ts';
 import { latestSchemaVersion, type MigrationBundle, migrate } from './migrate.ts';
 import * as rows from './rows.ts';
 import * as t from './schema.ts';
@@ -58,10 +58,20 @@ export class SqliteHubStore extends SourceRecords implements HubStore {
     return row && rows.runFromRow(row);
   }
 
-  updateRun(id: string, update: RunUpdate): Run {
+  updateRun(id: string, update: RunUpdate, expected?: RunExpectation): Run {
     return this.write(() => {
       const current = this.getRun(id);
       if (!current) throw new HubError('not_found', `no run ${id}; list runs with \`capabilities hub runs\``);
+      if (
+        expected &&
+        (current.attempts !== expected.attempts ||
+          (expected.status !== undefined && current.status !== expected.status))
+      ) {
+        throw new HubError(
+          'conflict',
+          `run ${id} moved on (it is ${current.status} at attempt ${current.attempts}); another process is running it`,
+        );
+      }
       const next = rows.checkInput(Run, { ...current, ...update }, 'run');
       this.db.update(t.hubRuns).set(rows.runToRow(next)).where(eq(t.hubRuns.id, id)).run();
       return next;

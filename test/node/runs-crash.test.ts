@@ -7,6 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { ATTEMPT_LEASE_MS } from '../../engine/runs/runs.ts';
 import { homePaths } from '../../local/home.ts';
 import { openLocalHub } from '../../local/local-hub.ts';
 import { BIN, cli, cliEnv, REPO, tempHome } from './cli-process.ts';
@@ -72,8 +73,11 @@ it('a process killed mid-call: the new process never sends the call again, the r
   ]);
   hub.close();
 
-  // The orphaned server finishes the call it had; give it time, so a repeat would show.
-  await new Promise((r) => setTimeout(r, 1800));
+  // Right after the kill the attempt's lease still holds: a resume is told to come back.
+  const early = resumeInNewProcess(run.id);
+  expect(early.error).toContain('is being run by another attempt right now');
+  // The orphaned server finishes the call it had, and the lease runs out; a repeat would show.
+  await new Promise((r) => setTimeout(r, ATTEMPT_LEASE_MS));
   const shown = cli(home, ['hub', 'runs', 'show', run.id]);
   expect(shown.stdout).toMatch(/1 {2}board\.slow_post .* in doubt/);
   const resumed = resumeInNewProcess(run.id);
@@ -83,7 +87,10 @@ it('a process killed mid-call: the new process never sends the call again, the r
 });
 
 /** `execute({ resume })` from a new process, as the MCP surface will call it. */
-function resumeInNewProcess(runId: string): { status: string; error?: { code: string; message: string } } {
+function resumeInNewProcess(runId: string): {
+  status: string;
+  error?: { code: string; message: string } | string;
+} {
   const script = join(REPO, 'test', 'node', 'resume-run.ts');
   const result = spawnSync(NODE, ['--disable-warning=ExperimentalWarning', script, runId], {
     env: cliEnv(home),
