@@ -11,6 +11,13 @@ export function time(run: () => unknown): number {
   return performance.now() - start;
 }
 
+/** Milliseconds the promise `run` returns took to settle. */
+export async function elapsed(run: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await run();
+  return performance.now() - start;
+}
+
 /** The `p`th percentile (0–100) of `samples`, nearest rank. */
 export function percentile(samples: readonly number[], p: number): number {
   if (samples.length === 0) return Number.NaN;

@@ -1,12 +1,13 @@
 /**
- * `npm run bench`: runs the benchmarks (search, then the sandbox) and prints each as a compact table, every figure beside
- * its baseline measured in the same run and the ratio between them. Nothing here asserts a
+ * `npm run bench`: runs the benchmarks (search, the sandbox, then the MCP surface) and prints each as a compact table,
+ * every figure beside its baseline measured in the same run and the ratio between them. Nothing here asserts a
  * time; tests never do either (design: Tests).
  */
 import { availableParallelism } from 'node:os';
 import { fmt, table } from './measure.ts';
 import { format as formatSandbox, run as sandboxBench } from './sandbox.bench.ts';
 import { searchBench } from './search.bench.ts';
+import { format as formatSurface, run as surfaceBench } from './surface.bench.ts';
 
 const report = await searchBench();
 
@@ -49,3 +50,9 @@ console.log(
 
 console.log('\nsandbox: each figure against its floor measured in the same run');
 console.log(formatSandbox(await sandboxBench()));
+
+console.log(
+  '\nsurface: the real hub over stdio (hub serve --stdio, server-memory as a source), each figure against its ' +
+    'baseline in the same run',
+);
+console.log(formatSurface(await surfaceBench()));

@@ -5,7 +5,9 @@
  * - `--stdio` is what harness configs launch: one process per session, stdout is the protocol,
  *   every note goes to stderr. It ends when the client closes stdin, or on SIGINT/SIGTERM.
  * - `--http` serves the one Hono app on 127.0.0.1 (bearer token, Host/Origin checks) with the
- *   surface at /mcp, stateless. It runs until SIGINT or SIGTERM.
+ *   surface at /mcp, stateless. After the listening line it prints how to connect Claude Code,
+ *   Codex and Cursor (local/setup-snippets.ts; text mode only, never the token). It runs until
+ *   SIGINT or SIGTERM.
  *
  * Both open the hub through `openHub`, the same wiring as every other command, and close the
  * sandbox, the sources and the store on the way out.
@@ -69,16 +71,21 @@ async function serveStdio(open: OpenHub, profile: string): Promise<void> {
 }
 
 async function serveHttp(open: OpenHub, profile: string, out: Output, port: number | undefined) {
-  const [{ serveHttp: listen }, { createMcpHttpHandler }, { homePaths }] = await Promise.all([
-    import('../server.ts'),
-    import('../../engine/surface/index.ts'),
-    import('../home.ts'),
-  ]);
+  const [{ serveHttp: listen }, { createMcpHttpHandler }, { homePaths }, { CHECKOUT_BIN, setupSnippets }] =
+    await Promise.all([
+      import('../server.ts'),
+      import('../../engine/surface/index.ts'),
+      import('../home.ts'),
+      import('../setup-snippets.ts'),
+    ]);
   const mcp = createMcpHttpHandler(await surfaceDeps(open, profile));
   const server: RunningServer = await listen(open.local, port ?? open.local.httpPort, mcp.fetch);
+  const tokenFile = homePaths().token;
+  const home = process.env.CAPABILITIES_HOME?.trim() || undefined;
+  const connect = setupSnippets({ bin: CHECKOUT_BIN, url: server.url, tokenFile, home });
   out.result(
-    { url: server.url, hubId: open.local.hubId, tokenFile: homePaths().token },
-    `capabilities hub ${open.local.hubId} listening on ${server.url} (MCP at ${server.url}/mcp, bearer token in ${homePaths().token}). Ctrl-C stops it.`,
+    { url: server.url, hubId: open.local.hubId, tokenFile },
+    `capabilities hub ${open.local.hubId} listening on ${server.url} (MCP at ${server.url}/mcp, bearer token in ${tokenFile}). Ctrl-C stops it.\n\n${connect}`,
   );
   await stopSignal();
   await mcp.close();

@@ -1,0 +1,60 @@
+/**
+ * How to connect an agent to this hub, as `hub serve --http` prints it after its listening line:
+ * the spec's setup snippets (For agents: Connect an agent to the hub) for Claude Code, Codex and
+ * Cursor, each launching `hub serve --stdio --profile default` by this checkout's absolute
+ * `bin/capabilities`, and the HTTP alternative: the /mcp URL and the file holding the bearer
+ * token. The token's value is never part of the text, only where it is.
+ *
+ * When the hub lives outside the default home (CAPABILITIES_HOME), each stdio entry carries that
+ * variable too, so the agent's process opens this hub and not `~/.capabilities`.
+ */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** This checkout's CLI, absolute (the launcher resolves its own symlinks, so this is stable). */
+export const CHECKOUT_BIN = fileURLToPath(new URL('../bin/capabilities', import.meta.url));
+
+export interface SetupTarget {
+  /** The CLI every stdio entry runs. */
+  bin: string;
+  /** Where `serve --http` listens, e.g. `http://127.0.0.1:4790`. */
+  url: string;
+  /** The bearer token's file (`<home>/hub/http-token`). */
+  tokenFile: string;
+  /** CAPABILITIES_HOME when set: the stdio entries pass it on. */
+  home?: string | undefined;
+}
+
+const STDIO_ARGS = ['hub', 'serve', '--stdio', '--profile', 'default'] as const;
+
+/** `word` as one shell word: unchanged when it has nothing the shell reads, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The snippets as lines of text, ready to print. */
+export function setupSnippets(target: SetupTarget): string {
+  const home = target.home === undefined ? undefined : resolve(target.home);
+  const q = JSON.stringify;
+  const claudeEnv = home === undefined ? '' : ` --env ${shellWord(`CAPABILITIES_HOME=${home}`)}`;
+  const codexEnv = home === undefined ? [] : [`  env = { CAPABILITIES_HOME = ${q(home)} }`];
+  const cursorEnv = home === undefined ? '' : `, "env": { "CAPABILITIES_HOME": ${q(home)} }`;
+  const args = `[${STDIO_ARGS.map((arg) => q(arg)).join(', ')}]`;
+  return [
+    'Connect an agent (each launches its own `hub serve --stdio`; all of them share this hub):',
+    '',
+    'Claude Code:',
+    `  claude mcp add --scope user${claudeEnv} capabilities -- ${[target.bin, ...STDIO_ARGS].map(shellWord).join(' ')}`,
+    '',
+    'Codex, in ~/.codex/config.toml:',
+    '  [mcp_servers.capabilities]',
+    `  command = ${q(target.bin)}`,
+    `  args = ${args}`,
+    ...codexEnv,
+    '',
+    'Cursor, in ~/.cursor/mcp.json:',
+    `  { "mcpServers": { "capabilities": { "command": ${q(target.bin)}, "args": ${args}${cursorEnv} } } }`,
+    '',
+    `Over HTTP: ${target.url}/mcp with the header \`Authorization: Bearer <the token in ${target.tokenFile}>\`.`,
+  ].join('\n');
+}
