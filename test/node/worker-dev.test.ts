@@ -1,0 +1,150 @@
+/**
+ * The hosted hub end to end: `wrangler dev` serving the Worker on loopback (workerd, the
+ * HubObject, Worker Loader), and the official v2 client over HTTP with the bearer token. Code
+ * sent to `execute` runs in a Worker Loader isolate: it completes, reaches the hub's lookups
+ * through the bridge, and has no network. A wrong token gets 401 and nothing else.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ExecuteEnvelope } from '../../engine/contracts.ts';
+import { REPO } from './cli-process.ts';
+
+const TOKEN = 'wrangler-dev-test-token-0123456789abcdef';
+
+let dir: string;
+let child: ChildProcess;
+let url: string;
+let output = '';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'capabilities-wrangler-'));
+  const envFile = join(dir, '.env');
+  writeFileSync(envFile, `HUB_TOKEN=${TOKEN}\n`);
+  const port = await freePort();
+  url = `http://127.0.0.1:${port}`;
+  child = spawn(
+    join(REPO, 'node_modules', '.bin', 'wrangler'),
+    [
+      'dev',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--inspector-port',
+      String(await freePort()),
+      '--env-file',
+      envFile,
+      '--persist-to',
+      join(dir, 'state'),
+      '--show-interactive-dev-session=false',
+      '--log-level',
+      'warn',
+    ],
+    {
+      cwd: REPO,
+      env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  for (let i = 0; i < 240; i++) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited: ${output}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`wrangler dev did not answer /healthz in 60 s: ${output}`);
+}, 90_000);
+
+afterAll(async () => {
+  if (child && child.exitCode === null) {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function withClient<T>(body: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ name: 'wrangler-dev-e2e', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL('/mcp', url), {
+      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+    }),
+  );
+  try {
+    return await body(client);
+  } finally {
+    await client.close();
+  }
+}
+
+const envelopeOf = (result: { structuredContent?: unknown }) => result.structuredContent as ExecuteEnvelope;
+
+describe('the Worker under wrangler dev', () => {
+  it('runs execute in a Worker Loader isolate that has no network', async () => {
+    await withClient(async (client) => {
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['search', 'describe', 'execute']);
+      const run = envelopeOf(
+        await client.callTool({
+          name: 'execute',
+          arguments: {
+            code: `
+              const found = await hub.search("send a message");
+              const reach = {};
+              for (const name of ["fetch", "connect", "XMLHttpRequest", "WebSocket", "EventSource", "navigator"]) {
+                reach[name] = typeof globalThis[name];
+              }
+              return { found: typeof found, reach, sum: [1, 2, 3].reduce((a, b) => a + b) };
+            `,
+          },
+        }),
+      );
+      expect(run.status, JSON.stringify(run)).toBe('completed');
+      expect(run.result).toEqual({
+        found: 'string',
+        reach: {
+          fetch: 'undefined',
+          connect: 'undefined',
+          XMLHttpRequest: 'undefined',
+          WebSocket: 'undefined',
+          EventSource: 'undefined',
+          navigator: 'undefined',
+        },
+        sum: 6,
+      });
+    });
+  });
+
+  it('answers a wrong token with 401 and nothing else, and keeps serving', async () => {
+    const response = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer wrong', 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(response.status).toBe(401);
+    expect(await response.text()).toBe('');
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+  });
+});
