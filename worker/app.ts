@@ -5,11 +5,12 @@
  *
  * Routes: `GET /healthz` answers without a token; every other route needs the bearer token
  * and answers 401 with no detail without it. `/mcp` is the MCP surface when the host passes its
- * handler (engine/surface/http.ts builds one); the app guards it and hands the request on. A
+ * handler (engine/surface/http.ts builds one); the app guards it (token, body size) and hands the request on. A
  * host that serves on loopback also passes the Host names it answers to, which defeats DNS
  * rebinding (a page on evil.example resolving to 127.0.0.1 still sends `Host: evil.example`).
  */
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { timingSafeEqual } from 'hono/utils/buffer';
 
 /** What /healthz reports. */
@@ -31,7 +32,11 @@ export interface AppOptions {
   allowedHosts?: readonly string[];
   /** Serves `/mcp` (Streamable HTTP, every method) once the token and Host checks passed. */
   mcp?: (request: Request) => Promise<Response>;
+  /** The largest /mcp request body (default 1 MiB: 64 KB of code, JSON-escaped, fits). */
+  mcpMaxBytes?: number;
 }
+
+const MCP_MAX_BYTES = 1024 * 1024;
 
 export function createApp(options: AppOptions): Hono {
   if (options.token.length < 32) throw new Error('the hub token must be at least 32 characters');
@@ -60,7 +65,24 @@ export function createApp(options: AppOptions): Hono {
   });
 
   const mcp = options.mcp;
-  if (mcp) app.all('/mcp', (c) => mcp(c.req.raw));
+  if (mcp) {
+    const maxSize = options.mcpMaxBytes ?? MCP_MAX_BYTES;
+    // Refused before anything reads it; the connection closes, since the rest of the body is unread.
+    const tooLarge = bodyLimit({
+      maxSize,
+      onError: (c) =>
+        c.json(
+          {
+            jsonrpc: '2.0',
+            id: null,
+            error: { code: -32600, message: `Request body too large: the limit is ${maxSize} bytes` },
+          },
+          413,
+          { connection: 'close' },
+        ),
+    });
+    app.all('/mcp', tooLarge, (c) => mcp(c.req.raw));
+  }
 
   app.notFound((c) =>
     c.json({ error: { code: 'not_found', message: `no route ${c.req.method} ${c.req.path}` } }, 404),

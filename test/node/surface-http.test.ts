@@ -148,6 +148,13 @@ describe('/mcp on hub serve --http', () => {
       status: 200,
       message: { id: 7, error: { code: -32601, message: 'Method not found' } },
     });
+    const huge = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 8,
+      method: 'tools/call',
+      params: { name: 'execute', arguments: { code: `return "${'x'.repeat(2 * 1024 * 1024)}"` } },
+    });
+    expect((await post(huge)).status).toBe(413);
     const get = await fetch(`${server.url}/mcp`, { headers: { authorization: `Bearer ${token}` } });
     expect(get.status).toBe(405);
     await get.body?.cancel();

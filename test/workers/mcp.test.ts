@@ -82,4 +82,37 @@ describe("the Worker's /mcp", () => {
       expect(both.isError).toBe(true);
     });
   });
+
+  it('answers what a client gets wrong by the protocol, and keeps serving', async () => {
+    const post = async (body: string) => {
+      const response = await worker.fetch(
+        new Request('https://hub.example/mcp', {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${WORKERS_TEST_TOKEN}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+          body,
+        }),
+      );
+      const text = await response.text();
+      const json = text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? 'null');
+      return { status: response.status, message: JSON.parse(json) as Record<string, unknown> | null };
+    };
+    expect(await post('{not json')).toMatchObject({ status: 400, message: { error: { code: -32700 } } });
+    expect(await post(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'nope/nope', params: {} }))).toMatchObject({
+      message: { id: 7, error: { code: -32601 } },
+    });
+    const huge = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 8,
+      method: 'tools/call',
+      params: { name: 'execute', arguments: { code: `return "${'x'.repeat(2 * 1024 * 1024)}"` } },
+    });
+    expect((await post(huge)).status).toBe(413);
+    await withClient('auto', async (client) => {
+      expect((await client.listTools()).tools).toHaveLength(3);
+    });
+  });
 });
