@@ -53,6 +53,27 @@ const SOURCES: Record<string, ListedTool[]> = {
   ],
 };
 
+/** Adds `memory` (read-only) and `board` (posts) as reviewed HTTP sources, straight to the store. */
+export async function addTestSources(store: HubStore): Promise<void> {
+  for (const [namespace, tools] of Object.entries(SOURCES)) {
+    const manifest = await buildManifest({ namespace, fetchedAt: T0, tools });
+    store.atomically(() => {
+      store.addSource({
+        kind: 'mcp-http',
+        namespace,
+        url: `https://${namespace}.example/mcp`,
+        allowedHosts: [`${namespace}.example`],
+        addedAt: T0,
+        updatedAt: T0,
+      });
+      store.putManifest(manifest);
+      for (const tool of manifest.tools) {
+        store.putReview({ address: tool.address, namespace, contract: tool.contract, tool, reviewedAt: T0 });
+      }
+    });
+  }
+}
+
 /** The world the suite's code runs against: the host's store and sandbox, a clock, an upstream. */
 class World {
   now = T0;
@@ -70,30 +91,8 @@ class World {
     return this.#host.store;
   }
 
-  async addSources(): Promise<void> {
-    for (const [namespace, tools] of Object.entries(SOURCES)) {
-      const manifest = await buildManifest({ namespace, fetchedAt: T0, tools });
-      this.store.atomically(() => {
-        this.store.addSource({
-          kind: 'mcp-http',
-          namespace,
-          url: `https://${namespace}.example/mcp`,
-          allowedHosts: [`${namespace}.example`],
-          addedAt: T0,
-          updatedAt: T0,
-        });
-        this.store.putManifest(manifest);
-        for (const tool of manifest.tools) {
-          this.store.putReview({
-            address: tool.address,
-            namespace,
-            contract: tool.contract,
-            tool,
-            reviewedAt: T0,
-          });
-        }
-      });
-    }
+  addSources(): Promise<void> {
+    return addTestSources(this.store);
   }
 
   runs(limits: Partial<RunLimits> = {}): Runs {
