@@ -5,8 +5,9 @@
  * the engine over it (engine/engine.ts): HTTP sources through the same connector as the local
  * hub, runs in Worker Loader isolates.
  *
- * Over RPC it answers the MCP surface's four operations (search, describe, execute, resume),
- * each as an `HubAnswer` so a HubError's code survives the trip; and `sandboxBridge`, the
+ * Over RPC it answers the MCP surface's operations (search, describe, execute, resume, and the
+ * client prompt's ask/check/answer, the signed path by which a person's answer in the client is
+ * recorded), each as a `HubAnswer` so a HubError's code survives the trip; and `sandboxBridge`, the
  * guest bridge's route into this object (sandbox-bridge.ts, route `hub`): a guest call must
  * run in this object's context, since it journals to this object's storage.
  *
@@ -16,10 +17,11 @@
  */
 import { DurableObject } from 'cloudflare:workers';
 import { drizzle } from 'drizzle-orm/durable-sqlite';
-import type { ExecuteEnvelope } from '../engine/contracts.ts';
+import type { ExecuteEnvelope, PromptOutcome, PromptRequest } from '../engine/contracts.ts';
 import { createEngine, type Engine } from '../engine/engine.ts';
 import { HubError, type HubErrorCode } from '../engine/errors.ts';
 import type { HubStore } from '../engine/ports.ts';
+import { ClientPrompt } from '../engine/runs/client-prompt.ts';
 import { McpConnector } from '../engine/sources/mcp-connector.ts';
 import { openHubStore } from '../engine/store/hub-store.ts';
 import * as schema from '../engine/store/schema.ts';
@@ -60,6 +62,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
   #store: HubStore | undefined;
   #engine: Engine | undefined;
+  #clientPrompt: ClientPrompt | undefined;
   #hubId = '';
 
   constructor(ctx: DurableObjectState, env: HubEnv) {
@@ -129,6 +132,25 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
     return answer(async () => (await this.engine.runs()).envelope(runId));
   }
 
+  /** Approvals in the client's prompt: forms and a signed state for a waiting run (client-prompt.ts). */
+  async promptAsk(runId: string): Promise<HubAnswer<PromptRequest | undefined>> {
+    return answer(() => this.#prompt().ask(runId));
+  }
+
+  /** Refuses (a HubError) a state the prompt would not accept now. */
+  async promptCheck(state: string): Promise<HubAnswer<void>> {
+    return answer(() => this.#prompt().check(state));
+  }
+
+  /** Records a person's answers given in the client's prompt, once, through the signed state. */
+  async promptAnswer(
+    state: string,
+    responses: Record<string, unknown>,
+    who: string,
+  ): Promise<HubAnswer<PromptOutcome>> {
+    return answer(() => this.#prompt().answer(state, responses, who));
+  }
+
   /** The guest bridge's route into this object (sandbox-bridge.ts). */
   async sandboxBridge(key: string, method: 'call' | 'lookup', args: unknown[]): Promise<string> {
     return answerBridgeCall(key, method, args);
@@ -153,6 +175,16 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
     const next = Math.min(nextExpiry ?? now + DAY_MS, now + DAY_MS);
     const current = await this.ctx.storage.getAlarm();
     if (current === null || current > next || current <= now) await this.ctx.storage.setAlarm(next);
+  }
+
+  #prompt(): ClientPrompt {
+    this.#clientPrompt ??= new ClientPrompt({
+      store: this.store,
+      hubId: this.#hubId,
+      clock: { now: () => Date.now() },
+      random: { bytes: (n) => crypto.getRandomValues(new Uint8Array(n)) },
+    });
+    return this.#clientPrompt;
   }
 
   /** The name this object was reached by (the Worker's HUB_NAME), which the bridge routes by. */

@@ -6,6 +6,9 @@
  * The SDK's `serveStdio` owns the era decision: a 2026-07-28 client's first request pins a
  * modern instance, a 2025 `initialize` pins a legacy one, both from the same factory. The
  * session ends when the client closes stdin (the stdio binding's signal to exit) or on `close()`.
+ * Because a 2025 session saw `initialize`, a client that declared elicitation there gets the
+ * client prompt as real `elicitation/create` requests on this connection (the SDK's legacy
+ * shim re-enters `execute` with the answers; engine/surface/approvals.ts).
  */
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';

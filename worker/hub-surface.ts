@@ -20,6 +20,11 @@ export function hubObjectSurface(hub: DurableObjectStub<HubObject>, version: str
     describe: (targets) => call<string>(hub.describe([...targets])),
     execute: (code) => call(hub.execute(code)),
     resume: (runId) => call(hub.resume(runId)),
+    prompt: {
+      ask: (runId) => call(hub.promptAsk(runId)),
+      check: (state) => call(hub.promptCheck(state)),
+      answer: (state, responses, who) => call(hub.promptAnswer(state, responses, who)),
+    },
     log: (message, error) => console.error(message, error instanceof Error ? error.message : error),
   };
 }

@@ -1,10 +1,11 @@
 /**
  * The one module that records a person's decision (spec: Security, "Only a person approves";
  * invariant I2). Its callers are host code that handles a person's input: the CLI's `approve`,
- * and later the client prompt (signed request state), the approval page and the dashboard. No
- * MCP tool, no `execute`/`resume` argument reaches it; test/architecture.test.ts holds that line
- * by checking that nothing else calls `recordDecision` and that the MCP surface does not import
- * this module except through the signed client-prompt path.
+ * the client prompt (client-prompt.ts, only with the signed request state it issued), and later
+ * the approval page and the dashboard. No MCP tool, no `execute`/`resume` argument reaches it;
+ * test/person-input.test.ts holds that line: nothing else calls `recordDecision`, only those
+ * callers import this module, and the MCP surface reaches a decision only through the client
+ * prompt the host injects.
  *
  * A decision is accepted once, for that exact pending call, before it expires. `always` also
  * writes a policy rule pinned to the tool's current contract, and records the review.

@@ -14,12 +14,15 @@
  *   client that auto-runs read-only tools never auto-runs `execute`.
  *
  * Results: `search` and `describe` answer plain text. `execute` answers the envelope as
- * structuredContent plus one compact line of text (summary.ts). Errors are `isError` results
- * (tool-errors.ts). No path here can record a decision: approvals are made by a person
- * elsewhere, and `resume` only continues a run (invariant I2).
+ * structuredContent plus one compact line of text (summary.ts), or, when the run waits for a
+ * person and the client declared form elicitation, an `input_required` prompt (approvals.ts).
+ * Errors are `isError` results (tool-errors.ts). Nothing here records a decision (invariant I2):
+ * a person's answer in the client's own prompt counts only through the host's `prompt`, which
+ * verifies the signed state it issued; `resume` only continues a run.
  */
-import { McpServer } from '@modelcontextprotocol/server';
+import { type InputRequiredResult, McpServer } from '@modelcontextprotocol/server';
 import { type ExecuteEnvelope, ExecuteEnvelope as ExecuteEnvelopeSchema } from '../contracts.ts';
+import { answered, type PromptFlow, promptFor, type SurfacePrompt } from './approvals.ts';
 import { DescribeArgs, ExecuteArgs, type SearchArgs, SearchArgs as SearchArgsSchema } from './inputs.ts';
 import { summaryLine } from './summary.ts';
 import { errorResult, type ToolErrorResult, toolError } from './tool-errors.ts';
@@ -37,6 +40,11 @@ export interface SurfaceDeps {
   execute(code: string): Promise<ExecuteEnvelope>;
   /** Continues a run (or reports how it ended); throws HubError('not_found') for an unknown id. */
   resume(runId: string): Promise<ExecuteEnvelope>;
+  /**
+   * Approvals in the client's own prompt, for clients that declared form elicitation. Injected
+   * by the host (engine/runs/client-prompt.ts); without it every client gets awaiting_approval.
+   */
+  prompt?: SurfacePrompt;
   /** Where errors the model is not told about go, with their detail (the host scrubs and logs). */
   log?(message: string, error: unknown): void;
 }
@@ -48,6 +56,10 @@ type TextResult = { content: { type: 'text'; text: string }[] };
 type ExecuteResult = TextResult & { structuredContent: ExecuteEnvelope };
 
 const text = (value: string): TextResult => ({ content: [{ type: 'text', text: value }] });
+const envelopeResult = (envelope: ExecuteEnvelope): ExecuteResult => ({
+  ...text(summaryLine(envelope)),
+  structuredContent: envelope,
+});
 
 /** A new McpServer with the three tools. Cheap: build one per connection or per HTTP request. */
 export function createMcpServer(deps: SurfaceDeps): McpServer {
@@ -68,6 +80,16 @@ export function createMcpServer(deps: SurfaceDeps): McpServer {
       capabilities: { tools: { listChanged: false } },
       // Our inputs have a dozen members at most; a flood of them is refused before validation.
       maxToolInputElements: 256,
+      // A requestState comes back through the client: the hub's prompt checks it before any tool
+      // runs, and the SDK answers a refused one with -32602 (the reason goes to onerror only).
+      // Resolving undefined keeps the raw state for the tool, which verifies it again to record.
+      requestState: {
+        verify: async (state: string): Promise<undefined> => {
+          if (!deps.prompt) throw new Error('this hub issued no request state');
+          await deps.prompt.check(state);
+          return undefined;
+        },
+      },
     },
   );
 
@@ -99,13 +121,20 @@ export function createMcpServer(deps: SurfaceDeps): McpServer {
       outputSchema: ExecuteEnvelopeSchema,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
-    ({ code, resume }) =>
-      guard('execute', async (): Promise<ExecuteResult | ToolErrorResult> => {
+    ({ code, resume }, ctx) =>
+      guard('execute', async (): Promise<ExecuteResult | InputRequiredResult | ToolErrorResult> => {
+        const flow: PromptFlow = { prompt: deps.prompt, server: server.server, ctx, resume: deps.resume };
+        const state = ctx.mcpReq.requestState<unknown>();
         let envelope: ExecuteEnvelope;
-        if (code !== undefined && resume === undefined) envelope = await deps.execute(code);
+        if (typeof state === 'string') {
+          // The same call, retried with a person's answers: record them, resume the run here.
+          const retried = await answered(flow, state);
+          envelope = retried.envelope;
+          if (!retried.askAgain) return envelopeResult(envelope);
+        } else if (code !== undefined && resume === undefined) envelope = await deps.execute(code);
         else if (resume !== undefined && code === undefined) envelope = await deps.resume(resume);
         else return errorResult('invalid_input: send exactly one of code or resume');
-        return { ...text(summaryLine(envelope)), structuredContent: envelope };
+        return (await promptFor(flow, envelope)) ?? envelopeResult(envelope);
       }),
   );
 

@@ -33,6 +33,8 @@ export interface EngineSurface {
   version: string;
   /** The profile the surface serves (M1: `default`). */
   profile?: string;
+  /** The host's client prompt (engine/runs/client-prompt.ts), for clients that declared form elicitation. */
+  prompt?: SurfaceDeps['prompt'];
   log?: SurfaceDeps['log'];
 }
 
@@ -58,6 +60,7 @@ export function engineSurfaceDeps(engine: EngineSurface): SurfaceDeps {
         throw error;
       }
     },
+    ...(engine.prompt ? { prompt: engine.prompt } : {}),
     ...(engine.log ? { log: engine.log } : {}),
   };
 }

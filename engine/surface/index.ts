@@ -10,8 +10,10 @@
  *
  * Files: create-mcp-server.ts (the factory and SurfaceDeps), inputs.ts (input schemas),
  * wording.ts (everything the model reads), summary.ts (execute's line of text), tool-errors.ts
- * (errors at the edge), engine-deps.ts (deps from Lookup and Runs), http.ts (the fetch handler).
+ * (errors at the edge), approvals.ts (a person's decision in the client's own prompt),
+ * engine-deps.ts (deps from Lookup and Runs), http.ts (the fetch handler).
  */
+export { declaresFormElicitation, promptResult, type SurfacePrompt } from './approvals.ts';
 export { createMcpServer, SERVER_NAME, type SurfaceDeps } from './create-mcp-server.ts';
 export {
   type EngineSurface,

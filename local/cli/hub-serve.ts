@@ -9,8 +9,9 @@
  *   Codex and Cursor (local/setup-snippets.ts; text mode only, never the token). It runs until
  *   SIGINT or SIGTERM.
  *
- * Both open the hub through `openHub`, the same wiring as every other command, and close the
- * sandbox, the sources and the store on the way out.
+ * Both open the hub through `openHub`, the same wiring as every other command, sweep runs while
+ * they serve (expiry, 7-day retention), and close the sandbox, the sources and the store on the
+ * way out.
  */
 import { type Command, InvalidArgumentError } from 'commander';
 import { HubError } from '../../engine/errors.ts';
@@ -48,19 +49,49 @@ function logToStderr(message: string, error: unknown): void {
 }
 
 async function surfaceDeps(open: OpenHub, profile: string): Promise<SurfaceDeps> {
-  const [{ engineSurfaceDeps }, { version }] = await Promise.all([
+  const [{ engineSurfaceDeps }, { version }, { ClientPrompt }] = await Promise.all([
     import('../../engine/surface/index.ts'),
     import('./with-hub.ts'),
+    import('../../engine/runs/client-prompt.ts'),
   ]);
   // Warm the sandbox now, so the first execute does not pay for it; a failure shows up there.
   open.context.runs().catch(() => {});
+  // Approvals in the client's own prompt: the host hands the surface the one signed path to
+  // the person-input module (the surface itself never imports it).
+  const prompt = new ClientPrompt({
+    store: open.local.store,
+    hubId: open.local.hubId,
+    clock: { now: () => Date.now() },
+    random: { bytes: (n) => crypto.getRandomValues(new Uint8Array(n)) },
+  });
   return engineSurfaceDeps({
     lookup: open.context.lookup,
     runs: open.context.runs,
     version,
     profile,
+    prompt,
     log: logToStderr,
   });
+}
+
+/** How often a serving process sweeps runs (expired requests, runs past retention). */
+const SWEEP_EVERY_MS = 10 * 60 * 1000;
+
+/**
+ * Sweeps runs now and then every SWEEP_EVERY_MS while the process serves: a request nobody
+ * answered expires its run, and runs that ended more than 7 days ago go. Several serving
+ * processes may sweep the same store; each sweep is idempotent.
+ */
+function sweepRuns(open: OpenHub): () => void {
+  const sweep = () =>
+    open.context
+      .runs()
+      .then((runs) => runs.sweep())
+      .catch((error: unknown) => logToStderr('sweeping runs failed', error));
+  void sweep();
+  const timer = setInterval(sweep, SWEEP_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 async function serveStdio(open: OpenHub, profile: string): Promise<void> {
@@ -117,10 +148,12 @@ export function registerServe(hub: Command, output: () => Output): void {
       }
       const { openHub } = await import('./with-hub.ts');
       const open = openHub(out);
+      const stopSweeping = sweepRuns(open);
       try {
         if (options.stdio) await serveStdio(open, options.profile);
         else await serveHttp(open, options.profile, out, options.port);
       } finally {
+        stopSweeping();
         await open.close();
       }
     });
