@@ -2,7 +2,9 @@
  * The sandbox benchmark (issue: the sandbox, "Proof"): a trivial attempt cold and warm, and the
  * cost of one bridged call (sequential calls to a no-op host function: 25 samples of 200 in
  * QuickJS, 5 of 1,000 in workerd), each beside its floor measured in the same run, interleaved
- * with it so machine noise falls on both:
+ * with it so machine noise falls on both. Warm figures drop their first samples (both sides):
+ * they are the JIT tiering up the code path (the call path takes a few thousand calls), not
+ * the cost of a call in a hub that has been running.
  *
  * - QuickJS attempt floor: a bare worker_thread round trip that creates a QuickJS runtime and
  *   context and evaluates the same code (cold: the same, starting the thread and module first);
@@ -42,6 +44,8 @@ const CALLING = `for (let i = 0; i < ${CALLS}; i++) await bench.noop({});\nretur
 const WARM_RUNS = 200;
 const COLD_RUNS = 8;
 const CALL_RUNS = 25;
+/** Bridged-call samples dropped first, on both sides, while the call path's code tiers up. */
+const CALL_WARMUP = 10;
 /** Pause between warm attempts: a hub's attempts arrive seconds apart, never back to back. */
 const GAP_MS = 2;
 
@@ -122,18 +126,19 @@ async function quickjsBench(): Promise<SandboxFigure[]> {
   }
 
   const calls = { ours: [] as number[], floor: [] as number[] };
-  for (let i = 0; i < CALL_RUNS; i++) {
-    calls.floor.push(
+  for (let i = 0; i < CALL_WARMUP + CALL_RUNS; i++) {
+    const floorCall =
       (await elapsed(async () => {
         for (let j = 0; j < CALLS; j++) await floor.ask({ type: 'ping' });
-      })) / CALLS,
-    );
+      })) / CALLS;
     await pause(GAP_MS);
     const outcome = { status: '' };
     const total = await elapsed(async () =>
       Object.assign(outcome, await sandbox.run(attempt(CALLING), host)),
     );
     if (outcome.status !== 'completed') throw new Error(`the bridged-call attempt ended ${outcome.status}`);
+    if (i < CALL_WARMUP) continue;
+    calls.floor.push(floorCall);
     calls.ours.push((total - median(warm.ours)) / CALLS);
   }
   await floor.close();

@@ -11,6 +11,13 @@
  *   case) and the WebAssembly.Memory `maximum` the worker was built with (the hard cap).
  * - The host holds no guest promise or function: guest calls carry an id, answers go back in
  *   through the prelude's `deliver(id, text)` and timers through `fire(id)`.
+ * - Calls and lookups leave through the outbox (quickjs-outbox.ts), taken once per turn; a
+ *   turn's requests and log lines go to the host in one message, and answers that arrive
+ *   together are delivered in one turn, with the guest's jobs run once after all of them. These
+ *   per-call crossings go straight through the wasm API (quickjs-direct.ts).
+ * - The prelude's idle check (timer id 0, "after every pending job") needs no real timer: it
+ *   runs at the end of the turn once nothing is in flight and no timer waits. Until then it
+ *   could only find the guest busy, so it waits.
  * - Every handle is disposed when the attempt ends; if disposal fails (a leak, an abort), the
  *   worker says it is poisoned and the host replaces it. A limit-ended attempt is not disposed at
  *   all: its QuickJS is never run again, the worker is.
@@ -23,6 +30,8 @@ import type {
 } from 'quickjs-emscripten-core';
 import { GUEST_FILE } from '../engine/prelude/guest-report.ts';
 import { PRELUDE_SOURCE } from '../engine/prelude/index.ts';
+import { DirectCalls, WasmHeapFull } from './quickjs-direct.ts';
+import { encodeRequests, OUTBOX_SOURCE, readRequests } from './quickjs-outbox.ts';
 import type { FromWorker, WorkerEnding } from './quickjs-protocol.ts';
 
 /** QuickJS's own stack limit; the worker thread's native stack (8 MB) stays well clear of it. */
@@ -30,6 +39,12 @@ const STACK_BYTES = 1024 * 1024;
 /** Log text the worker ships at most (the host keeps the real, smaller budget). */
 const LOG_SHIP_CHARS = 256 * 1024;
 const TIMER_MAX_MS = 30_000;
+const CALLS_UNREADABLE =
+  'the worker could not read the calls the code made (it has been replaced; run the code again)';
+/** The prelude's idle check (engine/prelude/source/run.ts). */
+const IDLE_CHECK = 0;
+/** Idle checks run back to back in one turn at most; past that the code is deadlocked. */
+const IDLE_CHECKS_PER_TURN = 3;
 
 export interface AttemptInput {
   code: string;
@@ -53,6 +68,8 @@ export class QuickJsAttempt {
   readonly #timers = new Map<number, NodeJS.Timeout>();
   #configure: QuickJSHandle | undefined;
   #host: QuickJSHandle | undefined;
+  #take: QuickJSHandle | undefined;
+  #direct: DirectCalls | undefined;
   #unprepared: string | undefined;
   #entry: Entry | undefined;
   #computeMs = 0;
@@ -61,6 +78,9 @@ export class QuickJsAttempt {
   #interrupted = false;
   #report: string | undefined;
   #lines: string[] = [];
+  /** The turn's accepted requests, in the outbox's form. */
+  #requests = '';
+  #idleCheck = false;
   #shipped = 0;
   #ended = false;
   #disposed = false;
@@ -91,7 +111,12 @@ export class QuickJsAttempt {
         ctx.unwrapResult(ctx.evalCode(PRELUDE_SOURCE, 'prelude.js', { strict: true })),
       );
       this.#configure = this.#keep(ctx.unwrapResult(ctx.callFunction(prelude, ctx.undefined)));
-      this.#host = this.#keep(this.#hostObject());
+      const outbox = this.#keep(ctx.unwrapResult(ctx.evalCode(OUTBOX_SOURCE, 'outbox.js', { strict: true })));
+      const native = this.#keep(this.#hostObject());
+      const made = this.#keep(ctx.unwrapResult(ctx.callFunction(outbox, ctx.undefined, native)));
+      this.#host = this.#keep(ctx.getProp(made, 'primitives'));
+      this.#take = this.#keep(ctx.getProp(made, 'take'));
+      this.#direct = new DirectCalls(ctx);
     } catch (error) {
       this.#unprepared = error instanceof Error ? error.message : String(error);
     }
@@ -142,17 +167,22 @@ export class QuickJsAttempt {
     });
   }
 
-  /** The host's answer to call `id`. */
-  answer(id: number, text: string): void {
-    if (this.#ended || !this.#awaiting.delete(id)) return;
+  /** The host's answers: `texts[i]` to call `ids[i]`, all in one turn. */
+  answer(ids: readonly number[], texts: readonly string[]): void {
+    if (this.#ended) return;
+    const due: number[] = [];
+    ids.forEach((id, i) => {
+      if (this.#awaiting.delete(id)) due.push(i);
+    });
+    if (due.length === 0) return;
     this.#turn(() => {
       const entry = this.#entry;
-      if (!entry) return;
-      const value = this.#ctx.newString(text);
-      const key = this.#ctx.newNumber(id);
-      this.#call(entry.deliver, key, value);
-      key.dispose();
-      value.dispose();
+      const direct = this.#direct;
+      if (!entry || !direct) return;
+      for (const i of due) {
+        if (this.#interrupted || this.#ended) return;
+        direct.callWithIdAndText(entry.deliver, ids[i] ?? -1, texts[i] ?? '');
+      }
     });
   }
 
@@ -176,19 +206,6 @@ export class QuickJsAttempt {
       handle && ctx.typeof(handle) === 'string' ? ctx.getString(handle) : '';
     const number = (handle: QuickJSHandle | undefined) =>
       handle && ctx.typeof(handle) === 'number' ? ctx.getNumber(handle) : -1;
-    define('call', (id, address, args, connection) => {
-      const key = number(id);
-      if (this.#awaiting.has(key) || key < 1) return;
-      this.#awaiting.add(key);
-      const target = connection && ctx.typeof(connection) === 'string' ? ctx.getString(connection) : null;
-      this.#post({ type: 'call', id: key, address: string(address), args: string(args), connection: target });
-    });
-    define('lookup', (id, request) => {
-      const key = number(id);
-      if (this.#awaiting.has(key) || key < 1) return;
-      this.#awaiting.add(key);
-      this.#post({ type: 'lookup', id: key, request: string(request) });
-    });
     define('log', (line) => {
       const value = string(line);
       if (this.#shipped > LOG_SHIP_CHARS) return;
@@ -198,6 +215,7 @@ export class QuickJsAttempt {
     define('setTimer', (id, ms) => this.#setTimer(number(id), number(ms)));
     define('clearTimer', (id) => {
       const key = number(id);
+      if (key === IDLE_CHECK) this.#idleCheck = false;
       clearTimeout(this.#timers.get(key));
       this.#timers.delete(key);
     });
@@ -208,21 +226,27 @@ export class QuickJsAttempt {
   }
 
   #setTimer(id: number, ms: number): void {
+    if (id === IDLE_CHECK) {
+      this.#idleCheck = true;
+      return;
+    }
     if (id < 0 || this.#timers.has(id)) return;
     const timeout = setTimeout(
       () => {
         this.#timers.delete(id);
-        this.#turn(() => {
-          const entry = this.#entry;
-          if (!entry) return;
-          const key = this.#ctx.newNumber(id);
-          this.#call(entry.fire, key);
-          key.dispose();
-        });
+        this.#turn(() => this.#fire(id));
       },
       Math.min(Math.max(ms, 0), TIMER_MAX_MS),
     );
     this.#timers.set(id, timeout);
+  }
+
+  #fire(id: number): void {
+    const entry = this.#entry;
+    if (!entry) return;
+    const key = this.#ctx.newNumber(id);
+    this.#call(entry.fire, key);
+    key.dispose();
   }
 
   /** Calls a guest entry point; what it throws (only the prelude's own bugs) is dropped. */
@@ -238,10 +262,18 @@ export class QuickJsAttempt {
     this.#deadline = started + (this.#computeMs - this.#used);
     try {
       work();
-      if (!this.#ended) this.#drain();
+      this.#drain();
+      this.#takeRequests();
+      for (let checks = 0; checks < IDLE_CHECKS_PER_TURN && this.#idleCheckDue(); checks++) {
+        this.#idleCheck = false;
+        this.#fire(IDLE_CHECK);
+        this.#drain();
+        this.#takeRequests();
+      }
     } catch (error) {
       // A RangeError here is the worker's own stack giving out under deep wasm recursion.
       if (error instanceof RangeError) this.#end({ kind: 'stack' });
+      else if (error instanceof WasmHeapFull) this.#end({ kind: 'memory' });
       else this.#end({ kind: 'crash', message: error instanceof Error ? error.message : String(error) });
     } finally {
       this.#used += performance.now() - started;
@@ -251,17 +283,57 @@ export class QuickJsAttempt {
   }
 
   #drain(): void {
+    const direct = this.#direct;
+    if (this.#ended || !direct) return;
     do {
-      const result = this.#rt.executePendingJobs();
-      if (result.error) {
-        const error = this.#ctx.dump(result.error) as { message?: unknown };
-        result.error.dispose();
+      const failure = direct.runJobs();
+      if (failure) {
+        const error = this.#ctx.dump(failure) as { message?: unknown };
+        failure.dispose();
         if (/out of memory/i.test(String(error?.message))) {
           this.#end({ kind: 'memory' });
           return;
         }
       }
     } while (!this.#interrupted && this.#rt.hasPendingJob());
+  }
+
+  /** Moves what the guest queued in its outbox this turn to the requests the turn will post. */
+  #takeRequests(): void {
+    const take = this.#take;
+    const direct = this.#direct;
+    if (this.#ended || this.#interrupted || !take || !direct) return;
+    const result = direct.callForText(take);
+    if ('error' in result) {
+      const error = this.#ctx.dump(result.error) as { message?: unknown };
+      result.error.dispose();
+      if (this.#interrupted) return;
+      const outOfMemory = /out of memory/i.test(String(error?.message)) || this.#memoryFull();
+      this.#end(outOfMemory ? { kind: 'memory' } : { kind: 'crash', message: CALLS_UNREADABLE });
+      return;
+    }
+    if (result.text === '') return;
+    const { requests, complete } = readRequests(result.text);
+    const accepted = requests.filter((request) => {
+      if (this.#awaiting.has(request.id) || request.id < 1) return false;
+      this.#awaiting.add(request.id);
+      return true;
+    });
+    this.#requests +=
+      complete && accepted.length === requests.length ? result.text : encodeRequests(accepted);
+  }
+
+  /** The idle check is asked for and could find the guest idle: nothing in flight, no timer. */
+  #idleCheckDue(): boolean {
+    return (
+      this.#idleCheck &&
+      this.#report === undefined &&
+      !this.#ended &&
+      !this.#interrupted &&
+      this.#awaiting.size === 0 &&
+      this.#timers.size === 0 &&
+      !this.#rt.hasPendingJob()
+    );
   }
 
   #afterTurn(): void {
@@ -283,15 +355,19 @@ export class QuickJsAttempt {
     }
   }
 
+  /** Posts the turn's requests and log lines, in one message. */
   #flush(): void {
-    if (this.#lines.length === 0) return;
-    this.#post({ type: 'log', lines: this.#lines });
+    if (this.#lines.length > 0) this.#post({ type: 'turn', requests: this.#requests, lines: this.#lines });
+    else if (this.#requests !== '') this.#post(this.#requests);
+    this.#requests = '';
     this.#lines = [];
   }
 
   #end(ending: WorkerEnding): void {
     if (this.#ended) return;
     this.#ended = true;
+    // Requests taken in a turn a limit cut short never leave: that turn's calls never started.
+    if (ending.kind !== 'report') this.#requests = '';
     this.#flush();
     const limitHit =
       ending.kind === 'compute' ||
@@ -318,6 +394,7 @@ export class QuickJsAttempt {
     for (const timeout of this.#timers.values()) clearTimeout(timeout);
     this.#timers.clear();
     try {
+      this.#direct?.dispose();
       for (const handle of this.#handles.splice(0)) if (handle.alive) handle.dispose();
       this.#ctx.dispose();
       this.#rt.dispose();

@@ -40,10 +40,10 @@ export class QuickJsWorker {
     this.ready = new Promise((resolve, reject) => {
       failStart = reject;
       const first = (message: FromWorker) => {
-        if (message.type !== 'ready') return;
+        if (typeof message === 'string' || message.type !== 'ready') return;
         this.#worker.off('message', first);
         this.#worker.on('message', (next: FromWorker) => {
-          if (next.type === 'poisoned') this.#poisoned();
+          if (typeof next !== 'string' && next.type === 'poisoned') this.#poisoned();
           else this.onMessage(next);
         });
         resolve();

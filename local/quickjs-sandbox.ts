@@ -3,7 +3,8 @@
  * (WebAssembly, the sync build with a promise bridge) in a worker thread from a warm pool
  * (quickjs-pool.ts); this side of the thread owns everything the guest must not decide:
  *
- * - the bridge: calls and lookups pass the CallGate (numbering, `maxConcurrent`, checks);
+ * - the bridge: calls and lookups pass the CallGate (numbering, `maxConcurrent`, checks); answers
+ *   ready in the same microtask checkpoint go back to the worker in one message;
  * - the wall clock: at `wallMs` the worker is terminated, whatever it is doing;
  * - the log budget (LogSink) and the result's size (outcomeFromReport);
  * - the worker's fate: after a compute, memory or stack limit, a crash or a failed cleanup it is
@@ -26,8 +27,10 @@ import {
 import { sandboxLimits } from '../engine/prelude/limits.ts';
 import { LogSink } from '../engine/prelude/log-sink.ts';
 import { preludeConfig } from '../engine/prelude/protocol.ts';
+import { encodeAnswers } from './quickjs-fields.ts';
+import { readRequests } from './quickjs-outbox.ts';
 import { type QuickJsPool as Pool, QuickJsPool, type QuickJsWorker } from './quickjs-pool.ts';
-import type { FromWorker, WorkerEnding } from './quickjs-protocol.ts';
+import type { FromWorker, GuestRequest, WorkerEnding } from './quickjs-protocol.ts';
 
 /** QuickJS needs 16 MB to start; a smaller heap is raised to this. */
 const MIN_MEMORY_BYTES = 16 * 1024 * 1024;
@@ -91,6 +94,9 @@ class AttemptRun {
   #hostEnding: HostEnding | undefined;
   #deadline = 0;
   #wall: NodeJS.Timeout | undefined;
+  /** Answers waiting for this microtask checkpoint to end, to leave in one message. */
+  #answerIds: number[] = [];
+  #answerTexts: string[] = [];
 
   constructor(pool: Pool, worker: QuickJsWorker, gate: CallGate, tally: AttemptTally, limits: SandboxLimits) {
     this.#pool = pool;
@@ -129,17 +135,14 @@ class AttemptRun {
 
   #onMessage(message: FromWorker): void {
     if (this.#over) return;
+    if (typeof message === 'string') {
+      this.#requests(message);
+      return;
+    }
     switch (message.type) {
-      case 'call':
-        void this.#gate
-          .call(message.address, message.args, message.connection)
-          .then((text) => this.#answer(message.id, text));
-        return;
-      case 'lookup':
-        void this.#gate.lookup(message.request).then((text) => this.#answer(message.id, text));
-        return;
-      case 'log':
+      case 'turn':
         for (const line of message.lines) this.#tally.logs.add(line);
+        this.#requests(message.requests);
         return;
       case 'done':
         if (!this.#hostEnding) void this.#guestEnded(message.ending, message.recycle);
@@ -149,8 +152,32 @@ class AttemptRun {
     }
   }
 
+  /** Hands a turn's requests to the gate, in the guest's order (the gate numbers calls). */
+  #requests(text: string): void {
+    for (const request of readRequests(text).requests) this.#request(request);
+  }
+
+  #request(request: GuestRequest): void {
+    const answered =
+      request.kind === 'call'
+        ? this.#gate.call(request.address, request.args, request.connection)
+        : this.#gate.lookup(request.request);
+    void answered.then((text) => this.#answer(request.id, text));
+  }
+
   #answer(id: number, text: string): void {
-    if (!this.#over) this.#worker.post({ type: 'answer', id, text });
+    if (this.#over) return;
+    this.#answerIds.push(id);
+    this.#answerTexts.push(text);
+    if (this.#answerIds.length === 1) queueMicrotask(() => this.#sendAnswers());
+  }
+
+  #sendAnswers(): void {
+    const ids = this.#answerIds;
+    const texts = this.#answerTexts;
+    this.#answerIds = [];
+    this.#answerTexts = [];
+    if (!this.#over && ids.length > 0) this.#worker.post(encodeAnswers(ids, texts));
   }
 
   /** The code finished (or hit a limit): calls still in flight settle first, within the wall. */
@@ -178,7 +205,7 @@ class AttemptRun {
     const stopped = new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), STOP_MS);
       this.#worker.onMessage = (message) => {
-        if (message.type === 'stopped') {
+        if (typeof message !== 'string' && message.type === 'stopped') {
           clearTimeout(timer);
           resolve(!message.recycle);
         }

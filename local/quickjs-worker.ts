@@ -12,6 +12,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import variant from '@jitl/quickjs-wasmfile-release-sync';
 import { newQuickJSWASMModuleFromVariant, newVariant } from 'quickjs-emscripten-core';
 import { QuickJsAttempt } from './quickjs-attempt.ts';
+import { readAnswers } from './quickjs-fields.ts';
 import type { FromWorker, ToWorker, WorkerSetup } from './quickjs-protocol.ts';
 import { WasmMemory } from './wasm-memory.ts';
 
@@ -42,7 +43,7 @@ const prepare = () => {
     (message) => {
       post(message);
       // Once an attempt is done, the following one is prepared off the critical path.
-      if (message.type === 'done') setImmediate(prepare);
+      if (typeof message !== 'string' && message.type === 'done') setImmediate(prepare);
     },
     memoryFull,
   );
@@ -50,13 +51,14 @@ const prepare = () => {
 
 port.on('message', (message: ToWorker) => {
   try {
-    if (message.type === 'run') {
+    if (typeof message === 'string') {
+      const { ids, texts } = readAnswers(message);
+      current?.answer(ids, texts);
+    } else if (message.type === 'run') {
       prepare();
       current = next;
       next = undefined;
       current?.start(message);
-    } else if (message.type === 'answer') {
-      current?.answer(message.id, message.text);
     } else if (message.type === 'stop') {
       const clean = current ? current.stop() : true;
       current = undefined;
