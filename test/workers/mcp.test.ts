@@ -101,7 +101,9 @@ describe("the Worker's /mcp", () => {
       return { status: response.status, message: JSON.parse(json) as Record<string, unknown> | null };
     };
     expect(await post('{not json')).toMatchObject({ status: 400, message: { error: { code: -32700 } } });
-    expect(await post(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'nope/nope', params: {} }))).toMatchObject({
+    expect(
+      await post(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'nope/nope', params: {} })),
+    ).toMatchObject({
       message: { id: 7, error: { code: -32601 } },
     });
     const huge = JSON.stringify({
