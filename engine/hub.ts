@@ -13,6 +13,7 @@ import type {
   Connection,
   JsonValue,
   Manifest,
+  ManifestTool,
   PolicyEffect,
   SecretRef,
   Source,
@@ -186,6 +187,11 @@ export class Hub {
 
   /** A connection's secrets, resolved now (the default connection when none is named). */
   async credentials(namespace: string, connectionName?: string): Promise<Credentials> {
+    return this.#credentials(this.#sourceOf(namespace), connectionName);
+  }
+
+  async #credentials(source: Source, connectionName?: string): Promise<Credentials> {
+    const namespace = source.namespace;
     const connection = this.#connection(namespace, connectionName);
     if (!connection) return NO_CREDENTIALS;
     const env: Record<string, string> = {};
@@ -209,19 +215,24 @@ export class Hub {
 
   /**
    * Calls one tool upstream on a connection and returns its outcome, scrubbed of the
-   * connection's secrets. Policy and the journal are the caller's (runs) concern.
+   * connection's secrets. Policy and the journal are the caller's (runs) concern; the call gate
+   * passes the `tool` it read from the store while deciding, so it is not read twice.
    */
   async callTool(
     address: string,
     args: { [key: string]: JsonValue },
-    options: { connection?: string | undefined; timeoutMs?: number; signal?: AbortSignal } = {},
+    options: {
+      connection?: string | undefined;
+      timeoutMs?: number;
+      signal?: AbortSignal;
+      tool?: ManifestTool | undefined;
+    } = {},
   ): Promise<CallOutcome> {
     const parsed = parseToolAddress(address);
-    const manifest = parsed && this.store.getManifest(parsed.namespace);
-    const tool = manifest?.tools.find((t) => t.address === address);
+    const tool = options.tool?.address === address ? options.tool : parsed && this.store.getTool(address);
     if (!parsed || !tool) throw new HubError('not_found', `no tool ${address}; find tools with search`);
     const source = this.#sourceOf(parsed.namespace);
-    const credentials = await this.credentials(parsed.namespace, options.connection);
+    const credentials = await this.#credentials(source, options.connection);
     const scrub = createScrubber(credentials.secrets);
     const started = this.#deps.clock.now();
     try {
@@ -338,7 +349,7 @@ export class Hub {
   }
 
   #connection(namespace: string, name?: string): Connection | undefined {
-    const connections = this.store.listConnections(this.#sourceOf(namespace).namespace);
+    const connections = this.store.listConnections(namespace);
     if (name === undefined) return connections.find((c) => c.isDefault);
     const found = connections.find((c) => c.name === name);
     if (!found) {

@@ -9,6 +9,7 @@ import type {
   JournalEntry,
   JsonValue,
   Manifest,
+  ManifestTool,
   PendingInput,
   PolicyRule,
   Run,
@@ -79,6 +80,8 @@ export interface HubStore {
   /** Replaces the source's manifest and its tools. */
   putManifest(manifest: Manifest): void;
   getManifest(namespace: string): Manifest | undefined;
+  /** One tool of a stored manifest, by its address: what a call needs, without the manifest. */
+  getTool(address: string): ManifestTool | undefined;
   listManifests(): Manifest[];
   /** Each manifest's namespace and fetch time: cheap, for noticing which ones changed. */
   listManifestVersions(): { namespace: string; fetchedAt: number }[];
@@ -95,7 +98,11 @@ export interface HubStore {
   listReviews(namespace: string): ToolReview[];
 
   addPolicyRule(rule: PolicyRule): void;
-  listPolicyRules(): PolicyRule[];
+  /**
+   * Every rule, oldest first; with `forAddress`, only the rules that can apply to a call of that
+   * tool (on the tool, or on its source), in the same order.
+   */
+  listPolicyRules(forAddress?: string): PolicyRule[];
   removePolicyRule(id: string): void;
 
   createRun(run: Run): void;
@@ -125,6 +132,8 @@ export interface HubStore {
   getJournalEntry(runId: string, seq: number): JournalEntry | undefined;
   /** The run's entries in seq order, each with its outcome when settled. */
   listJournal(runId: string): JournalEntry[];
+  /** How many entries the run's journal holds, settled or not (without reading them). */
+  countJournal(runId: string): number;
 
   addPendingInput(pending: PendingInput): void;
   getPendingInput(id: string): PendingInput | undefined;

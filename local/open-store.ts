@@ -52,10 +52,23 @@ export function openLocalStore(
   try {
     sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     sqlite.pragma('journal_mode = WAL');
+    // NORMAL under WAL: a commit is written to the WAL but fsynced only at checkpoints. It
+    // survives the process dying at any point (SIGKILL included: test/node/runs-crash.test.ts),
+    // which is what the journal's exactly-once needs; what it trades is the machine losing
+    // power or the OS crashing, after which the last commits before the crash may be gone (a
+    // call's start among them, so a call could then be sent again). FULL would fsync every
+    // commit, two per call.
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     const db: SyncDb = drizzle({ client: sqlite, schema });
-    const store = openHubStore(db, bundle, now, `hub.db at ${path}`);
+    // Other processes (each `serve --stdio`, the CLI) write the same file: data_version changes
+    // whenever one of them committed, which tells the store to read its cached records again.
+    const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+    const immediate = sqlite.transaction((body: () => unknown) => body()).immediate;
+    const store = openHubStore(db, bundle, now, `hub.db at ${path}`, {
+      externalVersion: () => dataVersion.get(),
+      immediate: immediate as <T>(body: () => T) => T,
+    });
     return { store, sqlite, close: () => sqlite.close() };
   } catch (error) {
     sqlite.close();

@@ -13,14 +13,17 @@
  *
  * Denials and refusals are journaled too, so a resumed attempt replays the same answers at the
  * same seqs. No state lives here between calls: everything is read from and written to the store.
+ * Steps 2 to 4 run in one store transaction that ends with the journal's start (or the refusal,
+ * or the pending input); the start is committed before the call goes upstream, and the outcome
+ * is appended once it settles.
  */
 import { parseToolAddress } from '../address.ts';
-import type { CallOutcome, JsonValue, ManifestTool, PendingInput, Run } from '../contracts.ts';
-import { argsDigest } from '../digest.ts';
+import type { CallOutcome, JournalEntry, JsonValue, ManifestTool, PendingInput, Run } from '../contracts.ts';
 import { HubError } from '../errors.ts';
 import { decide, type PolicyDecision } from '../policy/decide.ts';
 import type { Clock, HubStore, JournalStart, Random } from '../ports.ts';
 import { firstSentence } from '../search/first-sentence.ts';
+import { callArgsDigest } from './args-digest.ts';
 import type { RunLimits } from './limits.ts';
 
 /** One call as the sandbox's bridge hands it over. */
@@ -37,11 +40,11 @@ export type GateAnswer =
   | { kind: 'suspend' }
   | { kind: 'divergence'; message: string };
 
-/** Calls one tool upstream, scrubbed (the Hub does this). */
+/** Calls one tool upstream, scrubbed (the Hub does this); `tool` is the one the gate let through. */
 export type Upstream = (
   address: string,
   args: { [key: string]: JsonValue },
-  options: { connection?: string | undefined; timeoutMs: number },
+  options: { connection?: string | undefined; timeoutMs: number; tool?: ManifestTool },
 ) => Promise<CallOutcome>;
 
 export interface GateDeps {
@@ -66,42 +69,79 @@ export function argsPreview(args: unknown): string {
 
 export async function gateCall(deps: GateDeps, run: Run, call: GuestCall): Promise<GateAnswer> {
   const { store, clock } = deps;
-  const digest = await argsDigest(call.args);
-  const entry = store.getJournalEntry(run.id, call.seq);
-  if (entry) {
-    if (entry.address !== call.address || entry.argsDigest !== digest) {
-      return {
-        kind: 'divergence',
-        message:
-          `call ${call.seq} was ${entry.address} with other arguments when this run first ran, ` +
-          `but now it is ${call.address}${entry.address === call.address ? ' with different arguments' : ''}. ` +
-          'The code took another path on resume; run it again as a new execute.',
-      };
-    }
-    if (entry.outcome) return { kind: 'outcome', outcome: entry.outcome };
-    const tool = findTool(store, call.address);
-    const idempotent = tool?.annotations?.idempotentHint === true;
+  const digest = await callArgsDigest(call.args);
+  // One transaction from the journal lookup to the journal's start: the count, the person's
+  // decisions and the policy that let the call through are the ones in force when it starts.
+  const step = store.atomically(() => {
+    const entry = store.getJournalEntry(run.id, call.seq);
+    return entry ? replay(store, call, digest, entry) : admit(deps, run, call, digest);
+  });
+  if (step.kind !== 'send') return step;
+
+  // The start is committed: from here the call is sent at most once, whatever happens.
+  let outcome: CallOutcome;
+  try {
+    outcome = await deps.upstream(call.address, call.args, {
+      connection: step.connection ?? undefined,
+      timeoutMs: deps.limits.upstreamTimeoutMs,
+      tool: step.tool,
+    });
+  } catch (error) {
+    const message = error instanceof HubError ? error.message : 'the call failed inside the hub';
+    outcome = toolError('upstream_unavailable', message, true);
+  }
+  store.settleJournal(run.id, call.seq, outcome, clock.now());
+  return { kind: 'outcome', outcome };
+}
+
+/** The journal's start is recorded; the call goes upstream to this tool on this connection. */
+interface Send {
+  kind: 'send';
+  tool: ManifestTool;
+  connection: string | null;
+}
+
+/** A call the journal already holds: its recorded outcome, in doubt, or a divergence. */
+function replay(store: HubStore, call: GuestCall, digest: string, entry: JournalEntry): GateAnswer {
+  if (entry.address !== call.address || entry.argsDigest !== digest) {
     return {
-      kind: 'outcome',
-      outcome: toolError(
-        'outcome_unknown',
-        `the hub stopped while ${call.address} was in flight; it may or may not have happened, and it is never sent twice`,
-        idempotent,
-        idempotent
-          ? 'the tool says it is idempotent: calling it again is safe'
-          : 'check upstream before trying again',
-      ),
+      kind: 'divergence',
+      message:
+        `call ${call.seq} was ${entry.address} with other arguments when this run first ran, ` +
+        `but now it is ${call.address}${entry.address === call.address ? ' with different arguments' : ''}. ` +
+        'The code took another path on resume; run it again as a new execute.',
     };
   }
+  if (entry.outcome) return { kind: 'outcome', outcome: entry.outcome };
+  const idempotent = store.getTool(call.address)?.annotations?.idempotentHint === true;
+  return {
+    kind: 'outcome',
+    outcome: toolError(
+      'outcome_unknown',
+      `the hub stopped while ${call.address} was in flight; it may or may not have happened, and it is never sent twice`,
+      idempotent,
+      idempotent
+        ? 'the tool says it is idempotent: calling it again is safe'
+        : 'check upstream before trying again',
+    ),
+  };
+}
 
-  if (store.listJournal(run.id).length >= deps.limits.maxCalls) {
+/**
+ * A call not yet journaled, inside gateCall's transaction: maxCalls, the tool and its
+ * connection, then a person's decision or policy. Deny and ask are recorded here and answered;
+ * allow records the start and says where to send the call.
+ */
+function admit(deps: GateDeps, run: Run, call: GuestCall, digest: string): GateAnswer | Send {
+  const { store } = deps;
+  if (store.countJournal(run.id) >= deps.limits.maxCalls) {
     return {
       kind: 'outcome',
       outcome: toolError('limit', `this run reached its limit of ${deps.limits.maxCalls} tool calls`),
     };
   }
 
-  const tool = findTool(store, call.address);
+  const tool = store.getTool(call.address);
   if (!tool) {
     return {
       kind: 'outcome',
@@ -139,20 +179,8 @@ export async function gateCall(deps: GateDeps, run: Run, call: GuestCall): Promi
     ensurePending(deps, run, call, tool, connection, decision.reason);
     return { kind: 'suspend' };
   }
-
-  store.appendJournal(journalStart(run, call, digest, connection, decision, clock.now()));
-  let outcome: CallOutcome;
-  try {
-    outcome = await deps.upstream(call.address, call.args, {
-      connection: connection ?? undefined,
-      timeoutMs: deps.limits.upstreamTimeoutMs,
-    });
-  } catch (error) {
-    const message = error instanceof HubError ? error.message : 'the call failed inside the hub';
-    outcome = toolError('upstream_unavailable', message, true);
-  }
-  store.settleJournal(run.id, call.seq, outcome, clock.now());
-  return { kind: 'outcome', outcome };
+  store.appendJournal(journalStart(run, call, digest, connection, decision, deps.clock.now()));
+  return { kind: 'send', tool, connection };
 }
 
 type Effective = PolicyDecision & { by: 'policy' | 'person'; decisionId?: string };
@@ -166,7 +194,9 @@ function personOrPolicy(
   connection: string | null,
 ): Effective {
   const decisions = store.listDecisions(run.id);
-  const pendings = new Map(store.listPendingInputs(run.id).map((p) => [p.id, p]));
+  const pendings = new Map(
+    decisions.length === 0 ? [] : store.listPendingInputs(run.id).map((p) => [p.id, p]),
+  );
   for (const decision of decisions) {
     const pending = pendings.get(decision.pendingId);
     if (!pending) continue;
@@ -195,7 +225,7 @@ function personOrPolicy(
   const policy = decide(
     { address: call.address, connection },
     tool,
-    store.listPolicyRules(),
+    store.listPolicyRules(call.address),
     store.getReview(tool.address),
   );
   return { ...policy, by: 'policy' };
@@ -210,11 +240,10 @@ function journalRefusal(
   decision: Effective,
   outcome: CallOutcome,
 ): GateAnswer {
+  // Inside admit's transaction: the start and its outcome land together.
   const now = deps.clock.now();
-  deps.store.atomically(() => {
-    deps.store.appendJournal(journalStart(run, call, digest, connection, decision, now));
-    deps.store.settleJournal(run.id, call.seq, outcome, now);
-  });
+  deps.store.appendJournal(journalStart(run, call, digest, connection, decision, now));
+  deps.store.settleJournal(run.id, call.seq, outcome, now);
   return { kind: 'outcome', outcome };
 }
 
@@ -246,11 +275,6 @@ function ensurePending(
   };
   deps.store.addPendingInput(pending);
   return pending;
-}
-
-function findTool(store: HubStore, address: string): ManifestTool | undefined {
-  const namespace = parseToolAddress(address)?.namespace;
-  return namespace ? store.getManifest(namespace)?.tools.find((t) => t.address === address) : undefined;
 }
 
 /** The journal entry for a call as it starts, carrying what decided it. */

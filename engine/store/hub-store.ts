@@ -8,22 +8,32 @@
  * several writes runs them in one IMMEDIATE transaction; the journal is only ever appended to
  * (the migration's triggers refuse anything else even to raw SQL).
  */
-import { and, asc, desc, eq, inArray, lt } from 'drizzle-orm';
-import { Decision, JournalEntry, PendingInput, Run, type RunStatus } from '../contracts.ts';
+import { and, asc, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { Decision, JournalEntry, PendingInput, type Run, type RunStatus } from '../contracts.ts';
 import { HubError } from '../errors.ts';
 import type { HubStore, JournalStart, RunExpectation, RunUpdate } from '../ports.ts';
 import { latestSchemaVersion, type MigrationBundle, migrate } from './migrate.ts';
 import * as rows from './rows.ts';
 import * as t from './schema.ts';
 import { SourceRecords } from './source-records.ts';
+import type { StoreHost } from './sqlite-records.ts';
 import type { SyncDb } from './sync-db.ts';
 
-/** Migrates `db` and opens the store over it. */
-export function openHubStore(db: SyncDb, bundle: MigrationBundle, now: number, where: string): HubStore {
+/**
+ * Migrates `db` and opens the store over it. Where other connections may write the same database
+ * (other processes on the local hub), `host.externalVersion` must change whenever one did.
+ */
+export function openHubStore(
+  db: SyncDb,
+  bundle: MigrationBundle,
+  now: number,
+  where: string,
+  host?: StoreHost,
+): HubStore {
   const schemaVersion = migrate(db, bundle, now, where);
   if (schemaVersion !== latestSchemaVersion(bundle))
     throw new HubError('internal', 'migration did not complete');
-  return new SqliteHubStore(db, schemaVersion);
+  return new SqliteHubStore(db, schemaVersion, host);
 }
 
 const ENDED_STATUSES: RunStatus[] = ['completed', 'failed', 'cancelled', 'expired'];
@@ -35,26 +45,148 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 const JournalStartInput = JournalEntry.omit({ outcome: true, settledAt: true });
-const OutcomeInput = JournalEntry.shape.outcome.unwrap();
+
+const runId = sql.placeholder('runId');
+const seq = sql.placeholder('seq');
+
+/** A placeholder whose value goes to SQLite as given: `runParams` encodes the JSON columns. */
+const raw = (name: string) => sql`${sql.placeholder(name)}`;
+
+/**
+ * A run's columns for the prepared insert and update. Their values are encoded by `runParams`,
+ * as drizzle would (JSON as text, null as NULL; a placeholder's own encoder would store null as
+ * the text 'null').
+ */
+const runColumns = {
+  profile: raw('profile'),
+  status: raw('status'),
+  code: raw('code'),
+  seed: raw('seed'),
+  clockOrigin: raw('clockOrigin'),
+  attempts: raw('attempts'),
+  result: raw('result'),
+  error: raw('error'),
+  logs: raw('logs'),
+  notices: raw('notices'),
+  createdAt: raw('createdAt'),
+  updatedAt: raw('updatedAt'),
+};
+
+const jsonText = (value: unknown) => (value === null ? null : JSON.stringify(value));
+
+function runParams(run: Run) {
+  const row = rows.runToRow(run);
+  return {
+    ...row,
+    result: jsonText(row.result),
+    error: jsonText(row.error),
+    logs: jsonText(row.logs),
+    notices: jsonText(row.notices),
+  };
+}
 
 export class SqliteHubStore extends SourceRecords implements HubStore {
   readonly schemaVersion: number;
+  readonly #insertRun = this.prepare((db) =>
+    db
+      .insert(t.hubRuns)
+      .values({ id: raw('id'), ...runColumns })
+      .prepare(),
+  );
+  readonly #updateRun = this.prepare((db) =>
+    db
+      .update(t.hubRuns)
+      .set(runColumns)
+      .where(eq(t.hubRuns.id, sql.placeholder('id')))
+      .prepare(),
+  );
+  readonly #run = this.prepare((db) =>
+    db
+      .select()
+      .from(t.hubRuns)
+      .where(eq(t.hubRuns.id, sql.placeholder('id')))
+      .prepare(),
+  );
+  readonly #insertJournal = this.prepare((db) =>
+    db
+      .insert(t.hubJournal)
+      .values({
+        runId,
+        seq,
+        address: sql.placeholder('address'),
+        connection: sql.placeholder('connection'),
+        argsDigest: sql.placeholder('argsDigest'),
+        decision: sql.placeholder('decision'),
+        startedAt: sql.placeholder('startedAt'),
+      })
+      .prepare(),
+  );
+  readonly #insertOutcome = this.prepare((db) =>
+    db
+      .insert(t.hubJournalOutcomes)
+      .values({
+        runId,
+        seq,
+        outcome: sql.placeholder('outcome'),
+        settledAt: sql.placeholder('settledAt'),
+      })
+      .prepare(),
+  );
+  readonly #journalEntry = this.prepare((db) =>
+    db
+      .select()
+      .from(t.hubJournal)
+      .where(and(eq(t.hubJournal.runId, runId), eq(t.hubJournal.seq, seq)))
+      .prepare(),
+  );
+  readonly #journalOutcome = this.prepare((db) =>
+    db
+      .select()
+      .from(t.hubJournalOutcomes)
+      .where(and(eq(t.hubJournalOutcomes.runId, runId), eq(t.hubJournalOutcomes.seq, seq)))
+      .prepare(),
+  );
+  readonly #journalEntries = this.prepare((db) =>
+    db
+      .select()
+      .from(t.hubJournal)
+      .where(eq(t.hubJournal.runId, runId))
+      .orderBy(asc(t.hubJournal.seq))
+      .prepare(),
+  );
+  readonly #journalOutcomes = this.prepare((db) =>
+    db.select().from(t.hubJournalOutcomes).where(eq(t.hubJournalOutcomes.runId, runId)).prepare(),
+  );
+  readonly #journalCount = this.prepare((db) =>
+    db.select({ n: count() }).from(t.hubJournal).where(eq(t.hubJournal.runId, runId)).prepare(),
+  );
+  readonly #pendingInputs = this.prepare((db) =>
+    db
+      .select()
+      .from(t.hubPendingInputs)
+      .where(eq(t.hubPendingInputs.runId, runId))
+      .orderBy(asc(t.hubPendingInputs.seq))
+      .prepare(),
+  );
+  // Ordered here, not in SQL: a run has a handful of decisions, usually none (the call gate asks
+  // on every call), and SQLite sets up a sorter for ORDER BY even when nothing comes back.
+  readonly #decisions = this.prepare((db) =>
+    db.select().from(t.hubDecisions).where(eq(t.hubDecisions.runId, runId)).prepare(),
+  );
 
-  constructor(db: SyncDb, schemaVersion: number) {
-    super(db);
+  constructor(db: SyncDb, schemaVersion: number, host?: StoreHost) {
+    super(db, host);
     this.schemaVersion = schemaVersion;
   }
 
   // ── runs ──
   createRun(run: Run): void {
-    const record = rows.checkInput(Run, run, 'run');
-    this.once(`a run with id ${record.id} already exists`, () =>
-      this.db.insert(t.hubRuns).values(rows.runToRow(record)).run(),
-    );
+    const record = rows.checkRun(run);
+    this.once(`a run with id ${record.id} already exists`, () => this.#insertRun().run(runParams(record)));
   }
 
   getRun(id: string): Run | undefined {
-    const row = this.db.select().from(t.hubRuns).where(eq(t.hubRuns.id, id)).get();
+    const row = this.#run().get({ id });
     return row && rows.runFromRow(row);
   }
 
@@ -72,8 +204,8 @@ export class SqliteHubStore extends SourceRecords implements HubStore {
           `run ${id} moved on (it is ${current.status} at attempt ${current.attempts}); another process is running it`,
         );
       }
-      const next = rows.checkInput(Run, { ...current, ...update }, 'run');
-      this.db.update(t.hubRuns).set(rows.runToRow(next)).where(eq(t.hubRuns.id, id)).run();
+      const next = rows.checkRun({ ...current, ...update });
+      this.#updateRun().run(runParams(next));
       return next;
     });
   }
@@ -112,10 +244,10 @@ export class SqliteHubStore extends SourceRecords implements HubStore {
   // ── journal ──
   appendJournal(entry: JournalStart): void {
     const record = rows.checkInput(JournalStartInput, entry, 'journal entry');
-    this.write((db) => {
+    this.write(() => {
       this.requireRun(record.runId);
       this.once(`run ${record.runId} already has a journal entry at seq ${record.seq}`, () =>
-        db.insert(t.hubJournal).values(record).run(),
+        this.#insertJournal().run(record),
       );
     });
   }
@@ -126,52 +258,34 @@ export class SqliteHubStore extends SourceRecords implements HubStore {
     outcome: NonNullable<JournalEntry['outcome']>,
     settledAt: number,
   ): void {
-    const record = rows.checkInput(OutcomeInput, outcome, 'call outcome');
-    this.write((db) => {
-      const entry = db
-        .select({ seq: t.hubJournal.seq })
-        .from(t.hubJournal)
-        .where(and(eq(t.hubJournal.runId, runId), eq(t.hubJournal.seq, seq)))
-        .get();
-      if (!entry)
+    const record = rows.checkOutcome(outcome);
+    this.write(() => {
+      if (!this.#journalEntry().get({ runId, seq }))
         throw new HubError('not_found', `run ${runId} has no journal entry at seq ${seq} to settle`);
       this.once(`the call at ${runId}#${seq} is already settled; an outcome is recorded once`, () =>
-        db.insert(t.hubJournalOutcomes).values({ runId, seq, outcome: record, settledAt }).run(),
+        this.#insertOutcome().run({ runId, seq, outcome: record, settledAt }),
       );
     });
   }
 
   getJournalEntry(runId: string, seq: number): JournalEntry | undefined {
-    const entry = this.db
-      .select()
-      .from(t.hubJournal)
-      .where(and(eq(t.hubJournal.runId, runId), eq(t.hubJournal.seq, seq)))
-      .get();
+    const entry = this.#journalEntry().get({ runId, seq });
     if (!entry) return undefined;
-    const outcome = this.db
-      .select()
-      .from(t.hubJournalOutcomes)
-      .where(and(eq(t.hubJournalOutcomes.runId, runId), eq(t.hubJournalOutcomes.seq, seq)))
-      .get();
-    return rows.journalFromRows(entry, outcome);
+    return rows.journalFromRows(entry, this.#journalOutcome().get({ runId, seq }));
   }
 
   listJournal(runId: string): JournalEntry[] {
-    const entries = this.db
-      .select()
-      .from(t.hubJournal)
-      .where(eq(t.hubJournal.runId, runId))
-      .orderBy(asc(t.hubJournal.seq))
-      .all();
+    const entries = this.#journalEntries().all({ runId });
     const outcomes = new Map(
-      this.db
-        .select()
-        .from(t.hubJournalOutcomes)
-        .where(eq(t.hubJournalOutcomes.runId, runId))
-        .all()
+      this.#journalOutcomes()
+        .all({ runId })
         .map((row) => [row.seq, row]),
     );
     return entries.map((entry) => rows.journalFromRows(entry, outcomes.get(entry.seq)));
+  }
+
+  countJournal(runId: string): number {
+    return this.#journalCount().get({ runId })?.n ?? 0;
   }
 
   // ── pending inputs and decisions ──
@@ -192,13 +306,7 @@ export class SqliteHubStore extends SourceRecords implements HubStore {
   }
 
   listPendingInputs(runId: string): PendingInput[] {
-    return this.db
-      .select()
-      .from(t.hubPendingInputs)
-      .where(eq(t.hubPendingInputs.runId, runId))
-      .orderBy(asc(t.hubPendingInputs.seq))
-      .all()
-      .map(rows.pendingFromRow);
+    return this.#pendingInputs().all({ runId }).map(rows.pendingFromRow);
   }
 
   recordDecision(decision: Decision): void {
@@ -224,12 +332,8 @@ export class SqliteHubStore extends SourceRecords implements HubStore {
   }
 
   listDecisions(runId: string): Decision[] {
-    return this.db
-      .select()
-      .from(t.hubDecisions)
-      .where(eq(t.hubDecisions.runId, runId))
-      .orderBy(asc(t.hubDecisions.at), asc(t.hubDecisions.id))
-      .all()
-      .map(rows.decisionFromRow);
+    const found = this.#decisions().all({ runId });
+    if (found.length > 1) found.sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return found.map(rows.decisionFromRow);
   }
 }

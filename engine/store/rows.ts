@@ -2,20 +2,31 @@
  * Records <-> rows. Every record leaving the store is parsed with its zod schema, so a row
  * that was tampered with or written by a broken build is reported as `corrupt` instead of
  * travelling on as a wrong type.
+ *
+ * One exception, for speed on the call path: a part of a record that is any JSON value (a tool's
+ * schemas, a call's value, a run's result) is read from a JSON column, which the driver turned
+ * into a value with JSON.parse, and JSON.parse yields nothing but JSON. Walking it again with
+ * `JsonValue` (a union tried at every node) proved nothing new and cost more than the query, so
+ * those parts are read as they were parsed, checked only for their kind (an object where an
+ * object belongs); every other field is parsed as before. On the way in, JSON values are still
+ * checked in full, by `isJsonValue` first and by zod only to say what is wrong.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   CallDecision,
   CallOutcome,
   Connection,
   Decision,
   type JournalEntry,
+  type JsonValue,
   Manifest,
+  ManifestTool,
   PendingInput,
   PolicyRule,
   Run,
   type SecretRef,
   Source,
+  ToolReview,
 } from '../contracts.ts';
 import { HubError } from '../errors.ts';
 import type * as t from './schema.ts';
@@ -43,6 +54,78 @@ export function checkInput<S extends z.ZodType>(schema: S, value: unknown, what:
     throw new HubError('invalid_input', `this ${what} is not valid${at}: ${issue?.message ?? 'unknown'}`);
   }
   return parsed.data;
+}
+
+/**
+ * True when `value` is a JSON value, as `JsonValue` accepts it (finite numbers, plain objects,
+ * arrays without holes), walked once without zod. Stricter than or equal to `JsonValue`, never
+ * looser: anything it refuses goes to zod, which decides and names the problem.
+ */
+export function isJsonValue(value: unknown): value is JsonValue {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value);
+    case 'object': {
+      if (value === null) return true;
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) if (!isJsonValue(value[i])) return false;
+        return true;
+      }
+      const proto = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) return false;
+      if (Object.getOwnPropertySymbols(value).length > 0) return false;
+      for (const key of Object.keys(value)) {
+        if (!isJsonValue((value as Record<string, unknown>)[key])) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/** A JSON column's value as the driver parsed it (see the top of this file). */
+const ParsedJson = z.custom<JsonValue>((value) => value !== undefined);
+const ParsedJsonObject = z.custom<{ [key: string]: JsonValue }>(
+  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+);
+const StoredTool = ManifestTool.extend({
+  inputSchema: ParsedJsonObject,
+  outputSchema: ParsedJsonObject.optional(),
+});
+const StoredManifest = Manifest.extend({ tools: z.array(StoredTool) });
+const StoredReview = ToolReview.extend({ tool: StoredTool });
+const [SucceededOutcome, FailedOutcome] = CallOutcome.options;
+const StoredOutcome = z.discriminatedUnion('ok', [
+  SucceededOutcome.extend({ value: ParsedJson }),
+  FailedOutcome,
+]);
+const StoredRun = Run.extend({ result: ParsedJson.optional() });
+
+/** A call's outcome on its way in: checked in full, JSON values by `isJsonValue`. */
+const OutcomeInput = z.discriminatedUnion('ok', [
+  SucceededOutcome.extend({ value: z.custom<JsonValue>(isJsonValue) }),
+  FailedOutcome,
+]);
+const RunInput = Run.extend({ result: z.custom<JsonValue>(isJsonValue).optional() });
+
+/** Validates with `fast`; when it refuses, `full` decides and names the problem. */
+function checkFast<S extends z.ZodType>(fast: z.ZodType, full: S, value: unknown, what: string): z.infer<S> {
+  const parsed = fast.safeParse(value);
+  return parsed.success ? (parsed.data as z.infer<S>) : checkInput(full, value, what);
+}
+
+export const checkOutcome = (outcome: unknown): CallOutcome =>
+  checkFast(OutcomeInput, CallOutcome, outcome, 'call outcome');
+
+export const checkRun = (run: unknown): Run => checkFast(RunInput, Run, run, 'run');
+
+/** A review as stored. */
+export function reviewFromRow(row: Row<typeof t.hubReviews>): ToolReview {
+  return parseRecord(StoredReview, row, `review of ${row.address}`);
 }
 
 const nullToUndefined = <T>(value: T | null): T | undefined => (value === null ? undefined : value);
@@ -79,30 +162,36 @@ export function sourceFromRow(row: Row<typeof t.hubSources>): Source {
   return parseRecord(Source, record, `source "${row.namespace}"`);
 }
 
+const toolRecord = (tool: Row<typeof t.hubTools>) => ({
+  address: tool.address,
+  name: tool.name,
+  title: nullToUndefined(tool.title),
+  description: nullToUndefined(tool.description),
+  inputSchema: tool.inputSchema,
+  outputSchema: nullToUndefined(tool.outputSchema),
+  annotations: nullToUndefined(tool.annotations),
+  contract: tool.contract,
+});
+
 export function manifestFromRows(
   head: Row<typeof t.hubManifests>,
   tools: readonly Row<typeof t.hubTools>[],
 ): Manifest {
   return parseRecord(
-    Manifest,
+    StoredManifest,
     {
       namespace: head.namespace,
       fetchedAt: head.fetchedAt,
       server: nullToUndefined(head.server),
       instructions: nullToUndefined(head.instructions),
-      tools: tools.map((tool) => ({
-        address: tool.address,
-        name: tool.name,
-        title: nullToUndefined(tool.title),
-        description: nullToUndefined(tool.description),
-        inputSchema: tool.inputSchema,
-        outputSchema: nullToUndefined(tool.outputSchema),
-        annotations: nullToUndefined(tool.annotations),
-        contract: tool.contract,
-      })),
+      tools: tools.map(toolRecord),
     },
     `manifest of "${head.namespace}"`,
   );
+}
+
+export function toolFromRow(row: Row<typeof t.hubTools>): ManifestTool {
+  return parseRecord(StoredTool, toolRecord(row), `tool ${row.address}`);
 }
 
 export function connectionFromRow(row: Row<typeof t.hubConnections>): Connection {
@@ -150,7 +239,7 @@ export function runToRow(run: Run): Row<typeof t.hubRuns> {
 
 export function runFromRow(row: Row<typeof t.hubRuns>): Run {
   return parseRecord(
-    Run,
+    StoredRun,
     { ...row, result: nullToUndefined(row.result), error: nullToUndefined(row.error) },
     `run ${row.id}`,
   );
@@ -171,7 +260,7 @@ export function journalFromRows(
     startedAt: entry.startedAt,
   };
   if (outcome) {
-    record.outcome = parseRecord(CallOutcome, outcome.outcome, where);
+    record.outcome = parseRecord(StoredOutcome, outcome.outcome, where);
     record.settledAt = outcome.settledAt;
   }
   return record;

@@ -3,14 +3,92 @@
  * reviews, connections and policy rules. Records are validated on the way in and parsed on the
  * way out (rows.ts).
  */
-import { and, asc, eq } from 'drizzle-orm';
-import { Connection, Manifest, PolicyRule, Source, ToolReview } from '../contracts.ts';
+import { and, asc, eq, or, sql } from 'drizzle-orm';
+import { Connection, Manifest, type ManifestTool, PolicyRule, Source, ToolReview } from '../contracts.ts';
 import { HubError } from '../errors.ts';
 import * as rows from './rows.ts';
 import * as t from './schema.ts';
 import { SqliteRecords } from './sqlite-records.ts';
 
 export abstract class SourceRecords extends SqliteRecords {
+  readonly #source = this.prepare((db) =>
+    db
+      .select()
+      .from(t.hubSources)
+      .where(eq(t.hubSources.namespace, sql.placeholder('namespace')))
+      .prepare(),
+  );
+  readonly #manifestHead = this.prepare((db) =>
+    db
+      .select()
+      .from(t.hubManifests)
+      .where(eq(t.hubManifests.namespace, sql.placeholder('namespace')))
+      .prepare(),
+  );
+  readonly #manifestTools = this.prepare((db) =>
+    db
+      .select()
+      .from(t.hubTools)
+      .where(eq(t.hubTools.namespace, sql.placeholder('namespace')))
+      .orderBy(asc(t.hubTools.position))
+      .prepare(),
+  );
+  readonly #tool = this.prepare((db) =>
+    db
+      .select()
+      .from(t.hubTools)
+      .where(eq(t.hubTools.address, sql.placeholder('address')))
+      .prepare(),
+  );
+  readonly #manifestVersions = this.prepare((db) =>
+    db
+      .select({ namespace: t.hubManifests.namespace, fetchedAt: t.hubManifests.fetchedAt })
+      .from(t.hubManifests)
+      .orderBy(asc(t.hubManifests.namespace))
+      .prepare(),
+  );
+  readonly #connections = this.prepare((db) =>
+    db
+      .select()
+      .from(t.hubConnections)
+      .where(eq(t.hubConnections.namespace, sql.placeholder('namespace')))
+      .orderBy(asc(t.hubConnections.name))
+      .prepare(),
+  );
+  readonly #review = this.prepare((db) =>
+    db
+      .select()
+      .from(t.hubReviews)
+      .where(eq(t.hubReviews.address, sql.placeholder('address')))
+      .prepare(),
+  );
+  readonly #policyRules = this.prepare((db) =>
+    db
+      .select()
+      .from(t.hubPolicyRules)
+      .orderBy(asc(t.hubPolicyRules.createdAt), asc(t.hubPolicyRules.id))
+      .prepare(),
+  );
+  readonly #policyRulesFor = this.prepare((db) =>
+    db
+      .select()
+      .from(t.hubPolicyRules)
+      .where(
+        or(
+          and(
+            eq(t.hubPolicyRules.targetKind, 'tool'),
+            eq(t.hubPolicyRules.target, sql.placeholder('address')),
+          ),
+          and(
+            eq(t.hubPolicyRules.targetKind, 'source'),
+            eq(t.hubPolicyRules.target, sql.placeholder('namespace')),
+          ),
+        ),
+      )
+      .orderBy(asc(t.hubPolicyRules.createdAt), asc(t.hubPolicyRules.id))
+      .prepare(),
+  );
+
   claimHubId(candidate: string): string {
     return this.claimSetting('hub_id', candidate);
   }
@@ -26,6 +104,7 @@ export abstract class SourceRecords extends SqliteRecords {
 
   // ── sources ──
   addSource(source: Source): void {
+    this.recordsChanged();
     const record = rows.checkInput(Source, source, 'source');
     this.once(
       `a source named "${record.namespace}" already exists; pick another namespace or remove it first`,
@@ -34,6 +113,7 @@ export abstract class SourceRecords extends SqliteRecords {
   }
 
   updateSource(source: Source): void {
+    this.recordsChanged();
     const record = rows.checkInput(Source, source, 'source');
     this.write((db) => {
       this.requireSource(record.namespace);
@@ -45,20 +125,20 @@ export abstract class SourceRecords extends SqliteRecords {
   }
 
   getSource(namespace: string): Source | undefined {
-    const row = this.db.select().from(t.hubSources).where(eq(t.hubSources.namespace, namespace)).get();
-    return row && rows.sourceFromRow(row);
+    return this.cached(`source\0${namespace}`, () => {
+      const row = this.#source().get({ namespace });
+      return row && rows.sourceFromRow(row);
+    });
   }
 
   listSources(): Source[] {
-    return this.db
-      .select()
-      .from(t.hubSources)
-      .orderBy(asc(t.hubSources.namespace))
-      .all()
-      .map(rows.sourceFromRow);
+    return this.cached('sources', () =>
+      this.db.select().from(t.hubSources).orderBy(asc(t.hubSources.namespace)).all().map(rows.sourceFromRow),
+    );
   }
 
   removeSource(namespace: string): void {
+    this.recordsChanged();
     this.write((db) => {
       this.requireSource(namespace);
       db.delete(t.hubTools).where(eq(t.hubTools.namespace, namespace)).run();
@@ -87,6 +167,7 @@ export abstract class SourceRecords extends SqliteRecords {
 
   // ── reviews ──
   putReview(review: ToolReview): void {
+    this.recordsChanged();
     const record = rows.checkInput(ToolReview, review, 'review');
     if (record.tool.address !== record.address || record.tool.contract !== record.contract) {
       throw new HubError(
@@ -107,22 +188,27 @@ export abstract class SourceRecords extends SqliteRecords {
   }
 
   getReview(address: string): ToolReview | undefined {
-    const row = this.db.select().from(t.hubReviews).where(eq(t.hubReviews.address, address)).get();
-    return row && rows.parseRecord(ToolReview, row, `review of ${row.address}`);
+    return this.cached(`review\0${address}`, () => {
+      const row = this.#review().get({ address });
+      return row && rows.reviewFromRow(row);
+    });
   }
 
   listReviews(namespace: string): ToolReview[] {
-    return this.db
-      .select()
-      .from(t.hubReviews)
-      .where(eq(t.hubReviews.namespace, namespace))
-      .orderBy(asc(t.hubReviews.address))
-      .all()
-      .map((row) => rows.parseRecord(ToolReview, row, `review of ${row.address}`));
+    return this.cached(`reviews\0${namespace}`, () =>
+      this.db
+        .select()
+        .from(t.hubReviews)
+        .where(eq(t.hubReviews.namespace, namespace))
+        .orderBy(asc(t.hubReviews.address))
+        .all()
+        .map(rows.reviewFromRow),
+    );
   }
 
   // ── manifests ──
   putManifest(manifest: Manifest): void {
+    this.recordsChanged();
     const record = rows.checkInput(Manifest, manifest, 'manifest');
     const stray = record.tools.find((tool) => !tool.address.startsWith(`${record.namespace}.`));
     if (stray)
@@ -156,42 +242,43 @@ export abstract class SourceRecords extends SqliteRecords {
   }
 
   getManifest(namespace: string): Manifest | undefined {
-    const head = this.db.select().from(t.hubManifests).where(eq(t.hubManifests.namespace, namespace)).get();
-    if (!head) return undefined;
-    const tools = this.db
-      .select()
-      .from(t.hubTools)
-      .where(eq(t.hubTools.namespace, namespace))
-      .orderBy(asc(t.hubTools.position))
-      .all();
-    return rows.manifestFromRows(head, tools);
+    return this.cached(`manifest\0${namespace}`, () => {
+      const head = this.#manifestHead().get({ namespace });
+      return head && rows.manifestFromRows(head, this.#manifestTools().all({ namespace }));
+    });
+  }
+
+  getTool(address: string): ManifestTool | undefined {
+    return this.cached(`tool\0${address}`, () => {
+      const row = this.#tool().get({ address });
+      return row && rows.toolFromRow(row);
+    });
   }
 
   listManifests(): Manifest[] {
-    const heads = this.db.select().from(t.hubManifests).orderBy(asc(t.hubManifests.namespace)).all();
-    const tools = this.db
-      .select()
-      .from(t.hubTools)
-      .orderBy(asc(t.hubTools.namespace), asc(t.hubTools.position))
-      .all();
-    return heads.map((head) =>
-      rows.manifestFromRows(
-        head,
-        tools.filter((tool) => tool.namespace === head.namespace),
-      ),
-    );
+    return this.cached('manifests', () => {
+      const heads = this.db.select().from(t.hubManifests).orderBy(asc(t.hubManifests.namespace)).all();
+      const tools = this.db
+        .select()
+        .from(t.hubTools)
+        .orderBy(asc(t.hubTools.namespace), asc(t.hubTools.position))
+        .all();
+      return heads.map((head) =>
+        rows.manifestFromRows(
+          head,
+          tools.filter((tool) => tool.namespace === head.namespace),
+        ),
+      );
+    });
   }
 
   listManifestVersions(): { namespace: string; fetchedAt: number }[] {
-    return this.db
-      .select({ namespace: t.hubManifests.namespace, fetchedAt: t.hubManifests.fetchedAt })
-      .from(t.hubManifests)
-      .orderBy(asc(t.hubManifests.namespace))
-      .all();
+    return this.cached('versions', () => this.#manifestVersions().all());
   }
 
   // ── connections ──
   putConnection(connection: Connection): void {
+    this.recordsChanged();
     const record = rows.checkInput(Connection, connection, 'connection');
     this.write((db) => {
       this.requireSource(record.namespace);
@@ -212,25 +299,17 @@ export abstract class SourceRecords extends SqliteRecords {
   }
 
   getConnection(namespace: string, name: string): Connection | undefined {
-    const row = this.db
-      .select()
-      .from(t.hubConnections)
-      .where(and(eq(t.hubConnections.namespace, namespace), eq(t.hubConnections.name, name)))
-      .get();
-    return row && rows.connectionFromRow(row);
+    return this.listConnections(namespace).find((connection) => connection.name === name);
   }
 
   listConnections(namespace: string): Connection[] {
-    return this.db
-      .select()
-      .from(t.hubConnections)
-      .where(eq(t.hubConnections.namespace, namespace))
-      .orderBy(asc(t.hubConnections.name))
-      .all()
-      .map(rows.connectionFromRow);
+    return this.cached(`connections\0${namespace}`, () =>
+      this.#connections().all({ namespace }).map(rows.connectionFromRow),
+    );
   }
 
   removeConnection(namespace: string, name: string): void {
+    this.recordsChanged();
     const removed = this.db
       .delete(t.hubConnections)
       .where(and(eq(t.hubConnections.namespace, namespace), eq(t.hubConnections.name, name)))
@@ -246,22 +325,25 @@ export abstract class SourceRecords extends SqliteRecords {
 
   // ── policy ──
   addPolicyRule(rule: PolicyRule): void {
+    this.recordsChanged();
     const record = rows.checkInput(PolicyRule, rule, 'policy rule');
     this.once(`a policy rule with id ${record.id} already exists`, () =>
       this.db.insert(t.hubPolicyRules).values(rows.policyRuleToRow(record)).run(),
     );
   }
 
-  listPolicyRules(): PolicyRule[] {
-    return this.db
-      .select()
-      .from(t.hubPolicyRules)
-      .orderBy(asc(t.hubPolicyRules.createdAt), asc(t.hubPolicyRules.id))
-      .all()
-      .map(rows.policyRuleFromRow);
+  listPolicyRules(forAddress?: string): PolicyRule[] {
+    if (forAddress === undefined) {
+      return this.cached('rules', () => this.#policyRules().all().map(rows.policyRuleFromRow));
+    }
+    const namespace = forAddress.slice(0, Math.max(0, forAddress.indexOf('.')));
+    return this.cached(`rules\0${forAddress}`, () =>
+      this.#policyRulesFor().all({ address: forAddress, namespace }).map(rows.policyRuleFromRow),
+    );
   }
 
   removePolicyRule(id: string): void {
+    this.recordsChanged();
     const removed = this.db
       .delete(t.hubPolicyRules)
       .where(eq(t.hubPolicyRules.id, id))

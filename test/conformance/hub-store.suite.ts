@@ -396,5 +396,139 @@ export function describeHubStore(h: HubStoreHarness): void {
       expect(() => exec(`UPDATE hub_decisions SET choice = 'always'`)).toThrow(/recorded once/);
       expect(store.listPendingInputs('run_1').map((p) => p.id)).toEqual(['pending_3']);
     });
+
+    check('one tool is read by its address, and follows its manifest', ({ store }) => {
+      store.addSource(fixtures.http());
+      const tool = (name: string, contract: string) => ({
+        address: `linear.${name}`,
+        name,
+        inputSchema: { type: 'object', properties: { title: { type: 'string' } } },
+        annotations: { readOnlyHint: true },
+        contract: digest(contract),
+      });
+      expect(store.getTool('linear.list_issues')).toBeUndefined();
+      store.putManifest({ namespace: 'linear', fetchedAt: T0, tools: [tool('list_issues', 'a')] });
+      expect(store.getTool('linear.list_issues')).toEqual(tool('list_issues', 'a'));
+      store.putManifest({
+        namespace: 'linear',
+        fetchedAt: T0 + 1,
+        tools: [tool('list_issues', 'b'), tool('create_issue', 'c')],
+      });
+      expect(store.getTool('linear.list_issues')?.contract).toBe(digest('b'));
+      expect(store.getTool('linear.create_issue')).toEqual(tool('create_issue', 'c'));
+      store.removeSource('linear');
+      expect(store.getTool('linear.list_issues')).toBeUndefined();
+    });
+
+    check('the journal is counted per run, settled or not, without reading it', ({ store }) => {
+      store.createRun(fixtures.run('run_1'));
+      store.createRun(fixtures.run('run_2'));
+      expect(store.countJournal('run_1')).toBe(0);
+      store.appendJournal(fixtures.start('run_1', 0));
+      store.appendJournal(fixtures.start('run_1', 4));
+      store.settleJournal('run_1', 0, { ok: true, value: 1, ms: 1 }, T0);
+      store.appendJournal(fixtures.start('run_2', 0));
+      expect(store.countJournal('run_1')).toBe(2);
+      expect(store.countJournal('run_2')).toBe(1);
+      expect(store.countJournal('ghost')).toBe(0);
+    });
+
+    check('the policy rules for one address are its tool’s and its source’s, oldest first', ({ store }) => {
+      const rule = (id: string, target: PolicyRule['target'], at: number): PolicyRule => ({
+        id,
+        target,
+        effect: 'ask',
+        createdAt: T0 + at,
+      });
+      store.addPolicyRule(rule('r_tool_late', { kind: 'tool', address: 'linear.create_issue' }, 5));
+      store.addPolicyRule(rule('r_source', { kind: 'source', namespace: 'linear' }, 1));
+      store.addPolicyRule(rule('r_other_tool', { kind: 'tool', address: 'linear.list_issues' }, 2));
+      store.addPolicyRule(rule('r_other_source', { kind: 'source', namespace: 'github' }, 3));
+      store.addPolicyRule({
+        ...rule('r_tool_work', { kind: 'tool', address: 'linear.create_issue' }, 4),
+        connection: 'work',
+      });
+      expect(store.listPolicyRules('linear.create_issue').map((r) => r.id)).toEqual([
+        'r_source',
+        'r_tool_work',
+        'r_tool_late',
+      ]);
+      expect(store.listPolicyRules('github.create_issue').map((r) => r.id)).toEqual(['r_other_source']);
+      expect(store.listPolicyRules().map((r) => r.id)).toHaveLength(5);
+      store.removePolicyRule('r_source');
+      expect(store.listPolicyRules('linear.create_issue').map((r) => r.id)).toEqual([
+        'r_tool_work',
+        'r_tool_late',
+      ]);
+    });
+
+    check('what the store returns cannot be changed by the caller who got it', ({ store }) => {
+      store.addSource(fixtures.http());
+      store.putManifest({
+        namespace: 'linear',
+        fetchedAt: T0,
+        tools: [{ address: 'linear.a', name: 'a', inputSchema: { type: 'object' }, contract: digest('a') }],
+      });
+      const tool = store.getTool('linear.a');
+      expect(() => {
+        (tool as { name: string }).name = 'b';
+      }).toThrow(TypeError);
+      expect(() => {
+        (tool?.inputSchema as Record<string, unknown>).type = 'array';
+      }).toThrow(TypeError);
+      expect(store.getTool('linear.a')).toMatchObject({ name: 'a', inputSchema: { type: 'object' } });
+      expect(store.getManifest('linear')?.tools[0]?.name).toBe('a');
+    });
+
+    check('records read inside a transaction that rolls back are not read again', async ({ store }) => {
+      await rejectsWith('conflict', () =>
+        store.atomically(() => {
+          store.addSource(fixtures.http('linear'));
+          store.putManifest({
+            namespace: 'linear',
+            fetchedAt: T0,
+            tools: [{ address: 'linear.a', name: 'a', inputSchema: {}, contract: digest('a') }],
+          });
+          store.putConnection({
+            namespace: 'linear',
+            name: 'work',
+            isDefault: true,
+            secrets: [],
+            createdAt: T0,
+          });
+          expect(store.getTool('linear.a')?.name).toBe('a');
+          expect(store.listConnections('linear')).toHaveLength(1);
+          expect(store.getSource('linear')).toBeDefined();
+          // A failure that is no write of those records: what was read must still go.
+          store.createRun(fixtures.run('run_1'));
+          store.createRun(fixtures.run('run_1'));
+        }),
+      );
+      expect(store.getTool('linear.a')).toBeUndefined();
+      expect(store.listConnections('linear')).toEqual([]);
+      expect(store.getSource('linear')).toBeUndefined();
+      expect(store.listManifests()).toEqual([]);
+    });
+
+    check('a run keeps its result, error, logs and notices through create and update', ({ store }) => {
+      const run: Run = {
+        ...fixtures.run('run_1'),
+        result: { list: [1, 'two', null, { three: true }] },
+        error: { code: 'x', message: 'y', hint: 'z' },
+        logs: ['a', 'b'],
+        notices: ['n'],
+      };
+      store.createRun(run);
+      expect(store.getRun('run_1')).toEqual(run);
+      const next = store.updateRun('run_1', { result: null, logs: ['a', 'b', 'c'], updatedAt: T0 + 1 });
+      expect(next.result).toBeNull();
+      expect(store.getRun('run_1')).toMatchObject({
+        logs: ['a', 'b', 'c'],
+        error: run.error,
+        updatedAt: T0 + 1,
+      });
+      store.createRun(fixtures.run('run_2'));
+      expect(store.getRun('run_2')).toEqual(fixtures.run('run_2'));
+    });
   });
 }
