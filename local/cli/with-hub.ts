@@ -70,7 +70,7 @@ export function openHub(output: Output): OpenHub {
     random,
     sandbox: async () => {
       const { QuickJsSandbox } = await import('../quickjs-sandbox.ts');
-      sandbox ??= new QuickJsSandbox({ poolSize: 1 });
+      sandbox ??= new QuickJsSandbox({ poolSize: 2 });
       return sandbox;
     },
   });
