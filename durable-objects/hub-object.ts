@@ -163,8 +163,17 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
 
   /** A run may leave a request open, and every run is pruned one day: keep an alarm set. */
   async #afterRun(envelope: ExecuteEnvelope): Promise<ExecuteEnvelope> {
-    if (envelope.status === 'awaiting_approval' || (await this.ctx.storage.getAlarm()) === null) {
-      await this.#sweep();
+    try {
+      if (envelope.status === 'awaiting_approval' || (await this.ctx.storage.getAlarm()) === null) {
+        await this.#sweep();
+      }
+    } catch (error) {
+      // The run's answer stands whatever happens to housekeeping: a model told "failed" here
+      // would run the code again. The alarm, or the next run, sweeps.
+      console.error(
+        'the hub could not sweep runs after a run',
+        error instanceof Error ? error.message : error,
+      );
     }
     return envelope;
   }

@@ -63,7 +63,11 @@ export function createEngine(deps: EngineDeps): Engine {
     hub,
     lookup,
     runs: () => {
-      runs ??= start();
+      // A failed start (no sandbox yet) is not kept: the next call tries again.
+      runs ??= start().catch((error: unknown) => {
+        runs = undefined;
+        throw error;
+      });
       return runs;
     },
   };

@@ -40,6 +40,8 @@ export type RunUpdate = Partial<
 export interface RunExpectation {
   status?: RunStatus;
   attempts: number;
+  /** When set, the run must not have been touched since (a live attempt's heartbeat touches it). */
+  updatedAt?: number;
 }
 
 /** A journal entry as it is appended when the call starts: no outcome yet. */

@@ -38,7 +38,9 @@ export interface GuestCall {
 export type GateAnswer =
   | { kind: 'outcome'; outcome: CallOutcome }
   | { kind: 'suspend' }
-  | { kind: 'divergence'; message: string };
+  | { kind: 'divergence'; message: string }
+  /** This attempt no longer owns its run (cancelled, or taken over): nothing more is sent. */
+  | { kind: 'lost'; status: Run['status']; message: string };
 
 /** Calls one tool upstream, scrubbed (the Hub does this); `tool` is the one the gate let through. */
 export type Upstream = (
@@ -72,7 +74,21 @@ export async function gateCall(deps: GateDeps, run: Run, call: GuestCall): Promi
   const digest = await callArgsDigest(call.args);
   // One transaction from the journal lookup to the journal's start: the count, the person's
   // decisions and the policy that let the call through are the ones in force when it starts.
-  const step = store.atomically(() => {
+  const step = store.atomically((): GateAnswer | Send => {
+    // Only the attempt that owns the run sends: a cancel, or another process taking the run
+    // over, stops this one at its next call.
+    const current = store.getRun(run.id);
+    if (current?.status !== 'running' || current.attempts !== run.attempts) {
+      const status = current?.status ?? 'cancelled';
+      return {
+        kind: 'lost',
+        status,
+        message:
+          status === 'cancelled'
+            ? `run ${run.id} was cancelled; no more calls are made`
+            : `run ${run.id} was taken over by another attempt; this one makes no more calls`,
+      };
+    }
     const entry = store.getJournalEntry(run.id, call.seq);
     return entry ? replay(store, call, digest, entry) : admit(deps, run, call, digest);
   });

@@ -12,8 +12,9 @@
  *   (this hub's key, this hub, not expired), that the run still waits for exactly those calls and
  *   none of them is decided, reads each answer as untrusted input, and records every chosen
  *   decision with channel `client prompt` through `recordPersonDecision`, all in one transaction.
- *   A state is thus used at most once: after it, its calls are decided. Declined, cancelled or
- *   malformed answers record nothing and leave the call waiting.
+ *   A state is used at most once: its nonce is spent with the answer, even when every form was
+ *   declined. Declined, cancelled or malformed answers record nothing and leave the call
+ *   waiting for a new prompt (resume asks again with a new state) or the CLI.
  *
  * Every method takes and returns plain data, so the HubObject can expose it over RPC as is.
  */
@@ -92,6 +93,15 @@ export class ClientPrompt {
     const undecided: string[] = [];
     this.#deps.store.atomically(() => {
       this.#current(claim);
+      // A state is answered once, declined or not: its nonce is spent here, in the same
+      // transaction as the decisions (one small hub setting per answered prompt).
+      const mark = Array.from(this.#deps.random.bytes(8), (b) => b.toString(16).padStart(2, '0')).join('');
+      if (this.#deps.store.claimSetting(`prompt_nonce:${claim.nonce}`, mark) !== mark) {
+        throw new HubError(
+          'denied',
+          `this request of run ${claim.run} was already answered once; nothing was decided`,
+        );
+      }
       for (const pendingId of claim.calls) {
         const answer = Accepted.safeParse(responses[pendingId]);
         if (!answer.success) {

@@ -67,9 +67,8 @@ export function buildEnvelope({ run, journal, pending, inlineResultBytes }: Enve
     envelope.logs = kept;
   }
   if (truncated.result || truncated.logs) envelope.truncated = truncated;
-  const open = pending.filter(
-    (p) => envelope.status === 'awaiting_approval' || envelope.status === 'awaiting_connection',
-  );
+  const waiting = envelope.status === 'awaiting_approval' || envelope.status === 'awaiting_connection';
+  const open = waiting ? pending : [];
   if (open.length > 0) {
     envelope.pending = open.map((p) => ({
       id: p.id,

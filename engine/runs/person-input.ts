@@ -37,7 +37,7 @@ export function recordPersonDecision(
     const pending: PendingInput | undefined = store.getPendingInput(input.pendingId);
     if (!pending) throw new HubError('not_found', `no pending call ${input.pendingId}; nothing was decided`);
     const run = store.getRun(pending.runId);
-    if (!run || run.status !== 'awaiting_input') {
+    if (run?.status !== 'awaiting_input') {
       throw new HubError(
         'conflict',
         `run ${pending.runId} is ${run ? run.status : 'gone'}, not waiting for a decision; nothing was decided`,

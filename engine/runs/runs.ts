@@ -128,7 +128,8 @@ export class Runs {
 
   /**
    * Housekeeping, run by each host on a timer (the local server) or an alarm (the HubObject):
-   * a run waiting on a request that has expired becomes `expired`, and runs that ended more
+   * a run waiting on a request that has expired becomes `expired`, a run left behind for a day
+   * (decided but never resumed; or running in a process that died) ends, and runs that ended more
    * than `retentionMs` ago are deleted with their journals. Answers when it is next needed: the
    * earliest expiry of a request still open, if any.
    */
@@ -137,14 +138,44 @@ export class Runs {
     const now = clock.now();
     let expired = 0;
     let nextExpiry: number | undefined;
+    // A run nobody moved on for as long as a request may wait is left behind: a person decided
+    // and no one resumed it, or its process died and no one resumed it. It ends, so it is pruned.
+    const stale = now - this.#limits.approvalTtlMs;
     for (const run of store.listRuns({ status: 'awaiting_input', limit: 10_000 })) {
       const open = this.#undecided(run.id);
-      if (open.some((p) => p.expiresAt <= now)) {
-        this.#expire(run.id, now);
+      const overdue = open.some((p) => p.expiresAt <= now);
+      if (overdue || (open.length === 0 && run.updatedAt <= stale)) {
+        this.#expire(
+          run.id,
+          now,
+          overdue
+            ? undefined
+            : `run ${run.id} was decided but no one resumed it within a day; run the code again`,
+        );
         expired++;
         continue;
       }
       for (const pending of open) nextExpiry = Math.min(nextExpiry ?? pending.expiresAt, pending.expiresAt);
+    }
+    for (const run of store.listRuns({ status: 'running', limit: 10_000 })) {
+      if (run.updatedAt > stale) continue;
+      try {
+        store.updateRun(
+          run.id,
+          {
+            status: 'failed',
+            error: {
+              code: 'abandoned',
+              message: `run ${run.id} stopped when the process running it died, and no one resumed it; run the code again`,
+            },
+            updatedAt: now,
+          },
+          { status: 'running', attempts: run.attempts, updatedAt: run.updatedAt },
+        );
+        expired++;
+      } catch (error) {
+        if (!isHubError(error, 'conflict')) throw error;
+      }
     }
     const pruned = store.pruneRuns(now - this.#limits.retentionMs);
     return { expired, pruned, nextExpiry };
@@ -170,7 +201,7 @@ export class Runs {
       current = store.updateRun(
         run.id,
         { status: 'running', attempts: attempt, updatedAt: clock.now() },
-        { status: run.status, attempts: run.attempts },
+        { status: run.status, attempts: run.attempts, updatedAt: run.updatedAt },
       );
     } catch (error) {
       throw isHubError(error, 'conflict') ? this.#busy(run) : error;
@@ -201,6 +232,10 @@ export class Runs {
           if (answer.kind === 'suspend') return answer;
           if (answer.kind === 'divergence') {
             failure = { code: 'divergence', message: answer.message };
+            return { kind: 'fail', error: failure };
+          }
+          if (answer.kind === 'lost') {
+            failure = { code: answer.status === 'cancelled' ? 'cancelled' : 'busy', message: answer.message };
             return { kind: 'fail', error: failure };
           }
           return answer.outcome.ok
@@ -269,12 +304,12 @@ export class Runs {
     );
   }
 
-  #expire(runId: string, now: number): void {
+  #expire(runId: string, now: number, message?: string): void {
     this.#deps.store.updateRun(runId, {
       status: 'expired',
       error: {
         code: 'expired',
-        message: `the approval for run ${runId} was not given in time; run the code again`,
+        message: message ?? `the approval for run ${runId} was not given in time; run the code again`,
       },
       updatedAt: now,
     });

@@ -197,7 +197,8 @@ export class SqliteHubStore extends SourceRecords implements HubStore {
       if (
         expected &&
         (current.attempts !== expected.attempts ||
-          (expected.status !== undefined && current.status !== expected.status))
+          (expected.status !== undefined && current.status !== expected.status) ||
+          (expected.updatedAt !== undefined && current.updatedAt !== expected.updatedAt))
       ) {
         throw new HubError(
           'conflict',

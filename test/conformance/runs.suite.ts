@@ -132,6 +132,10 @@ class World {
   }
 }
 
+function never(): never {
+  throw new Error('expected a value');
+}
+
 async function errorOf(body: () => unknown): Promise<string> {
   try {
     await body();
@@ -304,6 +308,38 @@ export function describeRuns(h: RunsHarness): void {
       w.now += 6_000;
       expect(await w.runs().resume(run.runId)).toMatchObject({ status: 'completed', result: { id: 1 } });
       expect(w.sent).toEqual(['board.post {"text":"p"}']);
+    });
+
+    check('a cancel stops a live attempt at its next call', async (w) => {
+      const running = w
+        .runs()
+        .execute('for (let i = 0; i < 5; i++) await board.list_posts({}); return "all five"');
+      for (let i = 0; i < 500 && w.sent.length === 0; i++) await new Promise((r) => setTimeout(r, 2));
+      const [run] = w.store.listRuns({ status: 'running' });
+      if (!run) throw new Error('the run did not start');
+      w.runs().cancel(run.id);
+      const ended = await running;
+      expect(ended.status).toBe('cancelled');
+      expect(w.sent).toEqual(['board.list_posts {}']);
+    });
+
+    check('the sweep ends runs left behind for a day, then prunes them after retention', async (w) => {
+      const decided = await w.runs().execute('return await board.post({ text: "d" })');
+      w.decide(decided, 'once');
+      w.store.createRun({
+        ...(w.store.getRun(decided.runId) ?? never()),
+        id: 'run_orphan',
+        status: 'running',
+      });
+      w.now += 23 * HOUR;
+      expect(w.runs().sweep().expired).toBe(0);
+      w.now += 2 * HOUR;
+      expect(w.runs().sweep()).toMatchObject({ expired: 2 });
+      expect(w.store.getRun(decided.runId)?.error?.message).toMatch(/decided but no one resumed it/);
+      expect(w.store.getRun('run_orphan')?.error?.code).toBe('abandoned');
+      w.now += 8 * 24 * HOUR;
+      expect(w.runs().sweep().pruned).toBe(2);
+      expect(w.sent).toEqual([]);
     });
 
     check('maxCalls ends the calls of a run across attempts, inside the guest', async (w) => {

@@ -161,6 +161,20 @@ describe('answering', () => {
     expect(decisions('run_a').map((d) => d.choice)).toEqual(['once']);
   });
 
+  it('refuses a state answered once already, even when every form was declined', async () => {
+    const [call] = world.seedRun('run_a');
+    const prompt = world.prompt();
+    const state = (await prompt.ask('run_a'))?.requestState ?? '';
+    await prompt.answer(state, { [call ?? '']: { action: 'decline' } }, 'x');
+    expect(await refusal(() => prompt.answer(state, { [call ?? '']: accept('always') }, 'x'))).toMatch(
+      /^denied: .*already answered once/,
+    );
+    expect(decisions('run_a')).toEqual([]);
+    // A new prompt for the same call is a new state, and counts.
+    const fresh = (await prompt.ask('run_a'))?.requestState ?? '';
+    expect((await prompt.answer(fresh, { [call ?? '']: accept('once') }, 'x')).decided).toEqual([call]);
+  });
+
   it('refuses a state whose call a person already decided elsewhere (the CLI), and records nothing', async () => {
     const [call] = world.seedRun('run_a');
     const state = (await world.prompt().ask('run_a'))?.requestState ?? '';

@@ -7,7 +7,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { ATTEMPT_LEASE_MS } from '../../engine/runs/runs.ts';
+import type { Sandbox } from '../../engine/ports.ts';
+import { ATTEMPT_LEASE_MS, Runs } from '../../engine/runs/runs.ts';
 import { homePaths } from '../../local/home.ts';
 import { openLocalHub } from '../../local/local-hub.ts';
 import { BIN, cli, cliEnv, REPO, tempHome } from './cli-process.ts';
@@ -71,11 +72,23 @@ it('a process killed mid-call: the new process never sends the call again, the r
     ['board.post', true],
     ['board.slow_post', undefined],
   ]);
+  // Right after the kill the attempt's lease still holds: a resume is told to come back, and
+  // nothing runs (the sandbox here throws if it is ever asked to). Checked in this process at
+  // once, so a slow machine cannot let the lease run out first.
+  const unused: Sandbox = {
+    run: () => Promise.reject(new Error('a resume inside the lease must not run the code')),
+    close: async () => {},
+  };
+  const early = new Runs({
+    store: hub.store,
+    sandbox: unused,
+    clock: { now: () => Date.now() },
+    random: { bytes: (n) => crypto.getRandomValues(new Uint8Array(n)) },
+    upstream: () => Promise.reject(new Error('a resume inside the lease must not call upstream')),
+    lookup: () => Promise.reject(new Error('unused')),
+  });
+  await expect(early.resume(run.id)).rejects.toThrow('is being run by another attempt right now');
   hub.close();
-
-  // Right after the kill the attempt's lease still holds: a resume is told to come back.
-  const early = resumeInNewProcess(run.id);
-  expect(early.error).toContain('is being run by another attempt right now');
   // The orphaned server finishes the call it had, and the lease runs out; a repeat would show.
   await new Promise((r) => setTimeout(r, ATTEMPT_LEASE_MS));
   const shown = cli(home, ['hub', 'runs', 'show', run.id]);
