@@ -26,7 +26,10 @@ import { McpConnector } from '../engine/sources/mcp-connector.ts';
 import { openHubStore } from '../engine/store/hub-store.ts';
 import * as schema from '../engine/store/schema.ts';
 import type { SyncDb } from '../engine/store/sync-db.ts';
+import { engineSurfaceDeps } from '../engine/surface/engine-deps.ts';
+import type { SurfaceDeps } from '../engine/surface/index.ts';
 import type { SearchArgs } from '../engine/surface/inputs.ts';
+import { cryptoRandom, systemClock } from '../engine/system.ts';
 import migrations from '../migrations/migrations.js';
 import pkg from '../package.json';
 import type { HubHealth } from '../worker/app.ts';
@@ -63,6 +66,7 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
   #store: HubStore | undefined;
   #engine: Engine | undefined;
   #clientPrompt: ClientPrompt | undefined;
+  #surfaceDeps: SurfaceDeps | undefined;
   #hubId = '';
 
   constructor(ctx: DurableObjectState, env: HubEnv) {
@@ -85,8 +89,8 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
     this.#engine ??= createEngine({
       store: this.store,
       connector: new McpConnector({ version: pkg.version }),
-      clock: { now: () => Date.now() },
-      random: { bytes: (n) => crypto.getRandomValues(new Uint8Array(n)) },
+      clock: systemClock,
+      random: cryptoRandom,
       sandbox: () => {
         const loader = this.env.LOADER;
         if (!loader) {
@@ -112,24 +116,19 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
   }
 
   async search(input: SearchArgs): Promise<HubAnswer<string>> {
-    return answer(() => this.engine.lookup.search(input));
+    return answer(() => this.#surface().search(input));
   }
 
   async describe(targets: string[]): Promise<HubAnswer<string>> {
-    return answer(() => this.engine.lookup.describe(targets));
+    return answer(() => this.#surface().describe(targets));
   }
 
-  async execute(code: string, profile = 'default'): Promise<HubAnswer<ExecuteEnvelope>> {
-    return answer(async () => this.#afterRun(await (await this.engine.runs()).execute(code, profile)));
+  async execute(code: string): Promise<HubAnswer<ExecuteEnvelope>> {
+    return answer(async () => this.#afterRun(await this.#surface().execute(code)));
   }
 
   async resume(runId: string): Promise<HubAnswer<ExecuteEnvelope>> {
-    return answer(async () => this.#afterRun(await (await this.engine.runs()).resume(runId)));
-  }
-
-  /** The envelope of a run as it stands, without running anything. */
-  async envelope(runId: string): Promise<HubAnswer<ExecuteEnvelope>> {
-    return answer(async () => (await this.engine.runs()).envelope(runId));
+    return answer(async () => this.#afterRun(await this.#surface().resume(runId)));
   }
 
   /** Approvals in the client's prompt: forms and a signed state for a waiting run (client-prompt.ts). */
@@ -186,12 +185,22 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
     if (current === null || current > next || current <= now) await this.ctx.storage.setAlarm(next);
   }
 
+  /** The surface's operations over this object's engine: the same rules as the local hub's. */
+  #surface(): SurfaceDeps {
+    this.#surfaceDeps ??= engineSurfaceDeps({
+      lookup: this.engine.lookup,
+      runs: this.engine.runs,
+      version: pkg.version,
+    });
+    return this.#surfaceDeps;
+  }
+
   #prompt(): ClientPrompt {
     this.#clientPrompt ??= new ClientPrompt({
       store: this.store,
       hubId: this.#hubId,
-      clock: { now: () => Date.now() },
-      random: { bytes: (n) => crypto.getRandomValues(new Uint8Array(n)) },
+      clock: systemClock,
+      random: cryptoRandom,
     });
     return this.#clientPrompt;
   }

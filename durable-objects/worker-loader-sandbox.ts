@@ -15,6 +15,7 @@
  *
  * `run` never throws; every failure is an outcome.
  */
+import { hex } from '../engine/hex.ts';
 import { addComputeChecks } from '../engine/pipeline/fuel.ts';
 import { refuseModules } from '../engine/pipeline/index.ts';
 import type { Sandbox, SandboxAttempt, SandboxHost, SandboxOutcome } from '../engine/ports.ts';
@@ -199,9 +200,7 @@ function thrownOutcome(error: unknown, tally: AttemptTally, computeMs: number): 
 }
 
 function randomHex(bytes: number): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) =>
-    b.toString(16).padStart(2, '0'),
-  ).join('');
+  return hex(crypto.getRandomValues(new Uint8Array(bytes)));
 }
 
 function describe(error: unknown): string {

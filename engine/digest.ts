@@ -3,11 +3,12 @@
  * so both runtimes compute the same bytes. Two uses: a tool's contract and a call's arguments.
  */
 import { canonicalJson } from './canonical-json.ts';
+import { hex } from './hex.ts';
 
 /** Lowercase hex SHA-256 of a UTF-8 string. */
 export async function sha256Hex(text: string): Promise<string> {
   const bytes = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
+  return hex(new Uint8Array(bytes));
 }
 
 /** What a tool claims to be, as far as its contract goes (spec: Concepts, Tool contract). */

@@ -20,6 +20,7 @@ import type {
   ToolReview,
 } from './contracts.ts';
 import { HubError } from './errors.ts';
+import { randomId } from './hex.ts';
 import { buildManifest } from './manifest.ts';
 import type { Clock, HubStore, Random } from './ports.ts';
 import { createScrubber } from './secrets/scrub.ts';
@@ -366,7 +367,6 @@ export class Hub {
   }
 
   #id(prefix: string): string {
-    const bytes = this.#deps.random.bytes(12);
-    return `${prefix}_${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+    return randomId(this.#deps.random, prefix, 12);
   }
 }

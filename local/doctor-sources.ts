@@ -3,8 +3,8 @@
  * default connection's secrets resolved, stdio servers started) and asked for its tool list,
  * with a short timeout. A failing source reports what happened and the tail of its stderr.
  */
-import { randomBytes } from 'node:crypto';
 import { Hub } from '../engine/hub.ts';
+import { cryptoRandom, systemClock } from '../engine/system.ts';
 import type { Check } from './doctor.ts';
 import type { HomePaths } from './home.ts';
 import { openLocalHub } from './local-hub.ts';
@@ -19,8 +19,8 @@ export async function sourceChecks(paths: HomePaths, version: string): Promise<C
     store: local.store,
     connector,
     secrets: openSecretStore(paths.envFile, (text) => notices.push(text)),
-    clock: { now: () => Date.now() },
-    random: { bytes: (n) => new Uint8Array(randomBytes(n)) },
+    clock: systemClock,
+    random: cryptoRandom,
   });
   try {
     const checks: Check[] = [];

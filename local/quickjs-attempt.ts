@@ -15,9 +15,9 @@
  *   turn's requests and log lines go to the host in one message, and answers that arrive
  *   together are delivered in one turn, with the guest's jobs run once after all of them. These
  *   per-call crossings go straight through the wasm API (quickjs-direct.ts).
- * - The prelude's idle check (timer id 0, "after every pending job") needs no real timer: it
- *   runs at the end of the turn once nothing is in flight and no timer waits. Until then it
- *   could only find the guest busy, so it waits.
+ * - Timers and the prelude's idle check are quickjs-timers.ts; the idle check runs at the end
+ *   of a turn once nothing is in flight and no timer waits (until then it could only find the
+ *   guest busy).
  * - Every handle is disposed when the attempt ends; if disposal fails (a leak, an abort), the
  *   worker says it is poisoned and the host replaces it. A limit-ended attempt is not disposed at
  *   all: its QuickJS is never run again, the worker is.
@@ -33,16 +33,14 @@ import { PRELUDE_SOURCE } from '../engine/prelude/index.ts';
 import { DirectCalls, WasmHeapFull } from './quickjs-direct.ts';
 import { encodeRequests, OUTBOX_SOURCE, readRequests } from './quickjs-outbox.ts';
 import type { FromWorker, WorkerEnding } from './quickjs-protocol.ts';
+import { GuestTimers, IDLE_CHECK } from './quickjs-timers.ts';
 
 /** QuickJS's own stack limit; the worker thread's native stack (8 MB) stays well clear of it. */
 const STACK_BYTES = 1024 * 1024;
 /** Log text the worker ships at most (the host keeps the real, smaller budget). */
 const LOG_SHIP_CHARS = 256 * 1024;
-const TIMER_MAX_MS = 30_000;
 const CALLS_UNREADABLE =
   'the worker could not read the calls the code made (it has been replaced; run the code again)';
-/** The prelude's idle check (engine/prelude/source/run.ts). */
-const IDLE_CHECK = 0;
 /** Idle checks run back to back in one turn at most; past that the code is deadlocked. */
 const IDLE_CHECKS_PER_TURN = 3;
 
@@ -65,7 +63,7 @@ export class QuickJsAttempt {
   readonly #ctx: QuickJSContext;
   readonly #handles: QuickJSHandle[] = [];
   readonly #awaiting = new Set<number>();
-  readonly #timers = new Map<number, NodeJS.Timeout>();
+  readonly #timers = new GuestTimers((id) => this.#turn(() => this.#fire(id)));
   #configure: QuickJSHandle | undefined;
   #host: QuickJSHandle | undefined;
   #take: QuickJSHandle | undefined;
@@ -80,7 +78,6 @@ export class QuickJsAttempt {
   #lines: string[] = [];
   /** The turn's accepted requests, in the outbox's form. */
   #requests = '';
-  #idleCheck = false;
   #shipped = 0;
   #ended = false;
   #disposed = false;
@@ -212,33 +209,12 @@ export class QuickJsAttempt {
       this.#shipped += value.length;
       this.#lines.push(value);
     });
-    define('setTimer', (id, ms) => this.#setTimer(number(id), number(ms)));
-    define('clearTimer', (id) => {
-      const key = number(id);
-      if (key === IDLE_CHECK) this.#idleCheck = false;
-      clearTimeout(this.#timers.get(key));
-      this.#timers.delete(key);
-    });
+    define('setTimer', (id, ms) => this.#timers.set(number(id), number(ms)));
+    define('clearTimer', (id) => this.#timers.clear(number(id)));
     define('done', (report) => {
       this.#report ??= string(report);
     });
     return host;
-  }
-
-  #setTimer(id: number, ms: number): void {
-    if (id === IDLE_CHECK) {
-      this.#idleCheck = true;
-      return;
-    }
-    if (id < 0 || this.#timers.has(id)) return;
-    const timeout = setTimeout(
-      () => {
-        this.#timers.delete(id);
-        this.#turn(() => this.#fire(id));
-      },
-      Math.min(Math.max(ms, 0), TIMER_MAX_MS),
-    );
-    this.#timers.set(id, timeout);
   }
 
   #fire(id: number): void {
@@ -265,7 +241,7 @@ export class QuickJsAttempt {
       this.#drain();
       this.#takeRequests();
       for (let checks = 0; checks < IDLE_CHECKS_PER_TURN && this.#idleCheckDue(); checks++) {
-        this.#idleCheck = false;
+        this.#timers.takeIdleCheck();
         this.#fire(IDLE_CHECK);
         this.#drain();
         this.#takeRequests();
@@ -326,12 +302,12 @@ export class QuickJsAttempt {
   /** The idle check is asked for and could find the guest idle: nothing in flight, no timer. */
   #idleCheckDue(): boolean {
     return (
-      this.#idleCheck &&
+      this.#timers.idleCheckAsked &&
       this.#report === undefined &&
       !this.#ended &&
       !this.#interrupted &&
       this.#awaiting.size === 0 &&
-      this.#timers.size === 0 &&
+      !this.#timers.waiting &&
       !this.#rt.hasPendingJob()
     );
   }
@@ -350,7 +326,7 @@ export class QuickJsAttempt {
       this.#end(failed && this.#memoryFull() ? { kind: 'memory' } : { kind: 'report', text: this.#report });
       return;
     }
-    if (this.#entry && this.#awaiting.size === 0 && this.#timers.size === 0 && !this.#rt.hasPendingJob()) {
+    if (this.#entry && this.#awaiting.size === 0 && !this.#timers.waiting && !this.#rt.hasPendingJob()) {
       this.#end({ kind: 'deadlock' });
     }
   }
@@ -391,8 +367,7 @@ export class QuickJsAttempt {
   #dispose(): boolean {
     if (this.#disposed) return true;
     this.#disposed = true;
-    for (const timeout of this.#timers.values()) clearTimeout(timeout);
-    this.#timers.clear();
+    this.#timers.clearAll();
     try {
       this.#direct?.dispose();
       for (const handle of this.#handles.splice(0)) if (handle.alive) handle.dispose();

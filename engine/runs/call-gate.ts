@@ -20,6 +20,7 @@
 import { parseToolAddress } from '../address.ts';
 import type { CallOutcome, JournalEntry, JsonValue, ManifestTool, PendingInput, Run } from '../contracts.ts';
 import { HubError } from '../errors.ts';
+import { randomId } from '../hex.ts';
 import { decide, type PolicyDecision } from '../policy/decide.ts';
 import type { Clock, HubStore, JournalStart, Random } from '../ports.ts';
 import { firstSentence } from '../search/first-sentence.ts';
@@ -274,7 +275,7 @@ function ensurePending(
   const existing = deps.store.listPendingInputs(run.id).find((p) => p.seq === call.seq);
   if (existing) return existing;
   const now = deps.clock.now();
-  const id = `pending_${Array.from(deps.random.bytes(10), (b) => b.toString(16).padStart(2, '0')).join('')}`;
+  const id = randomId(deps.random, 'pending', 10);
   const pending: PendingInput = {
     id,
     runId: run.id,

@@ -21,6 +21,7 @@
 import { z } from 'zod';
 import { DecisionChoice, type PendingInput, type PromptOutcome, type PromptRequest } from '../contracts.ts';
 import { HubError } from '../errors.ts';
+import { hex } from '../hex.ts';
 import { recordPersonDecision } from './person-input.ts';
 import { promptForm } from './prompt-form.ts';
 import { MAX_PROMPT_CALLS, type PromptClaim, PromptState, type PromptStateDeps } from './prompt-state.ts';
@@ -95,7 +96,7 @@ export class ClientPrompt {
       this.#current(claim);
       // A state is answered once, declined or not: its nonce is spent here, in the same
       // transaction as the decisions (one small hub setting per answered prompt).
-      const mark = Array.from(this.#deps.random.bytes(8), (b) => b.toString(16).padStart(2, '0')).join('');
+      const mark = hex(this.#deps.random.bytes(8));
       if (this.#deps.store.claimSetting(`prompt_nonce:${claim.nonce}`, mark) !== mark) {
         throw new HubError(
           'denied',

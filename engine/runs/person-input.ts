@@ -12,6 +12,7 @@
  */
 import type { Decision, DecisionChannel, DecisionChoice, PendingInput } from '../contracts.ts';
 import { HubError } from '../errors.ts';
+import { randomId } from '../hex.ts';
 import type { Clock, HubStore, Random } from '../ports.ts';
 
 export interface PersonInput {
@@ -20,10 +21,6 @@ export interface PersonInput {
   channel: DecisionChannel;
   /** Who decided, as the channel knows them. */
   who: string;
-}
-
-function hexId(random: Random, prefix: string): string {
-  return `${prefix}_${Array.from(random.bytes(12), (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
 /** Records the decision, or throws a HubError that names the run and what state it is in. */
@@ -57,7 +54,7 @@ export function recordPersonDecision(
       );
     }
     const decision: Decision = {
-      id: hexId(random, 'dec'),
+      id: randomId(random, 'dec', 12),
       pendingId: pending.id,
       runId: pending.runId,
       choice: input.choice,
@@ -66,7 +63,7 @@ export function recordPersonDecision(
       at: now,
     };
     store.recordDecision(decision);
-    if (input.choice === 'always') pinAlways(store, pending, now, hexId(random, 'rule'));
+    if (input.choice === 'always') pinAlways(store, pending, now, randomId(random, 'rule', 12));
     return decision;
   });
 }

@@ -19,6 +19,7 @@
 import { z } from 'zod';
 import { Id, Timestamp } from '../contracts.ts';
 import { HubError } from '../errors.ts';
+import { hex } from '../hex.ts';
 import type { Clock, HubStore, Random } from '../ports.ts';
 
 /** The hub setting that holds the signing key. */
@@ -50,8 +51,6 @@ export interface PromptStateDeps {
 
 /** The imported HMAC key (named this way because Node's types declare `CryptoKey` as a value). */
 type HmacKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
-
-const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 
 function base64url(bytes: Uint8Array): string {
   let binary = '';

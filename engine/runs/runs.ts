@@ -8,6 +8,7 @@
  */
 import type { ExecuteEnvelope, Run } from '../contracts.ts';
 import { HubError, isHubError } from '../errors.ts';
+import { hex, randomId } from '../hex.ts';
 import { prepareCode } from '../pipeline/index.ts';
 import type {
   Clock,
@@ -34,8 +35,6 @@ export interface RunsDeps {
   limits?: Partial<RunLimits>;
 }
 
-const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-
 /** A live attempt marks its run this often. */
 export const HEARTBEAT_MS = 1_000;
 /** A running run not marked for this long has lost its attempt (its process died). */
@@ -56,7 +55,7 @@ export class Runs {
     const now = clock.now();
     const prepared = prepareCode(source, { codeBytes: this.#limits.codeBytes });
     const run: Run = {
-      id: `run_${hex(random.bytes(10))}`,
+      id: randomId(random, 'run', 10),
       profile,
       status: prepared.ok ? 'running' : 'failed',
       code: prepared.ok ? prepared.code : source,
@@ -214,21 +213,22 @@ export class Runs {
       }
     }, HEARTBEAT_MS);
     try {
-      return await this.#runAttempt(current, attempt);
+      return await this.#runAttempt(current);
     } finally {
       clearInterval(beat);
     }
   }
 
-  async #runAttempt(current: Run, attempt: number): Promise<ExecuteEnvelope> {
+  /** Runs the attempt `run` was claimed for (running, at `run.attempts`) and records how it ended. */
+  async #runAttempt(run: Run): Promise<ExecuteEnvelope> {
     const { store, clock, sandbox } = this.#deps;
-    const run = current;
+    const attempt = run.attempts;
     const gate: GateDeps = { ...this.#deps, limits: this.#limits };
     let failure: { code: string; message: string; hint?: string } | undefined;
     const host: SandboxHost = {
       call: async (call): Promise<SandboxAnswer> => {
         try {
-          const answer = await gateCall(gate, current, call);
+          const answer = await gateCall(gate, run, call);
           if (answer.kind === 'suspend') return answer;
           if (answer.kind === 'divergence') {
             failure = { code: 'divergence', message: answer.message };

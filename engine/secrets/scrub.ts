@@ -7,6 +7,7 @@
  *
  * Pure: no I/O, no clock. A reviewer can read this file in one sitting.
  */
+import { hex } from '../hex.ts';
 
 export const SCRUBBED = '[secret]';
 
@@ -19,10 +20,6 @@ function base64(bytes: Uint8Array): string {
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary);
-}
-
-function hex(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /** Every form of `secret` that is scrubbed, longest first (so a longer form wins over a prefix). */

@@ -9,6 +9,7 @@ import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import type { DecisionChoice, ExecuteEnvelope } from '../../engine/contracts.ts';
 import { HubError } from '../../engine/errors.ts';
+import { cryptoRandom, systemClock } from '../../engine/system.ts';
 import type { Output } from './output.ts';
 
 const CHOICES: readonly DecisionChoice[] = ['once', 'run', 'always', 'deny'];
@@ -178,11 +179,7 @@ export function registerRuns(hub: Command, output: () => Output): void {
             });
           }
           recordPersonDecision(
-            {
-              store: h.store,
-              clock: { now: () => Date.now() },
-              random: { bytes: (n) => crypto.getRandomValues(new Uint8Array(n)) },
-            },
+            { store: h.store, clock: systemClock, random: cryptoRandom },
             { pendingId: pending.id, choice, channel: 'cli', who: userInfo().username },
           );
         }

@@ -16,6 +16,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { HubError } from '../../engine/errors.ts';
 import type { SurfaceDeps } from '../../engine/surface/index.ts';
+import { cryptoRandom, systemClock } from '../../engine/system.ts';
 import type { RunningServer } from '../server.ts';
 import type { Output } from './output.ts';
 import type { OpenHub } from './with-hub.ts';
@@ -61,8 +62,8 @@ async function surfaceDeps(open: OpenHub, profile: string): Promise<SurfaceDeps>
   const prompt = new ClientPrompt({
     store: open.local.store,
     hubId: open.local.hubId,
-    clock: { now: () => Date.now() },
-    random: { bytes: (n) => crypto.getRandomValues(new Uint8Array(n)) },
+    clock: systemClock,
+    random: cryptoRandom,
   });
   return engineSurfaceDeps({
     lookup: open.context.lookup,

@@ -6,7 +6,6 @@
  * secret store opens on first use only, so the keychain-fallback notice is printed exactly when
  * a secret is read or written.
  */
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createEngine } from '../../engine/engine.ts';
 import type { Hub } from '../../engine/hub.ts';
@@ -14,6 +13,7 @@ import type { Lookup } from '../../engine/lookup.ts';
 import type { Sandbox } from '../../engine/ports.ts';
 import type { Runs } from '../../engine/runs/runs.ts';
 import type { SecretStore } from '../../engine/secrets/secret-store.ts';
+import { cryptoRandom, systemClock } from '../../engine/system.ts';
 import { homePaths } from '../home.ts';
 import { initHub, type LocalHub, openLocalHub } from '../local-hub.ts';
 import { openSecretStore } from '../secret-store.ts';
@@ -59,15 +59,13 @@ export function openHub(output: Output): OpenHub {
     secrets ??= openSecretStore(paths.envFile, (text) => output.note(text));
     return secrets;
   }
-  const clock = { now: () => Date.now() };
-  const random = { bytes: (n: number) => new Uint8Array(randomBytes(n)) };
   let sandbox: Sandbox | undefined;
   const engine = createEngine({
     store: local.store,
     connector,
     secrets: lazySecrets,
-    clock,
-    random,
+    clock: systemClock,
+    random: cryptoRandom,
     sandbox: async () => {
       const { QuickJsSandbox } = await import('../quickjs-sandbox.ts');
       sandbox ??= new QuickJsSandbox({ poolSize: 2 });

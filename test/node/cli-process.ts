@@ -1,6 +1,7 @@
 /** Runs the real CLI (bin/capabilities) as a subprocess against a temporary CAPABILITIES_HOME. */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -68,4 +69,15 @@ export async function startServe(home: string, args: readonly string[] = ['--por
       child.kill('SIGTERM');
     });
   return { ...info, child, stop, stderr: () => stderr };
+}
+
+/** A loopback port free at the moment of asking, for a server a test starts. */
+export function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const probe = createServer();
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => done(port));
+    });
+  });
 }

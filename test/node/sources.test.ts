@@ -7,7 +7,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PolicyEffect } from '../../engine/contracts.ts';
@@ -16,7 +15,7 @@ import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
 import { EnvFileSecretStore } from '../../local/secret-store.ts';
 import { localConnector } from '../../local/sources/stdio-launcher.ts';
 import { hubErrorOf } from '../hub-error.ts';
-import { REPO, tempHome } from './cli-process.ts';
+import { freePort, REPO, tempHome } from './cli-process.ts';
 
 const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
 const pkg = (name: string) => join(REPO, 'node_modules', '@modelcontextprotocol', name, 'dist', 'index.js');
@@ -287,13 +286,3 @@ describe('bad input ends with a clear message and stores nothing', () => {
     expect(local.store.listSources().map((s) => s.namespace)).toEqual(['memory']);
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}

@@ -6,13 +6,12 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecuteEnvelope } from '../../engine/contracts.ts';
-import { REPO } from './cli-process.ts';
+import { freePort, REPO } from './cli-process.ts';
 
 const TOKEN = 'wrangler-dev-test-token-0123456789abcdef';
 
@@ -20,15 +19,6 @@ let dir: string;
 let child: ChildProcess;
 let url: string;
 let output = '';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'capabilities-wrangler-'));

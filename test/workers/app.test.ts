@@ -1,9 +1,8 @@
 /** The Worker entry in workerd: /healthz from the HubObject, the token on every other route. */
-import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { WORKERS_TEST_TOKEN } from './token.ts';
+import { worker } from './worker-client.ts';
 
-const worker = (exports as unknown as { default: Fetcher }).default;
 const get = (path: string, headers: Record<string, string> = {}) =>
   worker.fetch(new Request(`https://hub.example${path}`, { headers }));
 

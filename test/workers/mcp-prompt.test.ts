@@ -6,15 +6,14 @@
  * and nothing goes upstream. A state that was tampered with is refused by the protocol.
  */
 import { runInDurableObject } from 'cloudflare:test';
-import { env, exports } from 'cloudflare:workers';
-import { Client, type JSONRPCMessage, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { env } from 'cloudflare:workers';
+import { Client, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import type { HubEnv, HubObject } from '../../durable-objects/hub-object.ts';
 import type { ExecuteEnvelope } from '../../engine/contracts.ts';
 import { addTestSources } from '../conformance/runs.suite.ts';
-import { WORKERS_TEST_TOKEN } from './token.ts';
+import { workerTransport } from './worker-client.ts';
 
-const worker = (exports as unknown as { default: Fetcher }).default;
 const hubs = (env as unknown as HubEnv).HUB;
 /** The Worker's own hub (HUB_NAME unset: `default`). */
 const hub = hubs.get(hubs.idFromName('default'));
@@ -29,10 +28,7 @@ async function promptingClient(tamper?: (state: string) => string) {
     asked.push(request.params);
     return { action: 'accept', content: { decision: 'deny' } };
   });
-  const transport = new StreamableHTTPClientTransport(new URL('https://hub.example/mcp'), {
-    requestInit: { headers: { authorization: `Bearer ${WORKERS_TEST_TOKEN}` } },
-    fetch: (input, init) => worker.fetch(new Request(input, init)),
-  });
+  const transport = workerTransport();
   if (tamper) {
     const send = transport.send.bind(transport);
     transport.send = (message: JSONRPCMessage, options) => {
@@ -87,7 +83,7 @@ describe("approvals in the client's prompt, through the Worker", () => {
         .callTool({ name: 'execute', arguments: { code: CODE } })
         .then((r) => JSON.stringify(r))
         .catch((error: unknown) => String(error));
-      expect(outcome).toMatch(/-32602|requestState|state/i);
+      expect(outcome).toBe('ProtocolError: Invalid or expired requestState');
       expect(outcome).not.toContain('"status":"completed"');
       expect(await decided()).toBe(before);
     } finally {

@@ -3,22 +3,15 @@
  * fetch with the token; the three tools answered by the HubObject; `execute` running in a
  * Worker Loader isolate with no network; errors at the edge as protocol-correct results.
  */
-import { exports } from 'cloudflare:workers';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import type { ExecuteEnvelope } from '../../engine/contracts.ts';
 import { WORKERS_TEST_TOKEN } from './token.ts';
-
-const worker = (exports as unknown as { default: Fetcher }).default;
+import { worker, workerTransport } from './worker-client.ts';
 
 async function withClient<T>(era: 'legacy' | 'auto', body: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ name: 'worker-e2e', version: '1.0.0' }, { versionNegotiation: { mode: era } });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL('https://hub.example/mcp'), {
-      requestInit: { headers: { authorization: `Bearer ${WORKERS_TEST_TOKEN}` } },
-      fetch: (input, init) => worker.fetch(new Request(input, init)),
-    }),
-  );
+  await client.connect(workerTransport());
   try {
     return await body(client);
   } finally {
@@ -69,6 +62,12 @@ describe("the Worker's /mcp", () => {
       expect(
         textOf(await client.callTool({ name: 'search', arguments: { query: 'create an issue' } })),
       ).toMatch(/no tools|No tools|nothing/i);
+      // A run that already ended answers how it ended when the model resumes it.
+      const done = envelopeOf(await client.callTool({ name: 'execute', arguments: { code: 'return 1' } }));
+      const resumed = envelopeOf(
+        await client.callTool({ name: 'execute', arguments: { resume: done.runId } }),
+      );
+      expect(resumed).toMatchObject({ runId: done.runId, status: 'completed', result: 1 });
       const unknown = await client.callTool({
         name: 'execute',
         arguments: { resume: 'run_00000000000000000000' },

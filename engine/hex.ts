@@ -1,0 +1,14 @@
+/**
+ * Lowercase hex, the one spelling of bytes in ids, seeds, keys and digests across the engine.
+ */
+import type { Random } from './ports.ts';
+
+/** `bytes` as lowercase hex, two digits per byte. */
+export function hex(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** A fresh id: `prefix_` and `byteCount` random bytes in hex (`run_9f…`, `pending_…`). */
+export function randomId(random: Random, prefix: string, byteCount: number): string {
+  return `${prefix}_${hex(random.bytes(byteCount))}`;
+}

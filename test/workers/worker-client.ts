@@ -1,0 +1,18 @@
+/**
+ * The Worker as a client reaches it in workerd tests: its default export's fetch, and a
+ * Streamable HTTP transport to its /mcp carrying the bearer token.
+ */
+import { exports } from 'cloudflare:workers';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { WORKERS_TEST_TOKEN } from './token.ts';
+
+/** The Worker's fetch entry. */
+export const worker = (exports as unknown as { default: Fetcher }).default;
+
+/** A transport to the Worker's /mcp, with the token, over its fetch. */
+export function workerTransport(): StreamableHTTPClientTransport {
+  return new StreamableHTTPClientTransport(new URL('https://hub.example/mcp'), {
+    requestInit: { headers: { authorization: `Bearer ${WORKERS_TEST_TOKEN}` } },
+    fetch: (input, init) => worker.fetch(new Request(input, init)),
+  });
+}
