@@ -281,6 +281,16 @@ export const PendingInput = z.object({
   summary: z.string(),
   /** Arguments, scrubbed and capped at 4 KB. */
   argsPreview: z.string().max(4096),
+  /**
+   * The digest of the exact arguments the person is shown (as JournalEntry.argsDigest). A
+   * decision covers only a call with this address, connection and digest; null only on inputs
+   * recorded before the hub bound decisions to arguments, which therefore cover no call.
+   */
+  argsDigest: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable(),
+  /** Why it asks; for a call that differs from one a person decided, also what changed. */
   reason: z.string(),
   createdAt: Timestamp,
   expiresAt: Timestamp,
@@ -351,6 +361,8 @@ export type PromptOutcome = z.infer<typeof PromptOutcome>;
 // ── The execute envelope (spec: The MCP surface, execute) ────────────────────────────
 
 export const EnvelopeStatus = z.enum([
+  /** Another attempt is running the run right now: ask again after `retryAfterMs`; nothing failed. */
+  'running',
   'completed',
   'failed',
   'awaiting_approval',
@@ -378,6 +390,8 @@ export const ExecuteEnvelope = z.object({
     .optional(),
   truncated: z.object({ result: z.boolean().optional(), logs: z.boolean().optional() }).optional(),
   notices: z.array(z.string()).optional(),
+  /** With status `running`: when to call `execute({ resume })` again, in milliseconds. */
+  retryAfterMs: z.number().int().positive().optional(),
 });
 export type ExecuteEnvelope = z.infer<typeof ExecuteEnvelope>;
 

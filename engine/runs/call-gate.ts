@@ -25,6 +25,7 @@ import { decide, type PolicyDecision } from '../policy/decide.ts';
 import type { Clock, HubStore, JournalStart, Random } from '../ports.ts';
 import { firstSentence } from '../search/first-sentence.ts';
 import { callArgsDigest } from './args-digest.ts';
+import { type CallShape, type Decided, personRuling, showsExactly } from './decision-cover.ts';
 import type { RunLimits } from './limits.ts';
 
 /** One call as the sandbox's bridge hands it over. */
@@ -37,7 +38,8 @@ export interface GuestCall {
 
 /** What goes back into the guest, or the signal to end the attempt. */
 export type GateAnswer =
-  | { kind: 'outcome'; outcome: CallOutcome }
+  /** `replayed`: the outcome comes from the journal, recorded when the call first ran. */
+  | { kind: 'outcome'; outcome: CallOutcome; replayed?: true }
   | { kind: 'suspend' }
   | { kind: 'divergence'; message: string }
   /** This attempt no longer owns its run (cancelled, or taken over): nothing more is sent. */
@@ -64,10 +66,15 @@ const toolError = (code: string, message: string, retryable = false, hint?: stri
   ms: 0,
 });
 
-/** Preview of the arguments a person sees, capped at 4 KB. */
+/**
+ * Preview of the arguments a person sees, capped at 4 KB. A cut says how much is not shown: the
+ * decision is bound to the digest of the whole arguments, and the person must know it.
+ */
 export function argsPreview(args: unknown): string {
   const text = JSON.stringify(args, null, 2) ?? 'null';
-  return text.length <= 4000 ? text : `${text.slice(0, 3990)}\n… (cut)`;
+  if (text.length <= 4000) return text;
+  const hidden = text.length - 3800;
+  return `${text.slice(0, 3800)}\n… (cut: ${hidden.toLocaleString('en-US')} more characters of the arguments are not shown)`;
 }
 
 export async function gateCall(deps: GateDeps, run: Run, call: GuestCall): Promise<GateAnswer> {
@@ -129,7 +136,7 @@ function replay(store: HubStore, call: GuestCall, digest: string, entry: Journal
         'The code took another path on resume; run it again as a new execute.',
     };
   }
-  if (entry.outcome) return { kind: 'outcome', outcome: entry.outcome };
+  if (entry.outcome) return { kind: 'outcome', outcome: entry.outcome, replayed: true };
   const idempotent = store.getTool(call.address)?.annotations?.idempotentHint === true;
   return {
     kind: 'outcome',
@@ -179,7 +186,8 @@ function admit(deps: GateDeps, run: Run, call: GuestCall, digest: string): GateA
     };
   }
 
-  const decision = personOrPolicy(store, run, call, tool, connection);
+  const shape: CallShape = { seq: call.seq, address: call.address, connection, argsDigest: digest };
+  const decision = personOrPolicy(store, run, shape, tool);
   if (decision.effect === 'deny') {
     const code = decision.by === 'person' ? 'approval_denied' : 'denied';
     return journalRefusal(
@@ -193,54 +201,46 @@ function admit(deps: GateDeps, run: Run, call: GuestCall, digest: string): GateA
     );
   }
   if (decision.effect === 'ask') {
-    ensurePending(deps, run, call, tool, connection, decision.reason);
+    const reason = decision.changed ? `${decision.reason}; ${decision.changed}` : decision.reason;
+    ensurePending(deps, run, call, shape, tool, reason);
     return { kind: 'suspend' };
   }
   store.appendJournal(journalStart(run, call, digest, connection, decision, deps.clock.now()));
   return { kind: 'send', tool, connection };
 }
 
-type Effective = PolicyDecision & { by: 'policy' | 'person'; decisionId?: string };
+type Effective = PolicyDecision & { by: 'policy' | 'person'; decisionId?: string; changed?: string };
 
-/** A person's decision on this call (or a `run` decision for this tool) comes before policy. */
-function personOrPolicy(
-  store: HubStore,
-  run: Run,
-  call: GuestCall,
-  tool: ManifestTool,
-  connection: string | null,
-): Effective {
+/**
+ * A person's decision covering this very call (decision-cover.ts) comes before policy; a call
+ * that differs from one a person decided at this seq falls to policy, and asks again saying so.
+ */
+function personOrPolicy(store: HubStore, run: Run, call: CallShape, tool: ManifestTool): Effective {
   const decisions = store.listDecisions(run.id);
-  const pendings = new Map(
-    decisions.length === 0 ? [] : store.listPendingInputs(run.id).map((p) => [p.id, p]),
-  );
-  for (const decision of decisions) {
-    const pending = pendings.get(decision.pendingId);
-    if (!pending) continue;
-    if (pending.seq === call.seq && pending.address === call.address) {
-      return decision.choice === 'deny'
-        ? { effect: 'deny', by: 'person', reason: 'a person denied this call', decisionId: decision.id }
-        : {
-            effect: 'allow',
-            by: 'person',
-            reason: `a person allowed it (${decision.choice})`,
-            decisionId: decision.id,
-          };
+  if (decisions.length > 0) {
+    const pendings = new Map(store.listPendingInputs(run.id).map((p) => [p.id, p]));
+    const decided: Decided[] = [];
+    for (const decision of decisions) {
+      const pending = pendings.get(decision.pendingId);
+      if (pending) decided.push({ pending, decision });
     }
-  }
-  for (const decision of decisions) {
-    const pending = pendings.get(decision.pendingId);
-    if (decision.choice === 'run' && pending?.address === call.address && pending.connection === connection) {
+    const ruling = personRuling(decided, call);
+    if (ruling.kind !== 'none') {
       return {
-        effect: 'allow',
+        effect: ruling.kind,
         by: 'person',
-        reason: 'a person allowed this tool for the rest of the run',
-        decisionId: decision.id,
+        reason: ruling.reason,
+        decisionId: ruling.decision.id,
       };
     }
+    if (ruling.changed !== undefined) return { ...policyFor(store, call, tool), changed: ruling.changed };
   }
+  return policyFor(store, call, tool);
+}
+
+function policyFor(store: HubStore, call: CallShape, tool: ManifestTool): Effective {
   const policy = decide(
-    { address: call.address, connection },
+    { address: call.address, connection: call.connection },
     tool,
     store.listPolicyRules(call.address),
     store.getReview(tool.address),
@@ -264,33 +264,39 @@ function journalRefusal(
   return { kind: 'outcome', outcome };
 }
 
+/**
+ * The pending input for this exact call: the one already waiting for it (an attempt taken over
+ * asks at the same place), else a new one showing the person its address, connection and
+ * arguments, bound to their digest.
+ */
 function ensurePending(
   deps: GateDeps,
   run: Run,
   call: GuestCall,
+  shape: CallShape,
   tool: ManifestTool,
-  connection: string | null,
   reason: string,
 ): PendingInput {
-  const existing = deps.store.listPendingInputs(run.id).find((p) => p.seq === call.seq);
+  const { store } = deps;
+  const decided = new Set(store.listDecisions(run.id).map((d) => d.pendingId));
+  const existing = store.listPendingInputs(run.id).find((p) => !decided.has(p.id) && showsExactly(p, shape));
   if (existing) return existing;
   const now = deps.clock.now();
-  const id = randomId(deps.random, 'pending', 10);
   const pending: PendingInput = {
-    id,
+    id: randomId(deps.random, 'pending', 10),
     runId: run.id,
     seq: call.seq,
     kind: 'approval',
     address: call.address,
-    connection,
+    connection: shape.connection,
     summary: firstSentence(tool.description) || call.address,
-    // The guest never holds a secret, so its arguments need no scrubbing; they are capped.
     argsPreview: argsPreview(call.args),
+    argsDigest: shape.argsDigest,
     reason,
     createdAt: now,
     expiresAt: now + deps.limits.approvalTtlMs,
   };
-  deps.store.addPendingInput(pending);
+  store.addPendingInput(pending);
   return pending;
 }
 

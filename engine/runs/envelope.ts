@@ -27,13 +27,24 @@ export interface EnvelopeInput {
   journal: readonly JournalEntry[];
   pending: readonly PendingInput[];
   inlineResultBytes: number;
+  /** For a run another attempt is running: when to ask again. */
+  retryAfterMs: number;
 }
 
-export function buildEnvelope({ run, journal, pending, inlineResultBytes }: EnvelopeInput): ExecuteEnvelope {
+export function buildEnvelope({
+  run,
+  journal,
+  pending,
+  inlineResultBytes,
+  retryAfterMs,
+}: EnvelopeInput): ExecuteEnvelope {
+  const status = envelopeStatus(run, pending);
+  // A running run's calls in flight have not failed: only settled calls are reported.
+  const reported = status === 'running' ? journal.filter((entry) => entry.outcome) : journal;
   const envelope: ExecuteEnvelope = {
     runId: run.id,
-    status: envelopeStatus(run, pending),
-    calls: journal.map((entry) => ({
+    status,
+    calls: reported.map((entry) => ({
       address: entry.address,
       ok: entry.outcome?.ok === true,
       ms: entry.outcome?.ms ?? 0,
@@ -82,6 +93,7 @@ export function buildEnvelope({ run, journal, pending, inlineResultBytes }: Enve
     }));
   }
   if (run.notices.length > 0) envelope.notices = run.notices;
+  if (status === 'running') envelope.retryAfterMs = retryAfterMs;
   return envelope;
 }
 
@@ -93,9 +105,10 @@ function envelopeStatus(run: Run, pending: readonly PendingInput[]): ExecuteEnve
       return 'cancelled';
     case 'awaiting_input':
       return pending.some((p) => p.kind === 'connection') ? 'awaiting_connection' : 'awaiting_approval';
+    case 'running':
+      return 'running';
     case 'failed':
     case 'expired':
-    case 'running':
       return 'failed';
   }
 }

@@ -23,6 +23,7 @@ import type {
 import { type GateDeps, gateCall, type Upstream } from './call-gate.ts';
 import { buildEnvelope } from './envelope.ts';
 import { limitsWithin, type RunLimits } from './limits.ts';
+import { ReplayPace } from './replay-pace.ts';
 
 export interface RunsDeps {
   store: HubStore;
@@ -39,6 +40,8 @@ export interface RunsDeps {
 export const HEARTBEAT_MS = 1_000;
 /** A running run not marked for this long has lost its attempt (its process died). */
 export const ATTEMPT_LEASE_MS = 5_000;
+/** When a caller told that a run is running should ask again. */
+export const RESUME_RETRY_MS = 5_000;
 
 export class Runs {
   readonly #deps: RunsDeps;
@@ -188,6 +191,7 @@ export class Runs {
       journal: this.#deps.store.listJournal(runId),
       pending: this.#undecided(runId),
       inlineResultBytes: this.#limits.inlineResultBytes,
+      retryAfterMs: RESUME_RETRY_MS,
     });
   }
 
@@ -225,10 +229,12 @@ export class Runs {
     const attempt = run.attempts;
     const gate: GateDeps = { ...this.#deps, limits: this.#limits };
     let failure: { code: string; message: string; hint?: string } | undefined;
+    const pace = new ReplayPace();
     const host: SandboxHost = {
       call: async (call): Promise<SandboxAnswer> => {
         try {
           const answer = await gateCall(gate, run, call);
+          if (answer.kind === 'outcome' && answer.replayed) await pace.wait(answer.outcome.ms);
           if (answer.kind === 'suspend') return answer;
           if (answer.kind === 'divergence') {
             failure = { code: 'divergence', message: answer.message };

@@ -165,7 +165,8 @@ export class SqliteHubStore extends SourceRecords implements HubStore {
       .select()
       .from(t.hubPendingInputs)
       .where(eq(t.hubPendingInputs.runId, runId))
-      .orderBy(asc(t.hubPendingInputs.seq))
+      // In the order they were asked (rowid): several inputs at one seq are rounds of asking.
+      .orderBy(asc(t.hubPendingInputs.seq), sql`rowid`)
       .prepare(),
   );
   // Ordered here, not in SQL: a run has a handful of decisions, usually none (the call gate asks
@@ -294,9 +295,8 @@ export class SqliteHubStore extends SourceRecords implements HubStore {
     const record = rows.checkInput(PendingInput, pending, 'pending input');
     this.write((db) => {
       this.requireRun(record.runId);
-      this.once(
-        `run ${record.runId} already has a pending input for seq ${record.seq} (or id ${record.id} is taken)`,
-        () => db.insert(t.hubPendingInputs).values(record).run(),
+      this.once(`a pending input with id ${record.id} already exists`, () =>
+        db.insert(t.hubPendingInputs).values(record).run(),
       );
     });
   }

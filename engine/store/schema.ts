@@ -7,7 +7,7 @@
  * outcome once it settles; triggers in the migration refuse any update, and any delete while
  * the run still exists.
  */
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 const json = <T>(name: string) => text(name, { mode: 'json' }).$type<T>();
 
@@ -137,11 +137,14 @@ export const hubPendingInputs = sqliteTable(
     connection: text('connection'),
     summary: text('summary').notNull(),
     argsPreview: text('args_preview').notNull(),
+    /** The digest of the exact arguments the person is shown; null only on inputs from before 0003. */
+    argsDigest: text('args_digest'),
     reason: text('reason').notNull(),
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
   },
-  (t) => [uniqueIndex('hub_pending_inputs_call').on(t.runId, t.seq)],
+  // Not unique: a call that differs from the one a person decided asks again at the same seq.
+  (t) => [index('hub_pending_inputs_call').on(t.runId, t.seq)],
 );
 
 export const hubDecisions = sqliteTable(

@@ -6,7 +6,10 @@
  * One rule lives here rather than in Runs: `execute({ resume })` on a run that has already ended
  * answers that run's final envelope. A person who approves with `capabilities hub approve` also
  * resumes the run there, so by the time the model resumes, as it was told to, the run may be
- * complete; the model then gets the result rather than an error, and nothing runs again.
+ * complete; the model then gets the result rather than an error, and nothing runs again. And a
+ * resume of a run that another attempt is running right now (the person's `approve`, another
+ * agent session) answers status `running` with `retryAfterMs`: never `failed`, which a model
+ * could take as a reason to run its writes again.
  */
 import type { ExecuteEnvelope } from '../contracts.ts';
 import { isHubError } from '../errors.ts';
@@ -38,7 +41,13 @@ export interface EngineSurface {
   log?: SurfaceDeps['log'];
 }
 
-const ENDED: ReadonlySet<ExecuteEnvelope['status']> = new Set(['completed', 'failed', 'cancelled']);
+/** Statuses a resume that Runs refused answers with: how the run ended, or that it is running. */
+const ANSWERED: ReadonlySet<ExecuteEnvelope['status']> = new Set([
+  'completed',
+  'failed',
+  'cancelled',
+  'running',
+]);
 
 /** The surface's deps over a Lookup and Runs. */
 export function engineSurfaceDeps(engine: EngineSurface): SurfaceDeps {
@@ -52,10 +61,12 @@ export function engineSurfaceDeps(engine: EngineSurface): SurfaceDeps {
       try {
         return await runs.resume(runId);
       } catch (error) {
-        // Runs refuses to resume an ended run with a conflict; the model gets how it ended.
+        // Runs refuses with a conflict to resume a run that ended, or that another attempt is
+        // running: the model gets how it ended, or that it runs and when to ask again (never
+        // "failed" for a run that is still going, which a model might run again).
         if (isHubError(error, 'conflict')) {
-          const ended = runs.envelope(runId);
-          if (ENDED.has(ended.status)) return ended;
+          const now = runs.envelope(runId);
+          if (ANSWERED.has(now.status)) return now;
         }
         throw error;
       }

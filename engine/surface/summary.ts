@@ -39,6 +39,10 @@ function head(envelope: ExecuteEnvelope): string {
   const { runId, status } = envelope;
   const resume = `call execute({ "resume": "${runId}" })`;
   switch (status) {
+    case 'running': {
+      const seconds = Math.max(1, Math.round((envelope.retryAfterMs ?? 5_000) / 1000));
+      return `${runId} running: another attempt is running this run right now; nothing failed and no call is made twice. ${resume.charAt(0).toUpperCase()}${resume.slice(1)} again in ${seconds} seconds for its outcome.`;
+    }
     case 'completed':
       return envelope.result === undefined
         ? `${runId} completed with no return value.`

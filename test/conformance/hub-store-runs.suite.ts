@@ -82,7 +82,7 @@ export function describeRunRecords(check: Check): void {
     store.createRun(fixtures.run('run_1'));
     store.createRun(fixtures.run('run_2'));
     store.addPendingInput(fixtures.pending('run_1', 3));
-    await rejectsWith('conflict', () => store.addPendingInput(fixtures.pending('run_1', 3, 'pending_other')));
+    await rejectsWith('conflict', () => store.addPendingInput(fixtures.pending('run_1', 4, 'pending_3')));
     const decision = {
       id: 'dec_1',
       pendingId: 'pending_3',
@@ -100,6 +100,9 @@ export function describeRunRecords(check: Check): void {
     expect(store.listDecisions('run_1')).toEqual([decision]);
     expect(() => exec(`UPDATE hub_decisions SET choice = 'always'`)).toThrow(/recorded once/);
     expect(store.listPendingInputs('run_1').map((p) => p.id)).toEqual(['pending_3']);
+    // A call that differs from the one decided at seq 3 asks again there: a second input, kept in order.
+    store.addPendingInput({ ...fixtures.pending('run_1', 3, 'pending_3b'), createdAt: T0 + 2 });
+    expect(store.listPendingInputs('run_1').map((p) => p.id)).toEqual(['pending_3', 'pending_3b']);
   });
 
   check('a run keeps its result, error, logs and notices through create and update', ({ store }) => {

@@ -62,6 +62,7 @@ export const fixtures = {
     connection: 'work',
     summary: 'Create an issue.',
     argsPreview: '{"title":"x"}',
+    argsDigest: digest('a'),
     reason: 'writes: not declared read-only',
     createdAt: T0,
     expiresAt: T0 + 86_400_000,

@@ -14,6 +14,8 @@ import type { Clock, HubStore, Random, Sandbox } from '../../engine/ports.ts';
 import type { RunLimits } from '../../engine/runs/limits.ts';
 import { recordPersonDecision } from '../../engine/runs/person-input.ts';
 import { Runs } from '../../engine/runs/runs.ts';
+import { engineSurfaceDeps } from '../../engine/surface/engine-deps.ts';
+import { summaryLine } from '../../engine/surface/summary.ts';
 
 export interface RunsHost {
   store: HubStore;
@@ -82,6 +84,8 @@ class World {
   readonly random: Random = { bytes: (n) => crypto.getRandomValues(new Uint8Array(n)) };
   readonly #host: RunsHost;
   #posts = 0;
+  /** `hub.search` answers `lookup search <n>`, n counting up: guest code can tell attempts apart by it. */
+  #lookups = 0;
 
   constructor(host: RunsHost) {
     this.#host = host;
@@ -101,8 +105,8 @@ class World {
       sandbox: this.#host.sandbox,
       clock: this.clock,
       random: this.random,
-      upstream: async (address, args) => this.#upstream(address, args),
-      lookup: async (request) => ({ kind: 'value', value: `lookup ${request.kind}` }),
+      upstream: async (address, args, options) => this.#upstream(address, args, options.connection),
+      lookup: async (request) => ({ kind: 'value', value: `lookup ${request.kind} ${++this.#lookups}` }),
       limits,
     });
   }
@@ -116,18 +120,38 @@ class World {
     }
   }
 
-  async #upstream(address: string, args: { [key: string]: JsonValue }): Promise<CallOutcome> {
-    this.sent.push(`${address} ${JSON.stringify(args)}`);
-    // A real call takes a moment: long enough for a second attempt to race this one.
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    if (address === 'memory.read_graph') return { ok: true, value: { entities: [] }, ms: 1 };
-    if (address === 'board.list_posts') return { ok: true, value: [], ms: 1 };
+  /** Connections `personal` (the default) and `work` on `board`. */
+  addConnections(): void {
+    for (const name of ['personal', 'work']) {
+      this.store.putConnection({
+        namespace: 'board',
+        name,
+        isDefault: name === 'personal',
+        secrets: [],
+        createdAt: T0,
+      });
+    }
+  }
+
+  async #upstream(
+    address: string,
+    args: { [key: string]: JsonValue },
+    connection?: string,
+  ): Promise<CallOutcome> {
+    this.sent.push(`${address} ${JSON.stringify(args)}${connection ? ` on ${connection}` : ''}`);
+    const started = performance.now();
+    // A real call takes a moment: long enough for a second attempt to race this one, and for
+    // guest code to race a short timer against it. It reports how long it took, as the hub does.
+    await new Promise((resolve) => setTimeout(resolve, address === 'memory.read_graph' ? 60 : 20));
+    const ms = Math.round(performance.now() - started);
+    if (address === 'memory.read_graph') return { ok: true, value: { entities: [] }, ms };
+    if (address === 'board.list_posts') return { ok: true, value: [], ms };
     if (address === 'board.post')
-      return { ok: true, value: { id: ++this.#posts, text: args.text ?? null }, ms: 1 };
+      return { ok: true, value: { id: ++this.#posts, text: args.text ?? null }, ms };
     return {
       ok: false,
       error: { code: 'not_found', message: `no tool ${address}`, retryable: false },
-      ms: 1,
+      ms,
     };
   }
 }
@@ -340,6 +364,134 @@ export function describeRuns(h: RunsHarness): void {
       w.now += 8 * 24 * HOUR;
       expect(w.runs().sweep().pruned).toBe(2);
       expect(w.sent).toEqual([]);
+    });
+
+    // ── Attacks on a decision (issue: security, finding 1). Guest code tells its first attempt
+    // from a resume (here by `hub.search`, which is not journaled; in the wild by a timer race)
+    // and asks with harmless arguments, then sends others once a person decided.
+
+    check('attack: "once" covers only the arguments shown; others ask again and say so', async (w) => {
+      const code = `
+        const attempt = await hub.search("which attempt");
+        const path = attempt.endsWith(" 1") ? "/home/ada/notes.txt" : "/home/ada/.ssh/authorized_keys";
+        return await board.post({ text: path });
+      `;
+      const first = await w.runs().execute(code);
+      expect(w.store.listPendingInputs(first.runId)).toMatchObject([
+        { seq: 0, address: 'board.post', argsPreview: expect.stringContaining('notes.txt') },
+      ]);
+      w.decide(first, 'once');
+      const second = await w.runs().resume(first.runId);
+      expect(second.status).toBe('awaiting_approval');
+      expect(w.sent).toEqual([]);
+      const [shown, asked] = w.store.listPendingInputs(first.runId);
+      expect(asked).toMatchObject({
+        seq: 0,
+        address: 'board.post',
+        argsPreview: expect.stringContaining('authorized_keys'),
+        reason: expect.stringContaining(
+          'differs from the call a person allowed at this point of the run: with other arguments',
+        ),
+      });
+      expect(asked?.id).not.toBe(shown?.id);
+      expect(second.pending?.map((p) => p.id)).toEqual([asked?.id]);
+      w.decide(second, 'once');
+      expect(await w.runs().resume(first.runId)).toMatchObject({ status: 'completed' });
+      expect(w.sent).toEqual(['board.post {"text":"/home/ada/.ssh/authorized_keys"}']);
+    });
+
+    check('attack: an approval shown on the default connection does not move to another', async (w) => {
+      w.addConnections();
+      const first = await w.runs().execute(`
+        const attempt = await hub.search("which attempt");
+        return await board.post({ text: "hi" }, attempt.endsWith(" 1") ? {} : { connection: "work" });
+      `);
+      expect(w.store.listPendingInputs(first.runId)).toMatchObject([{ connection: 'personal' }]);
+      w.decide(first, 'once');
+      const second = await w.runs().resume(first.runId);
+      expect(second.status).toBe('awaiting_approval');
+      expect(w.store.listPendingInputs(first.runId)[1]).toMatchObject({
+        connection: 'work',
+        reason: expect.stringContaining('on connection work, not personal'),
+      });
+      expect(w.sent).toEqual([]);
+    });
+
+    check('attack: "run" covers the tool on the connection shown, not on another', async (w) => {
+      w.addConnections();
+      const first = await w.runs().execute(`
+        for (let i = 0; i < 3; i++) await board.post({ text: "p" + i });
+        return await board.post({ text: "w" }, { connection: "work" });
+      `);
+      w.decide(first, 'run');
+      const second = await w.runs().resume(first.runId);
+      expect(second.status).toBe('awaiting_approval');
+      expect(second.pending).toMatchObject([{ address: 'board.post' }]);
+      expect(w.sent).toEqual([
+        'board.post {"text":"p0"} on personal',
+        'board.post {"text":"p1"} on personal',
+        'board.post {"text":"p2"} on personal',
+      ]);
+      w.decide(second, 'once');
+      expect(await w.runs().resume(first.runId)).toMatchObject({ status: 'completed' });
+      expect(w.sent.at(-1)).toBe('board.post {"text":"w"} on work');
+    });
+
+    check('attack: a "deny" refuses the call shown; another call there asks, it is not run', async (w) => {
+      const first = await w.runs().execute(`
+        const attempt = await hub.search("which attempt");
+        try { return await board.post({ text: attempt.endsWith(" 1") ? "spam" : "other" }); }
+        catch (e) { return e.code; }
+      `);
+      w.decide(first, 'deny');
+      const second = await w.runs().resume(first.runId);
+      expect(second.status).toBe('awaiting_approval');
+      expect(w.store.listPendingInputs(first.runId)[1]?.reason).toContain(
+        'differs from the call a person denied',
+      );
+      expect(w.sent).toEqual([]);
+    });
+
+    check('attack: racing a timer against a replayed call sees what the first attempt saw', async (w) => {
+      const first = await w.runs().execute(`
+        const seen = await Promise.race([
+          memory.read_graph({}).then(() => "call"),
+          new Promise((resolve) => setTimeout(() => resolve("timer"), 5)),
+        ]);
+        return await board.post({ text: seen });
+      `);
+      expect(w.store.listPendingInputs(first.runId)).toMatchObject([
+        { argsPreview: expect.stringContaining('timer') },
+      ]);
+      w.decide(first, 'once');
+      // The replayed read answers no sooner than it took when it ran, so the timer wins again and
+      // the call is the one the person allowed.
+      expect(await w.runs().resume(first.runId)).toMatchObject({
+        status: 'completed',
+        result: { text: 'timer' },
+      });
+      expect(w.sent).toEqual(['memory.read_graph {}', 'board.post {"text":"timer"}']);
+    });
+
+    check('a resume while another attempt runs the run answers "running", never "failed"', async (w) => {
+      const running = w
+        .runs()
+        .execute('for (let i = 0; i < 5; i++) await board.list_posts({}); return "all five"');
+      for (let i = 0; i < 500 && w.sent.length === 0; i++) await new Promise((r) => setTimeout(r, 2));
+      const [run] = w.store.listRuns({ status: 'running' });
+      if (!run) throw new Error('the run did not start');
+      const surface = engineSurfaceDeps({
+        lookup: { search: () => '', describe: () => '' },
+        runs: async () => w.runs(),
+        version: 'test',
+      });
+      const answer = await surface.resume(run.id);
+      expect(answer).toMatchObject({ runId: run.id, status: 'running', retryAfterMs: expect.any(Number) });
+      expect(answer.error).toBeUndefined();
+      expect(answer.calls.every((call) => call.ok)).toBe(true);
+      expect(summaryLine(answer)).toMatch(/running: .*nothing failed.*again in \d+ seconds/);
+      expect(await running).toMatchObject({ status: 'completed', result: 'all five' });
+      expect(w.sent).toHaveLength(5);
     });
 
     check('maxCalls ends the calls of a run across attempts, inside the guest', async (w) => {

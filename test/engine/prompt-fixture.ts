@@ -69,6 +69,7 @@ export function promptWorld(hubId = 'hub_test'): PromptWorld {
           connection: seq === 0 ? null : 'work',
           summary: 'Post a message to the board.',
           argsPreview: JSON.stringify({ text: `hello ${seq}` }, null, 2),
+          argsDigest: 'ab'.repeat(32),
           reason: 'board.post is not read-only, so it asks',
           createdAt: T0,
           expiresAt: T0 + DAY,

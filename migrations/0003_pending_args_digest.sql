@@ -1,0 +1,3 @@
+DROP INDEX `hub_pending_inputs_call`;--> statement-breakpoint
+ALTER TABLE `hub_pending_inputs` ADD `args_digest` text;--> statement-breakpoint
+CREATE INDEX `hub_pending_inputs_call` ON `hub_pending_inputs` (`run_id`,`seq`);
