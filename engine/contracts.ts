@@ -163,6 +163,11 @@ export const SecretRef = z.object({
   /** The secret store's key (keychain account) for the value. */
   key: z.string().min(1).max(200),
   delivery: SecretDelivery,
+  /**
+   * When the value was last entered: a new value under the same key changes this, so every
+   * process serving the hub knows to read it again for scrubbing (hub-secrets.ts).
+   */
+  setAt: Timestamp.optional(),
 });
 export type SecretRef = z.infer<typeof SecretRef>;
 

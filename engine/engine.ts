@@ -6,12 +6,15 @@
  * store, the sandbox, the clock and the random source.
  *
  * The sandbox is asked for on the first run, so a process that only searches never starts one.
+ * One `HubSecrets` knows every secret the hub holds (every connection's, and the host's own
+ * tokens and keys) and scrubs what the Hub, the runs and the lookups hand out.
  */
 import { Hub } from './hub.ts';
 import { Lookup } from './lookup.ts';
 import type { Clock, HubStore, Random, Sandbox, SandboxHost } from './ports.ts';
 import type { RunLimits } from './runs/limits.ts';
 import { Runs } from './runs/runs.ts';
+import { HubSecrets } from './secrets/hub-secrets.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
 import type { SourceConnector } from './sources/connector.ts';
 
@@ -25,24 +28,38 @@ export interface EngineDeps {
   clock: Clock;
   random: Random;
   limits?: Partial<RunLimits>;
+  /**
+   * The host's own secrets, scrubbed like every connection's: its HTTP token, the client-prompt
+   * key. Asked for on every refresh of the scrubber, so a key made meanwhile is included.
+   */
+  ownSecrets?: () => readonly string[];
+  /**
+   * Where the scrubber reads connection secrets, when it must not be `secrets` itself (the local
+   * CLI reads them for scrubbing without the fallback notice a credential's use prints).
+   */
+  scrubSecrets?: SecretStore | undefined;
 }
 
 export interface Engine {
   hub: Hub;
   lookup: Lookup;
+  /** Every secret the hub holds, as one scrubber for whatever leaves the hub. */
+  secrets: HubSecrets;
   /** The runs, with the sandbox started on first use. */
   runs(): Promise<Runs>;
 }
 
 export function createEngine(deps: EngineDeps): Engine {
   const { store, connector, secrets, clock, random } = deps;
-  const hub = new Hub({ store, connector, secrets, clock, random });
+  const hubSecrets = new HubSecrets({ store, secrets: deps.scrubSecrets ?? secrets, own: deps.ownSecrets });
+  const hub = new Hub({ store, connector, secrets, clock, random, hubSecrets });
   const lookup = new Lookup(store);
   const answerLookup: SandboxHost['lookup'] = async (request) => {
     try {
       const { kind, ...input } = request;
       const text = kind === 'search' ? lookup.search(input) : lookup.describe(request.targets);
-      return { kind: 'value', value: text };
+      await hubSecrets.refresh();
+      return { kind: 'value', value: hubSecrets.scrubber.text(text) };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       return { kind: 'error', error: { code: 'invalid_input', message, retryable: false } };
@@ -57,11 +74,13 @@ export function createEngine(deps: EngineDeps): Engine {
       random,
       upstream: (address, args, options) => hub.callTool(address, args, options),
       lookup: answerLookup,
+      scrubbing: hubSecrets,
       ...(deps.limits ? { limits: deps.limits } : {}),
     });
   return {
     hub,
     lookup,
+    secrets: hubSecrets,
     runs: () => {
       // A failed start (no sandbox yet) is not kept: the next call tries again.
       runs ??= start().catch((error: unknown) => {

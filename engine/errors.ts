@@ -19,10 +19,17 @@ export type HubErrorCode =
 export class HubError extends Error {
   override readonly name = 'HubError';
   readonly code: HubErrorCode;
+  /**
+   * More for a person, never for the model: a stdio source's command line, a source's URL. The
+   * CLI (and later the pages) show it after the message; the MCP surface and the journal carry
+   * the message alone, which names the source by its namespace.
+   */
+  readonly detail: string | undefined;
 
-  constructor(code: HubErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(code: HubErrorCode, message: string, options?: { cause?: unknown; detail?: string }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
+    this.detail = options?.detail;
   }
 }
 

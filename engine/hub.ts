@@ -23,12 +23,18 @@ import { HubError } from './errors.ts';
 import { randomId } from './hex.ts';
 import { buildManifest } from './manifest.ts';
 import type { Clock, HubStore, Random } from './ports.ts';
-import { createScrubber } from './secrets/scrub.ts';
+import { HubSecrets } from './secrets/hub-secrets.ts';
 import { type SecretStore, secretKey } from './secrets/secret-store.ts';
-import { type Credentials, NO_CREDENTIALS, type SourceConnector } from './sources/connector.ts';
+import {
+  type Credentials,
+  type ListedTools,
+  NO_CREDENTIALS,
+  type SourceConnector,
+} from './sources/connector.ts';
 import { diffManifests, type ManifestDiff } from './sources/manifest-diff.ts';
 import { proposeNamespace } from './sources/namespace.ts';
 import { type ReviewItem, reviewItem } from './sources/review.ts';
+import { scrubListed } from './sources/scrub-listed.ts';
 import { toolValue } from './sources/tool-result.ts';
 
 export interface HubDeps {
@@ -38,6 +44,8 @@ export interface HubDeps {
   secrets?: SecretStore | undefined;
   clock: Clock;
   random: Random;
+  /** Every secret the hub holds, for scrubbing (one per engine; made here when not given). */
+  hubSecrets?: HubSecrets | undefined;
 }
 
 /** A source before it is stored: what `add` was given, with consent already asked for. */
@@ -49,16 +57,23 @@ export interface Inspection {
   source: Source;
   manifest: Manifest;
   review: ReviewItem[];
+  /** What the hub left out or cut of what the server declared, for the person. */
+  notices: string[];
 }
+
+/** What a refresh found: the diff against the last read, and what was left out or cut. */
+export type Refreshed = ManifestDiff & { notices: string[] };
 
 /** The default timeout of one upstream call (`upstreamTimeoutMs`). */
 export const UPSTREAM_TIMEOUT_MS = 30_000;
 
 export class Hub {
   readonly #deps: HubDeps;
+  readonly #secrets: HubSecrets;
 
   constructor(deps: HubDeps) {
     this.#deps = deps;
+    this.#secrets = deps.hubSecrets ?? new HubSecrets({ store: deps.store, secrets: deps.secrets });
   }
 
   get store(): HubStore {
@@ -77,7 +92,7 @@ export class Hub {
     }
     const hints = draft.kind === 'mcp-http' ? { url: draft.url } : { command: draft.command };
     const provisional = this.#source(draft, namespace ?? proposeNamespace(hints, taken), now);
-    const listed = await this.#deps.connector.listTools(provisional, NO_CREDENTIALS);
+    const { listed, notices } = await this.#listTools(provisional, NO_CREDENTIALS);
     const chosen =
       namespace ??
       proposeNamespace(
@@ -90,7 +105,7 @@ export class Hub {
       );
     const source = this.#source(draft, chosen, now);
     const manifest = await buildManifest({ namespace: chosen, fetchedAt: now, ...listed });
-    return { source, manifest, review: manifest.tools.map(reviewItem) };
+    return { source, manifest, review: manifest.tools.map(reviewItem), notices };
   }
 
   /**
@@ -125,20 +140,20 @@ export class Hub {
   }
 
   /** Reads a source's tools again and reports what is new, changed and gone since the last read. */
-  async refresh(namespace: string): Promise<ManifestDiff> {
+  async refresh(namespace: string): Promise<Refreshed> {
     const source = this.#sourceOf(namespace);
-    const listed = await this.#deps.connector.listTools(source, await this.credentials(namespace));
+    const { listed, notices } = await this.#listTools(source, await this.credentials(namespace));
     const before = this.store.getManifest(namespace);
     const manifest = await buildManifest({ namespace, fetchedAt: this.#deps.clock.now(), ...listed });
     this.store.putManifest(manifest);
-    return diffManifests(before, manifest);
+    return { ...diffManifests(before, manifest), notices };
   }
 
   /**
    * Refreshes a source whenever its server says its tool list changed
    * (notifications/tools/list_changed); `onRefreshed` hears the diff or the failure.
    */
-  followToolChanges(onRefreshed?: (namespace: string, result: ManifestDiff | Error) => void): void {
+  followToolChanges(onRefreshed?: (namespace: string, result: Refreshed | Error) => void): void {
     this.#deps.connector.onToolsChanged((namespace) => {
       this.refresh(namespace).then(
         (diff) => onRefreshed?.(namespace, diff),
@@ -171,10 +186,16 @@ export class Hub {
     const secrets = this.#secretStore();
     if (value.trim() === '') throw new HubError('invalid_input', 'the secret is empty; nothing was stored');
     const name = delivery.kind === 'env' ? delivery.variable : delivery.name;
-    const ref: SecretRef = { key: secretKey(namespace, connectionName, name), delivery };
+    // `setAt` moves with every value entered, so every process serving this hub reads it again.
+    const ref: SecretRef = {
+      key: secretKey(namespace, connectionName, name),
+      delivery,
+      setAt: this.#deps.clock.now(),
+    };
     const existing = this.store.getConnection(namespace, connectionName);
     const others = (existing?.secrets ?? []).filter((s) => s.key !== ref.key);
     await secrets.set(ref.key, value);
+    this.#secrets.learn([value]);
     const connection: Connection = {
       namespace,
       name: connectionName,
@@ -215,8 +236,10 @@ export class Hub {
   }
 
   /**
-   * Calls one tool upstream on a connection and returns its outcome, scrubbed of the
-   * connection's secrets. Policy and the journal are the caller's (runs) concern; the call gate
+   * Calls one tool upstream on a connection and returns its outcome, scrubbed of every secret
+   * the hub holds (not only this connection's: a stdio server's stderr tail, or an upstream that
+   * quotes another credential, must not carry one out either). Error messages name the source
+   * by its namespace only: they reach the model. Policy and the journal are the caller's (runs) concern; the call gate
    * passes the `tool` it read from the store while deciding, so it is not read twice.
    */
   async callTool(
@@ -234,7 +257,9 @@ export class Hub {
     if (!parsed || !tool) throw new HubError('not_found', `no tool ${address}; find tools with search`);
     const source = this.#sourceOf(parsed.namespace);
     const credentials = await this.#credentials(source, options.connection);
-    const scrub = createScrubber(credentials.secrets);
+    await this.#secrets.refresh();
+    this.#secrets.learn(credentials.secrets);
+    const scrub = this.#secrets.scrubber;
     const started = this.#deps.clock.now();
     try {
       const result = await this.#deps.connector.callTool(source, credentials, {
@@ -260,6 +285,38 @@ export class Hub {
         ms: this.#deps.clock.now() - started,
       };
     }
+  }
+
+  /**
+   * A server's tool list, scrubbed of every secret the hub holds before anything stores or shows
+   * it. A failure is rethrown scrubbed (its message may quote a stderr tail).
+   */
+  async #listTools(
+    source: Source,
+    credentials: Credentials,
+  ): Promise<{ listed: ListedTools; notices: string[] }> {
+    await this.#secrets.refresh();
+    this.#secrets.learn(credentials.secrets);
+    let listed: ListedTools;
+    try {
+      listed = await this.#deps.connector.listTools(source, credentials);
+    } catch (error) {
+      throw this.#scrubbedError(error);
+    }
+    return scrubListed(listed, this.#secrets.scrubber);
+  }
+
+  /**
+   * `error` as a HubError whose message and detail hold no secret the hub knows. The original is
+   * not kept as its cause: whatever prints causes would print it unscrubbed.
+   */
+  #scrubbedError(error: unknown): HubError {
+    const { text } = this.#secrets.scrubber;
+    if (error instanceof HubError) {
+      const detail = error.detail === undefined ? {} : { detail: text(error.detail) };
+      return new HubError(error.code, text(error.message), detail);
+    }
+    return new HubError('unavailable', text(error instanceof Error ? error.message : String(error)));
   }
 
   #acceptReview(

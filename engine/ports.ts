@@ -65,6 +65,8 @@ export interface HubStore {
    * none (so two processes racing to create it agree). The client-prompt signing key lives here.
    */
   claimSetting(key: string, candidate: string): string;
+  /** A hub setting's value, if it has been set; never creates one. */
+  getSetting(key: string): string | undefined;
 
   addSource(source: Source): void;
   updateSource(source: Source): void;
@@ -91,7 +93,8 @@ export interface HubStore {
   /** Adds or replaces a connection; a default one clears the source's other default. */
   putConnection(connection: Connection): void;
   getConnection(namespace: string, name: string): Connection | undefined;
-  listConnections(namespace: string): Connection[];
+  /** A source's connections by name; with no namespace, every source's (for scrubbing). */
+  listConnections(namespace?: string): Connection[];
   removeConnection(namespace: string, name: string): void;
 
   /** Records (or replaces) what a person approved for a tool. */

@@ -24,6 +24,7 @@ import { randomId } from '../hex.ts';
 import { decide, type PolicyDecision } from '../policy/decide.ts';
 import type { Clock, HubStore, JournalStart, Random } from '../ports.ts';
 import { firstSentence } from '../search/first-sentence.ts';
+import type { SecretScrubbing } from '../secrets/hub-secrets.ts';
 import { callArgsDigest } from './args-digest.ts';
 import { type CallShape, type Decided, personRuling, showsExactly } from './decision-cover.ts';
 import type { RunLimits } from './limits.ts';
@@ -58,6 +59,8 @@ export interface GateDeps {
   random: Random;
   upstream: Upstream;
   limits: RunLimits;
+  /** Every secret the hub holds: scrubbed from what the gate stores itself (previews, errors). */
+  scrubbing: SecretScrubbing;
 }
 
 const toolError = (code: string, message: string, retryable = false, hint?: string): CallOutcome => ({
@@ -112,7 +115,7 @@ export async function gateCall(deps: GateDeps, run: Run, call: GuestCall): Promi
     });
   } catch (error) {
     const message = error instanceof HubError ? error.message : 'the call failed inside the hub';
-    outcome = toolError('upstream_unavailable', message, true);
+    outcome = toolError('upstream_unavailable', deps.scrubbing.scrubber.text(message), true);
   }
   store.settleJournal(run.id, call.seq, outcome, clock.now());
   return { kind: 'outcome', outcome };
@@ -290,7 +293,8 @@ function ensurePending(
     address: call.address,
     connection: shape.connection,
     summary: firstSentence(tool.description) || call.address,
-    argsPreview: argsPreview(call.args),
+    // The guest holds no secret, but it could rebuild one from pieces of scrubbed answers.
+    argsPreview: argsPreview(deps.scrubbing.scrubber.value(call.args)),
     argsDigest: shape.argsDigest,
     reason,
     createdAt: now,

@@ -20,6 +20,7 @@ import type {
   SandboxHost,
   SandboxLookup,
 } from '../ports.ts';
+import { NO_SCRUBBING, type SecretScrubbing } from '../secrets/hub-secrets.ts';
 import { type GateDeps, gateCall, type Upstream } from './call-gate.ts';
 import { buildEnvelope } from './envelope.ts';
 import { limitsWithin, type RunLimits } from './limits.ts';
@@ -34,6 +35,11 @@ export interface RunsDeps {
   /** `hub.search` / `hub.describe` inside the guest: the same text as the MCP tools. */
   lookup: SandboxHost['lookup'];
   limits?: Partial<RunLimits>;
+  /**
+   * Every secret the hub holds: a run's result, logs and error are scrubbed before they are
+   * stored, and every envelope before it leaves (the guest could rebuild a secret from pieces).
+   */
+  scrubbing?: SecretScrubbing;
 }
 
 /** A live attempt marks its run this often. */
@@ -46,15 +52,18 @@ export const RESUME_RETRY_MS = 5_000;
 export class Runs {
   readonly #deps: RunsDeps;
   readonly #limits: RunLimits;
+  readonly #scrubbing: SecretScrubbing;
 
   constructor(deps: RunsDeps) {
     this.#deps = deps;
     this.#limits = limitsWithin(deps.limits);
+    this.#scrubbing = deps.scrubbing ?? NO_SCRUBBING;
   }
 
   /** Runs new code: prepares it, creates the run and makes its first attempt. */
   async execute(source: string, profile = 'default'): Promise<ExecuteEnvelope> {
     const { store, clock, random } = this.#deps;
+    await this.#scrubbing.refresh();
     const now = clock.now();
     const prepared = prepareCode(source, { codeBytes: this.#limits.codeBytes });
     const run: Run = {
@@ -85,6 +94,7 @@ export class Runs {
    * pending call is decided it returns the same pending envelope and runs nothing.
    */
   async resume(runId: string): Promise<ExecuteEnvelope> {
+    await this.#scrubbing.refresh();
     const run = this.#run(runId);
     const now = this.#deps.clock.now();
     switch (run.status) {
@@ -183,16 +193,18 @@ export class Runs {
     return { expired, pruned, nextExpiry };
   }
 
-  /** The envelope of a run as the store holds it now. */
+  /** The envelope of a run as the store holds it now, scrubbed of every secret the hub knows. */
   envelope(runId: string): ExecuteEnvelope {
     const run = this.#run(runId);
-    return buildEnvelope({
-      run,
-      journal: this.#deps.store.listJournal(runId),
-      pending: this.#undecided(runId),
-      inlineResultBytes: this.#limits.inlineResultBytes,
-      retryAfterMs: RESUME_RETRY_MS,
-    });
+    return this.#scrubbing.scrubber.value(
+      buildEnvelope({
+        run,
+        journal: this.#deps.store.listJournal(runId),
+        pending: this.#undecided(runId),
+        inlineResultBytes: this.#limits.inlineResultBytes,
+        retryAfterMs: RESUME_RETRY_MS,
+      }),
+    );
   }
 
   async #attempt(run: Run): Promise<ExecuteEnvelope> {
@@ -227,7 +239,7 @@ export class Runs {
   async #runAttempt(run: Run): Promise<ExecuteEnvelope> {
     const { store, clock, sandbox } = this.#deps;
     const attempt = run.attempts;
-    const gate: GateDeps = { ...this.#deps, limits: this.#limits };
+    const gate: GateDeps = { ...this.#deps, limits: this.#limits, scrubbing: this.#scrubbing };
     let failure: { code: string; message: string; hint?: string } | undefined;
     const pace = new ReplayPace();
     const host: SandboxHost = {
@@ -278,10 +290,11 @@ export class Runs {
     const now = clock.now();
     // Another process holds this run's attempt; its outcome is the run's. Report, change nothing.
     if (failure?.code === 'busy') throw this.#busy(run);
-    const logs = [...run.logs, ...outcome.logs];
+    const scrub = this.#scrubbing.scrubber;
+    const logs = [...run.logs, ...outcome.logs.map(scrub.text)];
     let update: RunUpdate;
     if (outcome.status === 'completed') {
-      update = { status: 'completed', result: outcome.result ?? null, logs, updatedAt: now };
+      update = { status: 'completed', result: scrub.value(outcome.result ?? null), logs, updatedAt: now };
     } else if (outcome.status === 'suspended' && !failure && this.#undecided(run.id).length > 0) {
       update = { status: 'awaiting_input', logs, updatedAt: now };
     } else {
@@ -289,7 +302,11 @@ export class Runs {
         outcome.error ?? { code: 'internal', message: 'the attempt ended without a result' };
       update = {
         status: 'failed',
-        error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) },
+        error: scrub.value({
+          code: error.code,
+          message: error.message,
+          ...(error.hint ? { hint: error.hint } : {}),
+        }),
         logs,
         updatedAt: now,
       };

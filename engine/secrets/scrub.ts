@@ -1,9 +1,14 @@
 /**
- * Scrubbing: every string that comes back from a call on a connection loses the secret before
- * anything else sees it (invariant I1). A secret is replaced in its raw form and in the
- * encodings an API might echo it in: base64, base64url, URL-encoded, hex (either case), and
- * JSON-escaped (a secret with a quote or a slash, seen inside a JSON text). Base64 of a longer
- * string (`Basic base64(user:token)`) is not caught unless aligned; the raw form is.
+ * Scrubbing: every string that leaves an upstream or the store loses every secret the hub holds
+ * before anything else sees it (invariant I1; the set of secrets is hub-secrets.ts's). A secret
+ * is replaced in its raw form and in the encodings an API might echo it in: base64 and
+ * base64url (standalone, and inside a longer encoded text at each of the three byte alignments,
+ * which covers HTTP Basic's `base64(user:token)`), URL- and form-encoded, hex (either case), and
+ * JSON-escaped (a secret with a quote or a slash, seen inside a JSON text).
+ *
+ * Inside a longer base64 text only the characters the secret's bytes alone decide are replaced;
+ * the one or two characters at each end that mix in a neighbouring byte stay, which gives away
+ * at most a few bits of the secret's first and last two bytes, never the secret.
  *
  * Pure: no I/O, no clock. A reviewer can read this file in one sitting.
  */
@@ -14,6 +19,13 @@ export const SCRUBBED = '[secret]';
 /** Secrets shorter than this are not scrubbed: replacing "a" everywhere would destroy results. */
 export const MIN_SECRET_LENGTH = 4;
 
+/**
+ * The shortest piece of a longer base64 text replaced as a secret: shorter pieces of real
+ * secrets would also match unrelated base64 (a 4-character piece appears by chance in any
+ * few kilobytes of it).
+ */
+export const MIN_ALIGNED_LENGTH = 8;
+
 const encoder = new TextEncoder();
 
 function base64(bytes: Uint8Array): string {
@@ -22,19 +34,37 @@ function base64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
+const toBase64url = (b64: string) => b64.replace(/=+$/, '').replaceAll('+', '-').replaceAll('/', '_');
+
+/**
+ * The base64 characters that encode `bytes` wherever they sit in a longer text whose bytes
+ * before them number `offset` modulo 3: the whole 4-character groups made of their bytes alone.
+ */
+function alignedBase64(bytes: Uint8Array, offset: 0 | 1 | 2): string {
+  const padded = new Uint8Array(offset + bytes.length);
+  padded.set(bytes, offset);
+  const groups = Math.floor(padded.length / 3);
+  // A group holding a byte of the pad (the first, when offset > 0) depends on what precedes.
+  const first = offset === 0 ? 0 : 1;
+  return groups > first ? base64(padded).slice(first * 4, groups * 4) : '';
+}
+
 /** Every form of `secret` that is scrubbed, longest first (so a longer form wins over a prefix). */
 export function secretForms(secret: string): string[] {
   if (secret.length < MIN_SECRET_LENGTH) return [];
   const bytes = encoder.encode(secret);
   const b64 = base64(bytes);
-  const unpadded = b64.replace(/=+$/, '');
-  const b64url = unpadded.replaceAll('+', '-').replaceAll('/', '_');
   const h = hex(bytes);
+  const aligned = ([0, 1, 2] as const)
+    .map((offset) => alignedBase64(bytes, offset))
+    .filter((piece) => piece.length >= MIN_ALIGNED_LENGTH);
   const forms = new Set([
     secret,
     b64,
-    unpadded,
-    b64url,
+    b64.replace(/=+$/, ''),
+    toBase64url(b64),
+    ...aligned,
+    ...aligned.map(toBase64url),
     encodeURIComponent(secret),
     encodeURI(secret),
     encodeURIComponent(secret).replaceAll('%20', '+'),

@@ -187,8 +187,9 @@ export class McpConnector implements SourceConnector {
     if (!hasConsent(source)) {
       throw new HubError(
         'denied',
-        `the source "${source.namespace}" runs \`${source.command.join(' ')}\`, which you have not consented to. ` +
+        `the source "${source.namespace}" runs a command no one has consented to. ` +
           `Add it again with \`capabilities hub add\` to review the command.`,
+        { detail: where(source) },
       );
     }
     const launch = this.#options.launchStdio;
@@ -258,51 +259,45 @@ export class McpConnector implements SourceConnector {
     (session.idle as { unref?: () => void }).unref?.();
   }
 
-  /** A HubError saying what happened to which source, and what to do. */
+  /**
+   * A HubError saying what happened to which source, and what to do. The message names the
+   * source by its namespace only, since it may reach the model (a call's error); the command
+   * line or URL goes in the detail, which only a person is shown.
+   */
   #explain(source: Source, what: string, error: unknown): HubError {
     if (isHubError(error)) return error;
     const message = error instanceof Error ? error.message : String(error);
-    const where = source.kind === 'mcp-stdio' ? `\`${source.command.join(' ')}\`` : source.url;
+    const server = `the server for "${source.namespace}"`;
+    const detail = where(source);
     const tail = this.#supervisor.get(source.namespace)?.stderrTail.trim();
     const said = tail ? ` Its last output:\n${tail.split('\n').slice(-5).join('\n')}` : '';
+    const explained = (text: string, more = detail) =>
+      new HubError('unavailable', text, { cause: error, detail: more });
     if (/ENOENT/.test(message)) {
-      return new HubError(
-        'unavailable',
-        `the command for "${source.namespace}" was not found: ${source.kind === 'mcp-stdio' ? source.command[0] : where}. Check the command line, or install it.`,
-        { cause: error },
+      return explained(
+        `the command that starts "${source.namespace}" was not found on this machine. Check the command line, or install it.`,
+        source.kind === 'mcp-stdio' ? `the command was not found: ${source.command[0]} (${detail})` : detail,
       );
     }
     if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|fetch failed/.test(message)) {
-      return new HubError(
-        'unavailable',
-        `could not reach ${where} (${message}). Check the URL and that the server is running.`,
-        { cause: error },
+      return explained(
+        `could not reach ${server} (${message}). Check its URL and that the server is running.`,
+        source.kind === 'mcp-http' ? `could not reach ${source.url}` : detail,
       );
     }
     if (/timed? ?out/i.test(message)) {
-      return new HubError(
-        'unavailable',
-        `${where} did not answer in time; it may hang or be overloaded.${said}`,
-        {
-          cause: error,
-        },
-      );
+      return explained(`${server} did not answer in time; it may hang or be overloaded.${said}`);
     }
     if (/Connection closed|closed/i.test(message)) {
-      return new HubError(
-        'unavailable',
-        `the server for "${source.namespace}" (${where}) exited before it answered.${said}`,
-        {
-          cause: error,
-        },
-      );
+      return explained(`${server} exited before it answered.${said}`);
     }
-    return new HubError(
-      'unavailable',
-      `the server for "${source.namespace}" (${where}) ${what}: ${message}${said}`,
-      {
-        cause: error,
-      },
-    );
+    return explained(`${server} ${what}: ${message}${said}`);
   }
+}
+
+/** Where a source is, for a person: its command line or its URL. */
+function where(source: Source): string {
+  return source.kind === 'mcp-stdio'
+    ? `"${source.namespace}" runs \`${source.command.join(' ')}\``
+    : `"${source.namespace}" is at ${source.url}`;
 }

@@ -55,6 +55,13 @@ export abstract class SourceRecords extends SqliteRecords {
       .orderBy(asc(t.hubConnections.name))
       .prepare(),
   );
+  readonly #allConnections = this.prepare((db) =>
+    db
+      .select()
+      .from(t.hubConnections)
+      .orderBy(asc(t.hubConnections.namespace), asc(t.hubConnections.name))
+      .prepare(),
+  );
   readonly #review = this.prepare((db) =>
     db
       .select()
@@ -91,6 +98,10 @@ export abstract class SourceRecords extends SqliteRecords {
 
   claimHubId(candidate: string): string {
     return this.claimSetting('hub_id', candidate);
+  }
+
+  getSetting(key: string): string | undefined {
+    return this.db.select().from(t.hubMeta).where(eq(t.hubMeta.key, key)).get()?.value;
   }
 
   claimSetting(key: string, candidate: string): string {
@@ -302,7 +313,10 @@ export abstract class SourceRecords extends SqliteRecords {
     return this.listConnections(namespace).find((connection) => connection.name === name);
   }
 
-  listConnections(namespace: string): Connection[] {
+  listConnections(namespace?: string): Connection[] {
+    if (namespace === undefined) {
+      return this.cached('connections', () => this.#allConnections().all().map(rows.connectionFromRow));
+    }
     return this.cached(`connections\0${namespace}`, () =>
       this.#connections().all({ namespace }).map(rows.connectionFromRow),
     );

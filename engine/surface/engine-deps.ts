@@ -13,6 +13,7 @@
  */
 import type { ExecuteEnvelope } from '../contracts.ts';
 import { isHubError } from '../errors.ts';
+import { NO_SCRUBBING, type SecretScrubbing } from '../secrets/hub-secrets.ts';
 import type { SurfaceDeps } from './create-mcp-server.ts';
 import type { SearchArgs } from './inputs.ts';
 
@@ -39,6 +40,11 @@ export interface EngineSurface {
   /** The host's client prompt (engine/runs/client-prompt.ts), for clients that declared form elicitation. */
   prompt?: SurfaceDeps['prompt'];
   log?: SurfaceDeps['log'];
+  /**
+   * Every secret the hub holds: `search` and `describe` answers are scrubbed on the way out
+   * (manifests are stored scrubbed too; this also covers a secret entered after they were).
+   */
+  scrubbing?: SecretScrubbing;
 }
 
 /** Statuses a resume that Runs refused answers with: how the run ended, or that it is running. */
@@ -51,10 +57,15 @@ const ANSWERED: ReadonlySet<ExecuteEnvelope['status']> = new Set([
 
 /** The surface's deps over a Lookup and Runs. */
 export function engineSurfaceDeps(engine: EngineSurface): SurfaceDeps {
+  const scrubbing = engine.scrubbing ?? NO_SCRUBBING;
+  const scrubbed = async (answer: () => string) => {
+    await scrubbing.refresh();
+    return scrubbing.scrubber.text(answer());
+  };
   return {
     version: engine.version,
-    search: (input) => engine.lookup.search(input),
-    describe: (targets) => engine.lookup.describe(targets),
+    search: (input) => scrubbed(() => engine.lookup.search(input)),
+    describe: (targets) => scrubbed(() => engine.lookup.describe(targets)),
     execute: async (code) => (await engine.runs()).execute(code, engine.profile ?? 'default'),
     resume: async (runId) => {
       const runs = await engine.runs();

@@ -18,7 +18,7 @@ import { HubError } from '../../engine/errors.ts';
 import type { SurfaceDeps } from '../../engine/surface/index.ts';
 import { cryptoRandom, systemClock } from '../../engine/system.ts';
 import type { RunningServer } from '../server.ts';
-import type { Output } from './output.ts';
+import { type Output, scrubbed } from './output.ts';
 import type { OpenHub } from './with-hub.ts';
 
 interface ServeOptions {
@@ -43,10 +43,13 @@ const stopSignal = () =>
     process.once('SIGTERM', () => resolve());
   });
 
-/** A line on stderr for errors the model is not told about (stdout may be the protocol). */
+/**
+ * A line on stderr for errors the model is not told about (stdout may be the protocol), scrubbed
+ * of every secret the hub holds like everything else this process prints.
+ */
 function logToStderr(message: string, error: unknown): void {
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  process.stderr.write(`capabilities: ${message}: ${detail}\n`);
+  process.stderr.write(scrubbed(`capabilities: ${message}: ${detail}\n`));
 }
 
 async function surfaceDeps(open: OpenHub, profile: string): Promise<SurfaceDeps> {
@@ -72,6 +75,7 @@ async function surfaceDeps(open: OpenHub, profile: string): Promise<SurfaceDeps>
     profile,
     prompt,
     log: logToStderr,
+    scrubbing: open.secrets,
   });
 }
 

@@ -1,11 +1,14 @@
 /**
  * `capabilities hub add | list | remove | refresh | review`: managing sources. `add` asks for
- * consent to a stdio command before running it, fetches the tool list, proposes a namespace and
- * shows the review; the source is stored whole or not at all.
+ * consent to a stdio command before running it, and separately, explicitly, when the command or
+ * its settings reach the hub's own home (a filesystem server rooted at `~`); then it fetches the
+ * tool list, proposes a namespace and shows the review, with a notice for anything the hub left
+ * out. The source is stored whole or not at all.
  */
 import type { Command } from 'commander';
 import type { Source } from '../../engine/contracts.ts';
 import { HubError } from '../../engine/errors.ts';
+import type { Refreshed } from '../../engine/hub.ts';
 import type { ManifestDiff } from '../../engine/sources/manifest-diff.ts';
 import type { Output } from './output.ts';
 import type { Interaction } from './review-prompt.ts';
@@ -14,6 +17,7 @@ interface AddOptions {
   namespace?: string;
   yes?: boolean;
   env?: string[];
+  allowHome?: boolean;
 }
 
 /** `KEY=VALUE` pairs for a stdio server's environment: settings, never secrets (those go through `auth`). */
@@ -47,6 +51,10 @@ export function registerSources(hub: Command, output: () => Output): void {
     )
     .option('--yes', 'accept the proposed policies (and consent to the command) without asking')
     .option(
+      '--allow-home',
+      "with --yes: consent to a command that reaches the hub's own home (its store, token and secrets file)",
+    )
+    .option(
       '--env <KEY=VALUE>',
       "a stdio server's setting as an environment variable, repeatable (secrets go through `auth`)",
       (pair: string, all: string[]) => [...all, pair],
@@ -54,9 +62,11 @@ export function registerSources(hub: Command, output: () => Output): void {
     )
     .action(async (parts: string[], options: AddOptions) => {
       const out = output();
-      const [{ withHub }, review] = await Promise.all([
+      const [{ withHub }, review, { homeExposure }, { homePaths }] = await Promise.all([
         import('./with-hub.ts'),
         import('./review-prompt.ts'),
+        import('../home-exposure.ts'),
+        import('../home.ts'),
       ]);
       const ask = interaction(out, options.yes);
       const first = parts[0] ?? '';
@@ -76,6 +86,26 @@ export function registerSources(hub: Command, output: () => Output): void {
             `This source runs \`${shown}\` on your machine, as you. Run it?`,
             `this source runs \`${shown}\`; pass --yes to consent to that exact command`,
           );
+          const paths = homePaths();
+          const home = paths.root;
+          const reaching = homeExposure(parts, env, [paths.hub, paths.envFile]);
+          if (reaching.length > 0) {
+            const what = reaching.map((part) => `\`${part}\``).join(', ');
+            const warning =
+              `${what} reaches this hub's own home, ${home}: the source could read the hub's store, ` +
+              'its HTTP token and the secrets file, and its read-only tools run without asking';
+            const allowed = options.allowHome
+              ? true
+              : await review.confirmOrYes(
+                  { yes: false, input: ask.input },
+                  `${warning}. Add it anyway?`,
+                  `${warning}; pass --allow-home as well to consent to that, or point it somewhere else`,
+                );
+            if (!allowed) {
+              out.result({ added: false }, 'Kept the hub out of its reach; nothing was added.');
+              return;
+            }
+          }
         }
         out.note(isUrl ? `Connecting to ${first}…` : `Starting \`${parts.join(' ')}\`…`);
         const inspection = await h.inspect(
@@ -87,6 +117,7 @@ export function registerSources(hub: Command, output: () => Output): void {
         out.note(
           `Found ${inspection.manifest.tools.length} tools; namespace "${inspection.source.namespace}".`,
         );
+        for (const notice of inspection.notices) out.note(`Note: ${notice}.`);
         const effects = await review.decideReview(inspection.review, ask, out);
         if (!effects) {
           out.result({ added: false }, 'Cancelled; nothing was added.');
@@ -180,7 +211,7 @@ export function registerSources(hub: Command, output: () => Output): void {
       const { withHub } = await import('./with-hub.ts');
       await withHub(out, async (h) => {
         const namespaces = namespace ? [namespace] : h.store.listSources().map((s) => s.namespace);
-        const results: ({ namespace: string } & ManifestDiff)[] = [];
+        const results: ({ namespace: string } & Refreshed)[] = [];
         for (const ns of namespaces) {
           out.note(`Refreshing "${ns}"…`);
           results.push({ namespace: ns, ...(await h.refresh(ns)) });
@@ -189,6 +220,9 @@ export function registerSources(hub: Command, output: () => Output): void {
         const lines = results.map(describeDiff);
         if (waiting > 0)
           lines.push(`${waiting} tools wait for review and ask until then: \`capabilities hub review\`.`);
+        for (const result of results) {
+          for (const notice of result.notices) lines.push(`  note: ${notice}`);
+        }
         out.result({ refreshed: results, toReview: waiting }, lines.join('\n') || 'No sources to refresh.');
       });
     });

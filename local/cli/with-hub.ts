@@ -4,21 +4,26 @@
  * the runs to the QuickJS sandbox (started on first use), and closes all of it at the end.
  * `withHub` is the one-command form; `openHub` is the same wiring for a process that serves. The
  * secret store opens on first use only, so the keychain-fallback notice is printed exactly when
- * a secret is read or written.
+ * a credential is read or written for a source; reading every secret to scrub output (the hub's
+ * scrubber knows them all, with the HTTP token and the prompt key) says nothing.
+ *
+ * Everything a command prints goes through the hub's scrubber (`scrubOutput`).
  */
 import { readFileSync } from 'node:fs';
 import { createEngine } from '../../engine/engine.ts';
 import type { Hub } from '../../engine/hub.ts';
 import type { Lookup } from '../../engine/lookup.ts';
 import type { Sandbox } from '../../engine/ports.ts';
+import { PROMPT_KEY_SETTING } from '../../engine/runs/prompt-state.ts';
 import type { Runs } from '../../engine/runs/runs.ts';
+import type { HubSecrets } from '../../engine/secrets/hub-secrets.ts';
 import type { SecretStore } from '../../engine/secrets/secret-store.ts';
 import { cryptoRandom, systemClock } from '../../engine/system.ts';
 import { homePaths } from '../home.ts';
 import { initHub, type LocalHub, openLocalHub } from '../local-hub.ts';
 import { openSecretStore } from '../secret-store.ts';
 import { localConnector } from '../sources/stdio-launcher.ts';
-import type { Output } from './output.ts';
+import { type Output, scrubOutput } from './output.ts';
 
 /** The CLI's version (package.json), which the hub reports to sources and MCP clients. */
 export const { version } = JSON.parse(
@@ -36,6 +41,8 @@ export interface OpenHub {
   hub: Hub;
   context: HubContext;
   local: LocalHub;
+  /** Every secret the hub holds, as one scrubber. */
+  secrets: HubSecrets;
   close(): Promise<void>;
 }
 
@@ -46,7 +53,21 @@ export function openHub(output: Output): OpenHub {
   if (init.created.length > 0) output.note(`Created the hub ${init.hubId} at ${paths.hub}.`);
   const local = openLocalHub(paths, Date.now());
   const connector = localConnector({ version });
+  // One secret store, opened on first use; its fallback notice is said when a credential is used.
   let secrets: SecretStore | undefined;
+  let fallback: string | undefined;
+  const store = (): SecretStore => {
+    secrets ??= openSecretStore(paths.envFile, (text) => {
+      fallback = text;
+    });
+    return secrets;
+  };
+  const open = (): SecretStore => {
+    const opened = store();
+    if (fallback !== undefined) output.note(fallback);
+    fallback = undefined;
+    return opened;
+  };
   const lazySecrets: SecretStore = {
     get where() {
       return open().where;
@@ -55,10 +76,14 @@ export function openHub(output: Output): OpenHub {
     set: (key, value) => open().set(key, value),
     delete: (key) => open().delete(key),
   };
-  function open(): SecretStore {
-    secrets ??= openSecretStore(paths.envFile, (text) => output.note(text));
-    return secrets;
-  }
+  const quietSecrets: SecretStore = {
+    get where() {
+      return store().where;
+    },
+    get: (key) => store().get(key),
+    set: (key, value) => store().set(key, value),
+    delete: (key) => store().delete(key),
+  };
   let sandbox: Sandbox | undefined;
   const engine = createEngine({
     store: local.store,
@@ -66,6 +91,11 @@ export function openHub(output: Output): OpenHub {
     secrets: lazySecrets,
     clock: systemClock,
     random: cryptoRandom,
+    scrubSecrets: quietSecrets,
+    ownSecrets: () => {
+      const key = local.store.getSetting(PROMPT_KEY_SETTING);
+      return key === undefined ? [local.token] : [local.token, key];
+    },
     sandbox: async () => {
       const { QuickJsSandbox } = await import('../quickjs-sandbox.ts');
       sandbox ??= new QuickJsSandbox({ poolSize: 2 });
@@ -73,9 +103,11 @@ export function openHub(output: Output): OpenHub {
     },
   });
   const { hub, lookup } = engine;
+  scrubOutput(() => engine.secrets.scrubber);
   return {
     hub,
     local,
+    secrets: engine.secrets,
     context: { lookup, runs: engine.runs },
     async close() {
       await sandbox?.close();
@@ -92,6 +124,7 @@ export async function withHub<T>(
 ): Promise<T> {
   const open = openHub(output);
   try {
+    await open.secrets.refresh();
     return await body(open.hub, open.context);
   } finally {
     await open.close();

@@ -32,7 +32,9 @@ export function describeHubStore(h: HubStoreHarness): void {
       expect(store.schemaVersion).toBe(LATEST_SCHEMA_VERSION);
       const first = store.claimHubId('hub_a');
       expect(store.claimHubId('hub_b')).toBe(first);
+      expect(store.getSetting('prompt_key')).toBeUndefined();
       const key = store.claimSetting('prompt_key', 'k1');
+      expect(store.getSetting('prompt_key')).toBe(key);
       expect(store.claimSetting('prompt_key', 'k2')).toBe(key);
       expect(store.claimHubId('hub_c')).toBe(first);
     });
@@ -142,8 +144,20 @@ export function describeHubStore(h: HubStoreHarness): void {
         ['personal', false],
         ['work', true],
       ]);
+      store.addSource(fixtures.http('github'));
+      store.putConnection({ ...conn('ci', true), namespace: 'github', secrets: [] });
+      // With no namespace: every source's connections (what the hub scrubs for), by source and name.
+      expect(store.listConnections().map((c) => `${c.namespace}/${c.name}`)).toEqual([
+        'github/ci',
+        'linear/personal',
+        'linear/work',
+      ]);
       store.removeConnection('linear', 'personal');
       expect(store.getConnection('linear', 'personal')).toBeUndefined();
+      expect(store.listConnections().map((c) => `${c.namespace}/${c.name}`)).toEqual([
+        'github/ci',
+        'linear/work',
+      ]);
     });
 
     check('removing a source removes its manifest, connections and policy rules', ({ store }) => {

@@ -56,3 +56,41 @@ describe('scrubbing', () => {
     expect(both.text('a token-12345678 b token-1234')).toBe(`a ${SCRUBBED} b ${SCRUBBED}`);
   });
 });
+
+describe('scrubbing inside longer encoded texts (issue: security, finding 2)', () => {
+  const TOKEN = 'ghp_16C7e42F292c6912E7710c838347Ae178B4a';
+  const scrub = createScrubber([TOKEN]);
+  const leaks = (text: string) =>
+    text.includes(TOKEN) || Buffer.from(text, 'base64').toString('latin1').includes(TOKEN);
+
+  for (const user of ['', 'a', 'ad', 'ada', 'x-access-token']) {
+    it(`replaces HTTP Basic base64("${user}:token") at its alignment (${(user.length + 1) % 3})`, () => {
+      const basic = Buffer.from(`${user}:${TOKEN}`).toString('base64');
+      const header = `Authorization: Basic ${basic}`;
+      const scrubbed = scrub.text(header);
+      expect(scrubbed).toContain(SCRUBBED);
+      expect(leaks(scrubbed.slice('Authorization: Basic '.length))).toBe(false);
+      // At most two characters of mixed bytes stay on each side of the replacement.
+      expect(scrubbed.replace(`Authorization: Basic `, '').replace(SCRUBBED, '').length).toBeLessThanOrEqual(
+        Buffer.from(`${user}:`).toString('base64').length + 8,
+      );
+    });
+  }
+
+  for (const offset of [0, 1, 2]) {
+    it(`replaces base64 and base64url of the token after ${offset} other bytes, with more after it`, () => {
+      const text = Buffer.from(`${'p'.repeat(offset)}${TOKEN}, and more`);
+      for (const encoded of [text.toString('base64'), text.toString('base64url')]) {
+        const scrubbed = scrub.text(encoded);
+        expect(scrubbed).toContain(SCRUBBED);
+        expect(scrubbed).not.toContain(encoded.slice(8, 40));
+      }
+    });
+  }
+
+  it('replaces upper-case hex, and leaves unrelated base64 alone', () => {
+    expect(scrub.text(Buffer.from(TOKEN).toString('hex').toUpperCase())).toBe(SCRUBBED);
+    const unrelated = Buffer.from('a'.repeat(600)).toString('base64');
+    expect(scrub.text(unrelated)).toBe(unrelated);
+  });
+});

@@ -262,7 +262,8 @@ describe('bad input ends with a clear message and stores nothing', () => {
   for (const [name, draft, message] of cases) {
     it(name, async () => {
       const error = await hubErrorOf(() => hub().inspect(draft()));
-      expect(error.message).toMatch(message);
+      // What a person is shown: the message and, after it, the detail (the command line or URL).
+      expect([error.message, error.detail].join('\n')).toMatch(message);
       expect(local.store.listSources()).toEqual([]);
     });
   }

@@ -1,0 +1,36 @@
+/**
+ * A source's tool list, scrubbed of every secret the hub holds before it is stored or shown
+ * (invariant I1; issue: security, finding 2). A server that has its credential can put it, or
+ * another connection's, into a tool's description, title, parameter names or schema, or into its
+ * own name and instructions; all of that reaches `search`, `describe`, the guest's lookups, a
+ * pending call's summary and several tables unless it is scrubbed here, once, on the way in.
+ *
+ * A tool whose own name carries a secret is left out, with a notice: its name is what the hub
+ * calls upstream, so it cannot be scrubbed and still called.
+ *
+ * Pure: the caller hands in the scrubber.
+ */
+import type { Scrubber } from '../secrets/scrub.ts';
+import type { ListedTools } from './connector.ts';
+
+export interface ScrubbedList {
+  listed: ListedTools;
+  /** What was left out, for the person. */
+  notices: string[];
+}
+
+export function scrubListed(listed: ListedTools, scrubber: Scrubber): ScrubbedList {
+  const notices: string[] = [];
+  const tools = listed.tools.flatMap((tool) => {
+    const clean = scrubber.value(tool);
+    if (clean.name === tool.name) return [clean];
+    notices.push(
+      `the tool "${clean.name}" was left out: its name carries a secret this hub holds, so it cannot be shown or called`,
+    );
+    return [];
+  });
+  const result: ListedTools = { tools };
+  if (listed.server) result.server = scrubber.value(listed.server);
+  if (listed.instructions !== undefined) result.instructions = scrubber.text(listed.instructions);
+  return { listed: result, notices };
+}
