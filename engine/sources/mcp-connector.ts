@@ -187,7 +187,7 @@ export class McpConnector implements SourceConnector {
     if (!hasConsent(source)) {
       throw new HubError(
         'denied',
-        `the source "${source.namespace}" runs a command no one has consented to. ` +
+        `the source "${source.namespace}" runs a command you have not consented to. ` +
           `Add it again with \`capabilities hub add\` to review the command.`,
         { detail: where(source) },
       );

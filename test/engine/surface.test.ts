@@ -129,7 +129,9 @@ describe.each(['legacy', 'auto'] as const)('the surface (%s client)', (mode) => 
       type: 'object',
       required: ['runId', 'status', 'calls'],
       properties: {
-        status: { enum: ['completed', 'failed', 'awaiting_approval', 'awaiting_connection', 'cancelled'] },
+        status: {
+          enum: ['running', 'completed', 'failed', 'awaiting_approval', 'awaiting_connection', 'cancelled'],
+        },
       },
     });
     expect(search?.outputSchema).toBeUndefined();

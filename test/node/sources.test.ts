@@ -96,7 +96,7 @@ describe('stdio sources (real servers from npm)', () => {
     expect(created.ok).toBe(true);
     const graph = await hub().callTool('memory.read_graph', {});
     expect(graph).toMatchObject({ ok: true, value: { entities: [{ name: 'Alice', entityType: 'person' }] } });
-    expect(await hub().refresh('memory')).toEqual({ added: [], removed: [], changed: [] });
+    expect(await hub().refresh('memory')).toEqual({ added: [], removed: [], changed: [], notices: [] });
   });
 
   it('server-filesystem: lists and reads inside its allowed directory only', async () => {
@@ -123,6 +123,7 @@ describe('stdio sources (real servers from npm)', () => {
       added: [],
       removed: [],
       changed: [{ address: 'notes.post_note', parts: ['description'] }],
+      notices: [],
     });
     const pending = hub().pendingReview(namespace);
     expect(pending.map((item) => item.address)).toEqual(['notes.post_note']);
@@ -157,6 +158,7 @@ describe('stdio sources (real servers from npm)', () => {
       added: [],
       removed: [],
       changed: [{ address: 'notes.post_note', parts: ['description'] }],
+      notices: [],
     });
     expect(local.store.getManifest(namespace)?.tools.find((t) => t.name === 'post_note')?.description).toBe(
       'Post a note to everyone.',
