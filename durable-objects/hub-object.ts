@@ -22,7 +22,7 @@ import { createEngine, type Engine } from '../engine/engine.ts';
 import { HubError, type HubErrorCode } from '../engine/errors.ts';
 import type { HubStore } from '../engine/ports.ts';
 import { ClientPrompt } from '../engine/runs/client-prompt.ts';
-import { PROMPT_KEY_SETTING } from '../engine/runs/prompt-state.ts';
+import { hubOwnSecrets } from '../engine/secrets/hub-secrets.ts';
 import { McpConnector } from '../engine/sources/mcp-connector.ts';
 import { openHubStore } from '../engine/store/hub-store.ts';
 import * as schema from '../engine/store/schema.ts';
@@ -93,7 +93,7 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
       clock: systemClock,
       random: cryptoRandom,
       // The hub's own secrets: the bearer token and the client-prompt key.
-      ownSecrets: () => [this.env.HUB_TOKEN, this.store.getSetting(PROMPT_KEY_SETTING)].filter(isText),
+      ownSecrets: hubOwnSecrets(this.store, [this.env.HUB_TOKEN]),
       sandbox: () => {
         const loader = this.env.LOADER;
         if (!loader) {
@@ -216,8 +216,6 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
     return name;
   }
 }
-
-const isText = (value: string | undefined): value is string => typeof value === 'string' && value !== '';
 
 async function answer<T>(body: () => T | Promise<T>): Promise<HubAnswer<T>> {
   try {

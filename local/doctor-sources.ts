@@ -1,9 +1,13 @@
 /**
  * `hub doctor`'s source checks: each source is reached the way a call would reach it (its
  * default connection's secrets resolved, stdio servers started) and asked for its tool list,
- * with a short timeout. A failing source reports what happened and the tail of its stderr.
+ * with a short timeout. A failing source reports what happened, the tail of its stderr and,
+ * for the person, its command line or URL; all of it scrubbed of every secret the hub holds (a
+ * stderr tail may quote any connection's token).
  */
+import { isHubError } from '../engine/errors.ts';
 import { Hub } from '../engine/hub.ts';
+import { HubSecrets, hubOwnSecrets } from '../engine/secrets/hub-secrets.ts';
 import { cryptoRandom, systemClock } from '../engine/system.ts';
 import type { Check } from './doctor.ts';
 import type { HomePaths } from './home.ts';
@@ -15,14 +19,22 @@ export async function sourceChecks(paths: HomePaths, version: string): Promise<C
   const local = openLocalHub(paths, Date.now());
   const connector = localConnector({ version, connectTimeoutMs: 10_000, listTimeoutMs: 10_000 });
   const notices: string[] = [];
+  const secrets = openSecretStore(paths.envFile, (text) => notices.push(text));
+  const hubSecrets = new HubSecrets({
+    store: local.store,
+    secrets,
+    own: hubOwnSecrets(local.store, [local.token]),
+  });
   const hub = new Hub({
     store: local.store,
     connector,
-    secrets: openSecretStore(paths.envFile, (text) => notices.push(text)),
+    secrets,
     clock: systemClock,
     random: cryptoRandom,
+    hubSecrets,
   });
   try {
+    await hubSecrets.refresh();
     const checks: Check[] = [];
     for (const source of local.store.listSources()) {
       const name = `source ${source.namespace}`;
@@ -36,7 +48,9 @@ export async function sourceChecks(paths: HomePaths, version: string): Promise<C
           ...(waiting > 0 ? { fix: `capabilities hub review ${source.namespace}` } : {}),
         });
       } catch (error) {
-        checks.push({ name, level: 'fail', detail: error instanceof Error ? error.message : String(error) });
+        const message = error instanceof Error ? error.message : String(error);
+        const where = isHubError(error) && error.detail !== undefined ? ` (${error.detail})` : '';
+        checks.push({ name, level: 'fail', detail: hubSecrets.scrubber.text(`${message}${where}`) });
       }
     }
     return checks;

@@ -15,6 +15,7 @@
  * for code that cannot wait (a synchronous envelope, a CLI line).
  */
 import type { HubStore } from '../ports.ts';
+import { PROMPT_KEY_SETTING } from '../runs/prompt-state.ts';
 import { createScrubber, type Scrubber } from './scrub.ts';
 import type { SecretStore } from './secret-store.ts';
 
@@ -39,6 +40,23 @@ export const NO_SCRUBBING: SecretScrubbing = {
   refresh: async () => {},
   scrubber: createScrubber([]),
 };
+
+/**
+ * The hub's own secrets, for `HubSecretsDeps.own`: the host's (`fixed`: its bearer token) and
+ * the client-prompt key, read from the store until it exists and kept once it does (it never
+ * changes), so a refresh costs no query.
+ */
+export function hubOwnSecrets(
+  store: HubStore,
+  fixed: readonly (string | undefined)[],
+): () => readonly string[] {
+  const known = fixed.filter((value): value is string => typeof value === 'string' && value !== '');
+  let promptKey: string | undefined;
+  return () => {
+    promptKey ??= store.getSetting(PROMPT_KEY_SETTING);
+    return promptKey === undefined ? known : [...known, promptKey];
+  };
+}
 
 export class HubSecrets implements SecretScrubbing {
   readonly #deps: HubSecretsDeps;

@@ -14,9 +14,8 @@ import { createEngine } from '../../engine/engine.ts';
 import type { Hub } from '../../engine/hub.ts';
 import type { Lookup } from '../../engine/lookup.ts';
 import type { Sandbox } from '../../engine/ports.ts';
-import { PROMPT_KEY_SETTING } from '../../engine/runs/prompt-state.ts';
 import type { Runs } from '../../engine/runs/runs.ts';
-import type { HubSecrets } from '../../engine/secrets/hub-secrets.ts';
+import { type HubSecrets, hubOwnSecrets } from '../../engine/secrets/hub-secrets.ts';
 import type { SecretStore } from '../../engine/secrets/secret-store.ts';
 import { cryptoRandom, systemClock } from '../../engine/system.ts';
 import { homePaths } from '../home.ts';
@@ -92,10 +91,7 @@ export function openHub(output: Output): OpenHub {
     clock: systemClock,
     random: cryptoRandom,
     scrubSecrets: quietSecrets,
-    ownSecrets: () => {
-      const key = local.store.getSetting(PROMPT_KEY_SETTING);
-      return key === undefined ? [local.token] : [local.token, key];
-    },
+    ownSecrets: hubOwnSecrets(local.store, [local.token]),
     sandbox: async () => {
       const { QuickJsSandbox } = await import('../quickjs-sandbox.ts');
       sandbox ??= new QuickJsSandbox({ poolSize: 2 });
