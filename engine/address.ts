@@ -7,16 +7,27 @@
  * - otherwise it is split on characters an identifier cannot hold and joined in camelCase
  *   (`resolve-library-id` -> `resolveLibraryId`, `repo.get` -> `repoGet`);
  * - a leading digit gets `_` in front; an empty result becomes `tool`; a name every object already
- *   has (`constructor`, `toString`, `__proto__`) gets `_` after;
+ *   has (`constructor`, `toString`, `__proto__`), or one the language looks up on any object
+ *   (`then` for `await`, `toJSON` for `JSON.stringify`), gets `_` after;
  * - collisions within a namespace get `_2`, `_3`, … in the order of the source's names sorted
  *   by code unit, so the same tool list always yields the same addresses.
  */
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-/** Names a tool cannot take on a plain object without shadowing what every object has. */
+/**
+ * Names a tool cannot take on a namespace (a frozen plain object) without changing what the
+ * language does with it: what every object has (`constructor`, `toString`, `valueOf`, …), and the
+ * two string-keyed lookups the language makes on any object. A tool named `then` would make the
+ * namespace a thenable (`await ns` calls the tool and never settles); one named `toJSON` would be
+ * called by `JSON.stringify(ns)`. The other lookups on any object (string coercion and template
+ * literals, `instanceof`, iteration, spreading into arrays) are symbols (`Symbol.toPrimitive`,
+ * `Symbol.iterator`, …) or `toString`/`valueOf`, already here, so no tool name can reach them.
+ */
 const OBJECT_NAMES: ReadonlySet<string> = new Set([
   ...Object.getOwnPropertyNames(Object.prototype),
   'prototype',
+  'then',
+  'toJSON',
 ]);
 
 /** The identifier for one tool name, before uniqueness within its namespace. */

@@ -45,6 +45,14 @@ describe('toolIdentifier', () => {
     ['hasOwnProperty', 'hasOwnProperty_'],
     ['valueOf', 'valueOf_'],
     ['prototype', 'prototype_'],
+    // names `await` and `JSON.stringify` look up on every object get `_` after too
+    ['then', 'then_'],
+    ['toJSON', 'toJSON_'],
+    ['to-JSON', 'toJSON_'],
+    // other spellings are ordinary names
+    ['Then', 'Then'],
+    ['to_json', 'to_json'],
+    ['toJson', 'toJson'],
   ])('%j -> %j', (name, expected) => {
     expect(toolIdentifier(name)).toBe(expected);
   });
@@ -98,6 +106,14 @@ describe('toolIdentifiers', () => {
       constructor_: 'constructor_',
       constructor: 'constructor__2',
     });
+  });
+
+  it('guards then and toJSON like constructor, and numbers a collision after the guard', () => {
+    expect([...toolIdentifiers(['then', 'toJSON', 'then_'])]).toEqual([
+      ['then_', 'then_'],
+      ['then', 'then__2'],
+      ['toJSON', 'toJSON_'],
+    ]);
   });
 
   it('maps a repeated name to one entry', () => {

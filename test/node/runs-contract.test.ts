@@ -1,16 +1,17 @@
-/** Runs the run contract on the local host: the hub's SQLite file and the QuickJS sandbox. */
+/** Runs the run contract and the tool-names suite on the local host: the SQLite file and QuickJS. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { openLocalStore } from '../../local/open-store.ts';
 import { QuickJsSandbox } from '../../local/quickjs-sandbox.ts';
-import { describeRuns } from '../conformance/runs.suite.ts';
+import { describeRuns, type RunsHarness } from '../conformance/runs.suite.ts';
+import { describeRunNames } from '../conformance/runs-names.suite.ts';
 
 const sandbox = new QuickJsSandbox({ poolSize: 2 });
 afterAll(() => sandbox.close());
 
-describeRuns({
+const harness: RunsHarness = {
   name: 'local sqlite file and QuickJS',
   async withHost(body) {
     const dir = mkdtempSync(join(tmpdir(), 'capabilities-runs-'));
@@ -22,4 +23,7 @@ describeRuns({
       rmSync(dir, { recursive: true, force: true });
     }
   },
-});
+};
+
+describeRuns(harness);
+describeRunNames(harness);

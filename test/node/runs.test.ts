@@ -28,6 +28,8 @@ const BOARD = [
   join(REPO, 'test', 'fixtures', 'servers', 'counting-server.ts'),
 ];
 
+const THENABLE = join(REPO, 'test', 'fixtures', 'servers', 'thenable-server.ts');
+
 const sandbox = new QuickJsSandbox({ poolSize: 1 });
 afterAll(() => sandbox.close());
 
@@ -137,6 +139,44 @@ describe('a run that pauses for a person', () => {
     expect((await runs().resume(first.runId)).status).toBe('completed');
     const second = await runs().execute('return await board.post({ text: "b" })');
     expect(second).toMatchObject({ status: 'completed', result: { text: 'b' } });
+  });
+});
+
+describe('tools named then and toJSON (a namespace is neither a thenable nor serializable)', () => {
+  it('awaiting and serializing the namespace call nothing; then_ and toJSON_ are the tools', async () => {
+    const inspection = await hub.inspect(
+      {
+        kind: 'mcp-stdio',
+        command: [NODE, '--disable-warning=ExperimentalWarning', THENABLE],
+        env: { COUNT_FILE: join(dir, 'thenable.txt') },
+        consented: true,
+      },
+      'hostile',
+    );
+    expect(inspection.manifest.tools.map((tool) => [tool.name, tool.address])).toEqual([
+      ['then', 'hostile.then_'],
+      ['toJSON', 'hostile.toJSON_'],
+    ]);
+    hub.addSource(inspection, new Map(inspection.review.map((item) => [item.address, item.proposed])));
+    const calls = () =>
+      existsSync(join(dir, 'thenable.txt'))
+        ? readFileSync(join(dir, 'thenable.txt'), 'utf8').trim().split('\n')
+        : [];
+
+    const awaited = await runs().execute(`
+      const x = await hostile;
+      return { same: x === hostile, json: JSON.stringify(hostile), thenType: typeof hostile.then };
+    `);
+    expect(awaited).toMatchObject({
+      status: 'completed',
+      result: { same: true, json: '{}', thenType: 'undefined' },
+      calls: [],
+    });
+    expect(calls()).toEqual([]);
+
+    const called = await runs().execute('return [await hostile.then_({}), await hostile.toJSON_({})]');
+    expect(called).toMatchObject({ status: 'completed', result: [{ called: 'then' }, { called: 'toJSON' }] });
+    expect(calls()).toEqual(['then', 'toJSON']);
   });
 });
 

@@ -1,18 +1,20 @@
 /**
- * Runs the run contract in the HubObject, inside workerd: the object's SQLite store, guest code
- * in Worker Loader isolates, and every guest call routed back into the object (route `hub`).
+ * Runs the run contract and the tool-names suite in the HubObject, inside workerd: the object's
+ * SQLite store, guest code in Worker Loader isolates, and every guest call routed back into the
+ * object (route `hub`).
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { env, exports } from 'cloudflare:workers';
 import type { HubEnv, HubObject } from '../../durable-objects/hub-object.ts';
 import type { BridgeProps } from '../../durable-objects/sandbox-bridge.ts';
 import { WorkerLoaderSandbox } from '../../durable-objects/worker-loader-sandbox.ts';
-import { describeRuns } from '../conformance/runs.suite.ts';
+import { describeRuns, type RunsHarness } from '../conformance/runs.suite.ts';
+import { describeRunNames } from '../conformance/runs-names.suite.ts';
 
 const { HUB: hubs, LOADER: loader } = env as unknown as HubEnv;
 const loopback = exports as unknown as { SandboxBridge: (options: { props: BridgeProps }) => Fetcher };
 
-describeRuns({
+const harness: RunsHarness = {
   name: 'HubObject and Worker Loader',
   withHost(body) {
     if (!loader) throw new Error('wrangler.toml has no [[worker_loaders]] binding LOADER');
@@ -27,4 +29,7 @@ describeRuns({
       body({ store: hub.store, sandbox }),
     );
   },
-});
+};
+
+describeRuns(harness);
+describeRunNames(harness);
