@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import type { SecretRef } from '../../engine/contracts.ts';
 import { HubError } from '../../engine/errors.ts';
+import { inertLine } from '../../engine/inert.ts';
 import type { Output } from './output.ts';
 
 interface AuthOptions {
@@ -95,7 +96,7 @@ async function readSecret(out: Output, message: string): Promise<string> {
       throw new HubError('invalid_input', 'with --no-input, pipe the secret on standard input instead');
     }
     const { password } = await import('@inquirer/prompts');
-    return password({ message, mask: '•' });
+    return password({ message: inertLine(message), mask: '•' });
   }
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Uint8Array));

@@ -1,5 +1,10 @@
-/** `capabilities hub doctor`: diagnoses the home, the store, the token and the keychain. */
+/**
+ * `capabilities hub doctor`: diagnoses the home, the store, the token and the keychain, then
+ * reaches each source. A check's name, detail and fix are one inert line each (engine/inert.ts):
+ * a failing source's detail quotes its stderr, which must not pass for a check of ours.
+ */
 import type { Command } from 'commander';
+import { inertLine } from '../../engine/inert.ts';
 import type { Output } from './output.ts';
 
 const MARK = { ok: 'ok  ', warn: 'warn', fail: 'FAIL' } as const;
@@ -29,7 +34,10 @@ export function registerDoctor(hub: Command, output: () => Output): void {
       }
       const healthy = isHealthy(checks);
       const text = checks
-        .map((c) => `${MARK[c.level]}  ${c.name}: ${c.detail}${c.fix ? `\n        fix: ${c.fix}` : ''}`)
+        .map(
+          (c) =>
+            `${MARK[c.level]}  ${inertLine(c.name)}: ${inertLine(c.detail)}${c.fix ? `\n        fix: ${inertLine(c.fix)}` : ''}`,
+        )
         .join('\n');
       output().result(
         { healthy, checks },

@@ -4,27 +4,36 @@
  * (address, connection, what the tool says it does, the arguments, why it asks, when it
  * expires), takes once / run / always / deny at a prompt (or `--choice`, for a person scripting
  * at their own terminal), records it through the one person-input module, and resumes the run.
+ * What an upstream or guest code wrote (a summary, a log line, an error) is shown inert, each on
+ * one line (engine/inert.ts), so nothing it says passes for the hub's own words.
  */
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import type { DecisionChoice, ExecuteEnvelope } from '../../engine/contracts.ts';
 import { HubError } from '../../engine/errors.ts';
+import { inertJson, inertLine } from '../../engine/inert.ts';
 import { cryptoRandom, systemClock } from '../../engine/system.ts';
 import type { Output } from './output.ts';
 
 const CHOICES: readonly DecisionChoice[] = ['once', 'run', 'always', 'deny'];
 
-/** The envelope as a person reads it: status, result or error, logs, what waits. */
+/**
+ * The envelope as a person reads it: status, result or error, logs, what waits. What guest code
+ * or an upstream wrote is inert, each log line and message on one line of its own.
+ */
 export function renderEnvelope(envelope: ExecuteEnvelope): string {
   const lines = [`run ${envelope.runId}: ${envelope.status}`];
-  if (envelope.result !== undefined) lines.push(JSON.stringify(envelope.result, null, 2));
-  if (envelope.error) lines.push(`error ${envelope.error.code}: ${envelope.error.message}`);
-  for (const log of envelope.logs ?? []) lines.push(`  log: ${log}`);
+  if (envelope.result !== undefined) lines.push(inertJson(JSON.stringify(envelope.result, null, 2)));
+  if (envelope.error)
+    lines.push(`error ${inertLine(envelope.error.code)}: ${inertLine(envelope.error.message)}`);
+  for (const log of envelope.logs ?? []) lines.push(`  log: ${inertLine(log)}`);
   for (const call of envelope.calls)
-    lines.push(`  call ${call.address}: ${call.ok ? 'ok' : 'failed'} (${call.ms} ms)`);
+    lines.push(`  call ${inertLine(call.address)}: ${call.ok ? 'ok' : 'failed'} (${call.ms} ms)`);
   for (const pending of envelope.pending ?? [])
-    lines.push(`  waiting: ${pending.address} — ${pending.summary}\n    ${pending.message ?? ''}`);
-  for (const notice of envelope.notices ?? []) lines.push(`  notice: ${notice}`);
+    lines.push(
+      `  waiting: ${inertLine(pending.address ?? '')} — ${inertLine(pending.summary)}\n    ${inertLine(pending.message ?? '')}`,
+    );
+  for (const notice of envelope.notices ?? []) lines.push(`  notice: ${inertLine(notice)}`);
   if (envelope.truncated)
     lines.push(`  (cut to the inline budget: ${Object.keys(envelope.truncated).join(', ')})`);
   return lines.join('\n');
@@ -113,8 +122,8 @@ export function registerRuns(hub: Command, output: () => Output): void {
         const journal = h.store.listJournal(runId);
         const rows = journal.map(
           (e) =>
-            `  ${String(e.seq).padStart(3)}  ${e.address.padEnd(32)} ${(e.connection ?? '-').padEnd(10)} ${e.decision.effect.padEnd(5)} ` +
-            (e.outcome ? (e.outcome.ok ? 'ok' : `error ${e.outcome.error.code}`) : 'in doubt'),
+            `  ${String(e.seq).padStart(3)}  ${inertLine(e.address).padEnd(32)} ${inertLine(e.connection ?? '-').padEnd(10)} ${e.decision.effect.padEnd(5)} ` +
+            (e.outcome ? (e.outcome.ok ? 'ok' : `error ${inertLine(e.outcome.error.code)}`) : 'in doubt'),
         );
         out.result(
           { ...envelope, journal },
@@ -153,10 +162,10 @@ export function registerRuns(hub: Command, output: () => Output): void {
         for (const pending of open) {
           out.note(
             [
-              `${pending.address}${pending.connection ? ` on ${pending.connection}` : ''}: ${pending.summary}`,
-              `  why: ${pending.reason}`,
+              `${inertLine(pending.address)}${pending.connection ? ` on ${inertLine(pending.connection)}` : ''}: ${inertLine(pending.summary)}`,
+              `  why: ${inertLine(pending.reason)}`,
               `  expires: ${new Date(pending.expiresAt).toISOString()}`,
-              `  arguments:\n${pending.argsPreview.replace(/^/gm, '    ')}`,
+              `  arguments:\n${inertJson(pending.argsPreview).replace(/^/gm, '    ')}`,
             ].join('\n'),
           );
           let choice = options.choice as DecisionChoice | undefined;
@@ -169,7 +178,7 @@ export function registerRuns(hub: Command, output: () => Output): void {
             }
             const { select } = await import('@inquirer/prompts');
             choice = await select<DecisionChoice>({
-              message: `Decide ${pending.address}`,
+              message: `Decide ${inertLine(pending.address)}`,
               choices: [
                 { name: 'Allow once', value: 'once' },
                 { name: 'Allow for this run', value: 'run' },

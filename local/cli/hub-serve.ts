@@ -15,6 +15,7 @@
  */
 import { type Command, InvalidArgumentError } from 'commander';
 import { HubError } from '../../engine/errors.ts';
+import { inertLine, inertText } from '../../engine/inert.ts';
 import type { SurfaceDeps } from '../../engine/surface/index.ts';
 import { cryptoRandom, systemClock } from '../../engine/system.ts';
 import type { RunningServer } from '../server.ts';
@@ -45,11 +46,12 @@ const stopSignal = () =>
 
 /**
  * A line on stderr for errors the model is not told about (stdout may be the protocol), scrubbed
- * of every secret the hub holds like everything else this process prints.
+ * of every secret the hub holds like everything else this process prints. The error may quote an
+ * upstream, so it is then made inert; a stack keeps its lines.
  */
 function logToStderr(message: string, error: unknown): void {
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  process.stderr.write(scrubbed(`capabilities: ${message}: ${detail}\n`));
+  process.stderr.write(`capabilities: ${inertLine(scrubbed(message))}: ${inertText(scrubbed(detail))}\n`);
 }
 
 async function surfaceDeps(open: OpenHub, profile: string): Promise<SurfaceDeps> {

@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import type { Source } from '../../engine/contracts.ts';
 import { HubError } from '../../engine/errors.ts';
 import type { Refreshed } from '../../engine/hub.ts';
+import { inertLine } from '../../engine/inert.ts';
 import type { ManifestDiff } from '../../engine/sources/manifest-diff.ts';
 import type { Output } from './output.ts';
 import type { Interaction } from './review-prompt.ts';
@@ -117,7 +118,7 @@ export function registerSources(hub: Command, output: () => Output): void {
         out.note(
           `Found ${inspection.manifest.tools.length} tools; namespace "${inspection.source.namespace}".`,
         );
-        for (const notice of inspection.notices) out.note(`Note: ${notice}.`);
+        for (const notice of inspection.notices) out.note(`Note: ${inertLine(notice)}.`);
         const effects = await review.decideReview(inspection.review, ask, out);
         if (!effects) {
           out.result({ added: false }, 'Cancelled; nothing was added.');
@@ -221,7 +222,7 @@ export function registerSources(hub: Command, output: () => Output): void {
         if (waiting > 0)
           lines.push(`${waiting} tools wait for review and ask until then: \`capabilities hub review\`.`);
         for (const result of results) {
-          for (const notice of result.notices) lines.push(`  note: ${notice}`);
+          for (const notice of result.notices) lines.push(`  note: ${inertLine(notice)}`);
         }
         out.result({ refreshed: results, toReview: waiting }, lines.join('\n') || 'No sources to refresh.');
       });
@@ -262,14 +263,15 @@ export function registerSources(hub: Command, output: () => Output): void {
 }
 
 function describeSource(source: Source): string {
-  return source.kind === 'mcp-stdio' ? source.command.join(' ') : source.url;
+  return inertLine(source.kind === 'mcp-stdio' ? source.command.join(' ') : source.url);
 }
 
+/** One line per tool; addresses are inert, since the tool names behind them are the source's. */
 function describeDiff(diff: { namespace: string } & ManifestDiff): string {
   const parts = [
-    ...diff.added.map((a) => `  new      ${a}`),
-    ...diff.changed.map((c) => `  changed  ${c.address}: ${c.parts.join(', ')}`),
-    ...diff.removed.map((r) => `  removed  ${r}`),
+    ...diff.added.map((a) => `  new      ${inertLine(a)}`),
+    ...diff.changed.map((c) => `  changed  ${inertLine(c.address)}: ${c.parts.join(', ')}`),
+    ...diff.removed.map((r) => `  removed  ${inertLine(r)}`),
   ];
   return parts.length === 0 ? `${diff.namespace}: no changes` : `${diff.namespace}:\n${parts.join('\n')}`;
 }

@@ -7,8 +7,14 @@
  * Once a hub is open, everything the process prints passes the hub's scrubber (`scrubOutput`):
  * no secret the hub holds reaches the terminal, whichever source or file it came through. One
  * command runs per process, so the scrubber is the process's.
+ *
+ * Then nothing we print drives the terminal (engine/inert.ts): every text is made inert here,
+ * whole, keeping its line breaks; JSON gets what JSON.stringify leaves raw escaped; an error
+ * message and its detail are one inert line each. Fields that could forge a line of ours (a log
+ * line, a summary, a name) are made inert in one-line form where the text is built.
  */
 import { isHubError } from '../../engine/errors.ts';
+import { inertJson, inertLine, inertText } from '../../engine/inert.ts';
 import type { Scrubber } from '../../engine/secrets/scrub.ts';
 
 let scrubber: (() => Scrubber) | undefined;
@@ -29,18 +35,23 @@ export interface GlobalOptions {
 
 export interface Output {
   readonly options: GlobalOptions;
-  /** Prints `data` as JSON with --json, else `text`. */
+  /** Prints `data` as JSON with --json, else `text`; scrubbed, then made inert. */
   result(data: unknown, text: string): void;
-  /** A line for a person on stderr (never mixed into --json output). */
+  /** A line for a person on stderr (never mixed into --json output); scrubbed, then made inert. */
   note(text: string): void;
+}
+
+/** `data` as pretty JSON, scrubbed, with nothing in it a terminal would act on. */
+function json(data: unknown): string {
+  return inertJson(scrubbed(JSON.stringify(data, null, 2) ?? 'null'));
 }
 
 export function createOutput(options: GlobalOptions): Output {
   return {
     options,
     result: (data, text) =>
-      process.stdout.write(scrubbed(options.json ? `${JSON.stringify(data, null, 2)}\n` : `${text}\n`)),
-    note: (text) => process.stderr.write(scrubbed(`${text}\n`)),
+      process.stdout.write(`${options.json ? json(data) : inertText(scrubbed(text))}\n`),
+    note: (text) => process.stderr.write(`${inertText(scrubbed(text))}\n`),
   };
 }
 
@@ -50,11 +61,12 @@ export function reportError(error: unknown, options: Pick<GlobalOptions, 'json'>
   const message = error instanceof Error ? error.message : String(error);
   const detail = isHubError(error) ? error.detail : undefined;
   if (options.json) {
-    const body = { error: { code, message, ...(detail === undefined ? {} : { detail }) } };
-    process.stdout.write(scrubbed(`${JSON.stringify(body, null, 2)}\n`));
+    process.stdout.write(
+      `${json({ error: { code, message, ...(detail === undefined ? {} : { detail }) } })}\n`,
+    );
   } else {
-    const more = detail === undefined ? '' : `  ${detail}\n`;
-    process.stderr.write(scrubbed(`capabilities: ${message}\n${more}`));
+    const more = detail === undefined ? '' : `  ${inertLine(scrubbed(detail))}\n`;
+    process.stderr.write(`capabilities: ${inertLine(scrubbed(message))}\n${more}`);
   }
   return code === 'invalid_input' ? 2 : 1;
 }

@@ -2,10 +2,12 @@
  * The review screen of `add` and `review`: every tool in its class with the proposed policy;
  * one keystroke accepts the proposal, or the person adjusts tool by tool. `--yes` accepts
  * without asking; with `--no-input` (or no terminal) and no `--yes`, nothing is decided.
+ * Names and messages are shown inert, one line each (engine/inert.ts), prompts included.
  */
 import { confirm, expand, select } from '@inquirer/prompts';
 import type { PolicyEffect } from '../../engine/contracts.ts';
 import { HubError } from '../../engine/errors.ts';
+import { inertLine } from '../../engine/inert.ts';
 import type { ReviewItem, ToolClass } from '../../engine/sources/review.ts';
 import type { Output } from './output.ts';
 
@@ -23,7 +25,9 @@ export function renderReview(items: readonly ReviewItem[]): string {
     if (group.length === 0) continue;
     lines.push(`${HEADINGS[toolClass]}:`);
     for (const item of group)
-      lines.push(`  ${toolClass === 'destructive' ? '! ' : '  '}${item.address}  → ${item.proposed}`);
+      lines.push(
+        `  ${toolClass === 'destructive' ? '! ' : '  '}${inertLine(item.address)}  → ${item.proposed}`,
+      );
   }
   return lines.join('\n');
 }
@@ -46,7 +50,7 @@ export async function confirmOrYes(
 ): Promise<boolean> {
   if (interaction.yes) return true;
   if (!canPrompt(interaction)) throw new HubError('invalid_input', refusal);
-  return confirm({ message, default: false });
+  return confirm({ message: inertLine(message), default: false });
 }
 
 /** The effect per tool the person settled on, or undefined when they cancelled. */
@@ -80,7 +84,7 @@ export async function decideReview(
     chosen.set(
       item.address,
       await select<PolicyEffect>({
-        message: `${item.address} (${item.class})`,
+        message: `${inertLine(item.address)} (${item.class})`,
         default: item.proposed,
         choices: [
           { name: 'allow: runs without asking', value: 'allow' },
