@@ -154,7 +154,7 @@ describe('guest code cannot drive the terminal', () => {
   ];
   const code = `${LOGS.map((line) => `console.log(${JSON.stringify(line)});`).join(' ')} return "done";`;
 
-  it('exec and runs show print its log lines inert, each on its own line', () => {
+  it('exec and runs show print its log lines inert, each on one line of its own', () => {
     const done = cli(home, ['hub', 'exec', code]);
     expect(done.status, done.stderr).toBe(0);
     expectInert(done);
@@ -171,10 +171,17 @@ describe('guest code cannot drive the terminal', () => {
       String.raw`  log: ok\u2028Nothing to approve`,
       String.raw`  log: \x9b2J\u202eevorppa ot gnihtoN`,
     ]);
+  });
 
-    const json = cli(home, ['--json', 'hub', 'runs', 'show', runId]);
+  it('exec and runs show --json escape what JSON.stringify leaves raw, and parse back to its logs', () => {
+    const done = cli(home, ['--json', 'hub', 'exec', code]);
+    expect(done.status, done.stderr).toBe(0);
+    expectInert(done);
+    const json = cli(home, ['--json', 'hub', 'runs', 'show', JSON.parse(done.stdout).runId]);
     expect(json.status, json.stderr).toBe(0);
     expectInert(json);
+    expect(json.stdout).toContain(String.raw`"ok\u2028Nothing to approve"`);
+    expect(json.stdout).toContain(String.raw`"\u009b2J\u202eevorppa ot gnihtoN"`);
     expect(JSON.parse(json.stdout).logs).toEqual(LOGS);
   });
 
