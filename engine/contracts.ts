@@ -195,7 +195,11 @@ export const PolicyTarget = z.discriminatedUnion('kind', [
 export const PolicyRule = z.object({
   id: Id,
   target: PolicyTarget,
-  connection: ConnectionName.optional(),
+  /**
+   * The connection the rule is narrowed to; `null` narrows it to calls on no connection (a
+   * source with none, as a person decided `always` for it); absent, it covers every connection.
+   */
+  connection: ConnectionName.nullable().optional(),
   effect: PolicyEffect,
   /** Pinned contract: the rule stops applying once the tool's digest differs. */
   contract: ContractDigest.optional(),
@@ -295,6 +299,11 @@ export const PendingInput = z.object({
     .string()
     .regex(/^[0-9a-f]{64}$/)
     .nullable(),
+  /**
+   * The tool's contract digest when the call asked: a decision covers the tool only as the
+   * person was shown it (null only on inputs recorded before decisions were bound to it).
+   */
+  contract: ContractDigest.nullable(),
   /** Why it asks; for a call that differs from one a person decided, also what changed. */
   reason: z.string(),
   createdAt: Timestamp,

@@ -2,7 +2,7 @@ import journal from './meta/_journal.json';
 import m0000 from './0000_init.sql';
 import m0001 from './0001_journal_append_only.sql';
 import m0002 from './0002_reviews.sql';
-import m0003 from './0003_pending_args_digest.sql';
+import m0003 from './0003_pending_call_binding.sql';
 
   export default {
     journal,

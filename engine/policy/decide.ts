@@ -41,7 +41,10 @@ function specificity(rule: PolicyRule, call: PolicyCall, namespace: string): num
 
 function describeRule(rule: PolicyRule): string {
   const target = rule.target.kind === 'tool' ? rule.target.address : `source ${rule.target.namespace}`;
-  return rule.connection !== undefined ? `${target} on connection ${rule.connection}` : target;
+  if (rule.connection === undefined) return target;
+  return rule.connection === null
+    ? `${target} with no connection`
+    : `${target} on connection ${rule.connection}`;
 }
 
 export function decide(

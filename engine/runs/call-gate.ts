@@ -189,7 +189,13 @@ function admit(deps: GateDeps, run: Run, call: GuestCall, digest: string): GateA
     };
   }
 
-  const shape: CallShape = { seq: call.seq, address: call.address, connection, argsDigest: digest };
+  const shape: CallShape = {
+    seq: call.seq,
+    address: call.address,
+    connection,
+    argsDigest: digest,
+    contract: tool.contract,
+  };
   const decision = personOrPolicy(store, run, shape, tool);
   if (decision.effect === 'deny') {
     const code = decision.by === 'person' ? 'approval_denied' : 'denied';
@@ -215,10 +221,13 @@ function admit(deps: GateDeps, run: Run, call: GuestCall, digest: string): GateA
 type Effective = PolicyDecision & { by: 'policy' | 'person'; decisionId?: string; changed?: string };
 
 /**
- * A person's decision covering this very call (decision-cover.ts) comes before policy; a call
- * that differs from one a person decided at this seq falls to policy, and asks again saying so.
+ * A policy `deny` first (a person's decision never lifts one); then a person's decision covering
+ * this very call (decision-cover.ts); then policy. A call that differs from one a person decided
+ * at this seq falls to policy, and asks again saying so.
  */
 function personOrPolicy(store: HubStore, run: Run, call: CallShape, tool: ManifestTool): Effective {
+  const policy = policyFor(store, call, tool);
+  if (policy.effect === 'deny') return policy;
   const decisions = store.listDecisions(run.id);
   if (decisions.length > 0) {
     const pendings = new Map(store.listPendingInputs(run.id).map((p) => [p.id, p]));
@@ -236,9 +245,9 @@ function personOrPolicy(store: HubStore, run: Run, call: CallShape, tool: Manife
         decisionId: ruling.decision.id,
       };
     }
-    if (ruling.changed !== undefined) return { ...policyFor(store, call, tool), changed: ruling.changed };
+    if (ruling.changed !== undefined) return { ...policy, changed: ruling.changed };
   }
-  return policyFor(store, call, tool);
+  return policy;
 }
 
 function policyFor(store: HubStore, call: CallShape, tool: ManifestTool): Effective {
@@ -292,11 +301,13 @@ function ensurePending(
     kind: 'approval',
     address: call.address,
     connection: shape.connection,
-    summary: firstSentence(tool.description) || call.address,
+    // Scrubbed here too: a secret entered after the tool was listed is in the scrubber now.
+    summary: deps.scrubbing.scrubber.text(firstSentence(tool.description) || call.address),
     // The guest holds no secret, but it could rebuild one from pieces of scrubbed answers.
     argsPreview: argsPreview(deps.scrubbing.scrubber.value(call.args)),
     argsDigest: shape.argsDigest,
-    reason,
+    contract: shape.contract,
+    reason: deps.scrubbing.scrubber.text(reason),
     createdAt: now,
     expiresAt: now + deps.limits.approvalTtlMs,
   };

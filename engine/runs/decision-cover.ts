@@ -2,16 +2,21 @@
  * What a person's decision covers (spec: Security and approvals, "Only a person approves";
  * design: "A run, end to end", step 6; invariants I2 and I3). A decision answers one pending
  * input, and the pending input records what the person was shown: the call's place in the run
- * (seq), its tool address, its connection and the digest of its exact arguments.
+ * (seq), its tool address, its connection, the digest of its exact arguments, and the tool's
+ * contract (what the tool said it does and takes) at that moment.
  *
- * - `once` and `always` let through the call at that seq only when address, connection and
- *   argument digest all match what was shown (`always` has also pinned a policy rule, which the
- *   policy applies on its own terms: the tool, on that connection, as its contract is now).
+ * - `once` and `always` let through the call at that seq only when address, connection,
+ *   argument digest and contract all match what was shown (`always` has also pinned a policy
+ *   rule, which the policy applies on its own terms: the tool, on that connection, as its
+ *   contract was shown).
  * - `deny` refuses that same exact call.
- * - `run` lets through the tool at that address on that connection for the rest of the run,
- *   whatever the arguments.
- * - A call at a decided seq that differs in any of the three is not covered: it asks again, and
- *   the new pending input says what changed. Nothing ever runs on a decision about another call.
+ * - `run` lets through the tool at that address on that connection, as its contract was shown,
+ *   for the rest of the run, whatever the arguments.
+ * - A call at a decided seq that differs in any of these is not covered: it asks again, and the
+ *   new pending input says what changed. Nothing ever runs on a decision about another call, or
+ *   about the same tool before it changed upstream.
+ *
+ * The gate applies a policy `deny` before any of this: a person's decision never lifts one.
  *
  * Pure: no store, no clock. A reviewer can read it in one sitting.
  */
@@ -23,6 +28,8 @@ export interface CallShape {
   address: string;
   connection: string | null;
   argsDigest: string;
+  /** The tool's contract digest now. */
+  contract: string;
 }
 
 /** A pending input with the person's decision on it. */
@@ -45,8 +52,14 @@ export function showsExactly(pending: PendingInput, call: CallShape): boolean {
     pending.address === call.address &&
     pending.connection === call.connection &&
     pending.argsDigest !== null &&
-    pending.argsDigest === call.argsDigest
+    pending.argsDigest === call.argsDigest &&
+    sameContract(pending, call)
   );
+}
+
+/** True when the tool is as it was when `pending` asked. */
+function sameContract(pending: PendingInput, call: CallShape): boolean {
+  return pending.contract !== null && pending.contract === call.contract;
 }
 
 /** How `call` differs from what `pending` showed, in words for the person ("other arguments"). */
@@ -58,6 +71,7 @@ export function differences(pending: PendingInput, call: CallShape): string[] {
   }
   if (pending.argsDigest === null || pending.argsDigest !== call.argsDigest)
     what.push('with other arguments');
+  if (!sameContract(pending, call)) what.push('the tool changed upstream since');
   return what;
 }
 
@@ -81,7 +95,8 @@ export function personRuling(decided: readonly Decided[], call: CallShape): Pers
     if (
       decision.choice === 'run' &&
       pending.address === call.address &&
-      pending.connection === call.connection
+      pending.connection === call.connection &&
+      sameContract(pending, call)
     ) {
       return {
         kind: 'allow',

@@ -68,7 +68,11 @@ export function recordPersonDecision(
   });
 }
 
-/** `always`: a rule allowing this tool (on this connection), pinned to its current contract. */
+/**
+ * `always`: a rule allowing this tool on this connection (or, for a call on no connection, on no
+ * connection: never every connection), pinned to the contract the person was shown. Refused when
+ * the tool changed upstream since the call asked: the person would pin a contract they never saw.
+ */
 function pinAlways(store: HubStore, pending: PendingInput, now: number, ruleId: string): void {
   const namespace = pending.address.slice(0, pending.address.indexOf('.'));
   const tool = store.getManifest(namespace)?.tools.find((t) => t.address === pending.address);
@@ -77,22 +81,29 @@ function pinAlways(store: HubStore, pending: PendingInput, now: number, ruleId: 
       'not_found',
       `${pending.address} is no longer offered by its source; nothing was decided`,
     );
-  // The rule replaces what it supersedes: an earlier allow/ask on the same tool and connection
-  // (the review's pinned `ask`, say). A deny is never lifted by a decision on one call.
+  if (pending.contract === null || tool.contract !== pending.contract) {
+    throw new HubError(
+      'conflict',
+      `${pending.address} changed upstream since this call asked, so "always" would allow what you were not shown; nothing was decided. Choose once or deny, or review the tool first.`,
+    );
+  }
+  // The rule replaces what it supersedes: an earlier allow/ask on the same tool and the same
+  // connection (an earlier `ask` for it, say). A deny is never lifted by a decision on one call.
   for (const rule of store.listPolicyRules()) {
     const same =
       rule.target.kind === 'tool' &&
       rule.target.address === tool.address &&
-      (rule.connection ?? null) === pending.connection &&
+      // Exactly this connection: a rule for every connection (absent) is not one for none (null).
+      rule.connection === pending.connection &&
       rule.effect !== 'deny';
     if (same) store.removePolicyRule(rule.id);
   }
   store.addPolicyRule({
     id: ruleId,
     target: { kind: 'tool', address: tool.address },
-    ...(pending.connection !== null ? { connection: pending.connection } : {}),
+    connection: pending.connection,
     effect: 'allow',
-    contract: tool.contract,
+    contract: pending.contract,
     createdAt: now,
   });
   store.putReview({ address: tool.address, namespace, contract: tool.contract, tool, reviewedAt: now });

@@ -207,7 +207,8 @@ export function policyRuleToRow(rule: PolicyRule): Row<typeof t.hubPolicyRules> 
     id: rule.id,
     targetKind: rule.target.kind,
     target: rule.target.kind === 'source' ? rule.target.namespace : rule.target.address,
-    connection: rule.connection ?? null,
+    // NULL covers every connection; '' (never a connection's name) narrows to calls on none.
+    connection: rule.connection === null ? '' : (rule.connection ?? null),
     effect: rule.effect,
     contract: rule.contract ?? null,
     createdAt: rule.createdAt,
@@ -224,7 +225,7 @@ export function policyRuleFromRow(row: Row<typeof t.hubPolicyRules>): PolicyRule
     {
       id: row.id,
       target,
-      connection: nullToUndefined(row.connection),
+      connection: row.connection === '' ? null : nullToUndefined(row.connection),
       effect: row.effect,
       contract: nullToUndefined(row.contract),
       createdAt: row.createdAt,

@@ -139,6 +139,8 @@ export const hubPendingInputs = sqliteTable(
     argsPreview: text('args_preview').notNull(),
     /** The digest of the exact arguments the person is shown; null only on inputs from before 0003. */
     argsDigest: text('args_digest'),
+    /** The tool's contract when it asked; null only on inputs from before 0003. */
+    contract: text('contract'),
     reason: text('reason').notNull(),
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),

@@ -63,6 +63,7 @@ export const fixtures = {
     summary: 'Create an issue.',
     argsPreview: '{"title":"x"}',
     argsDigest: digest('a'),
+    contract: digest('c'),
     reason: 'writes: not declared read-only',
     createdAt: T0,
     expiresAt: T0 + 86_400_000,

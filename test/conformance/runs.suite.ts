@@ -120,6 +120,12 @@ class World {
     }
   }
 
+  /** Replaces one tool of a source's manifest, as a refresh that found it changed would. */
+  async changeTool(namespace: string, name: string, change: (tool: ListedTool) => ListedTool): Promise<void> {
+    const tools = (SOURCES[namespace] ?? []).map((tool) => (tool.name === name ? change(tool) : tool));
+    this.store.putManifest(await buildManifest({ namespace, fetchedAt: ++this.now, tools }));
+  }
+
   /** Connections `personal` (the default) and `work` on `board`. */
   addConnections(): void {
     for (const name of ['personal', 'work']) {
@@ -471,6 +477,61 @@ export function describeRuns(h: RunsHarness): void {
         result: { text: 'timer' },
       });
       expect(w.sent).toEqual(['memory.read_graph {}', 'board.post {"text":"timer"}']);
+    });
+
+    check('attack: a tool that changes upstream after asking is not allowed by the answer', async (w) => {
+      const first = await w.runs().execute('return await board.post({ text: "hi" })');
+      // The server changes the tool (a new field) before the person answers what they were shown.
+      await w.changeTool('board', 'post', (tool) => ({
+        ...tool,
+        inputSchema: {
+          ...tool.inputSchema,
+          properties: { text: { type: 'string' }, bcc: { type: 'string' } },
+        },
+      }));
+      expect(await errorOf(() => w.decide(first, 'always'))).toMatch(
+        /^conflict: .*changed upstream since this call asked/,
+      );
+      w.decide(first, 'once');
+      const second = await w.runs().resume(first.runId);
+      expect(second.status).toBe('awaiting_approval');
+      expect(w.store.listPendingInputs(first.runId).at(-1)?.reason).toContain(
+        'the tool changed upstream since',
+      );
+      expect(w.sent).toEqual([]);
+    });
+
+    check(
+      'attack: "always" on a call with no connection does not cover connections added later',
+      async (w) => {
+        const first = await w.runs().execute('return await board.post({ text: "a" })');
+        w.decide(first, 'always');
+        expect((await w.runs().resume(first.runId)).status).toBe('completed');
+        expect(w.store.listPolicyRules('board.post').filter((r) => r.effect === 'allow')).toMatchObject([
+          { connection: null },
+        ]);
+        w.addConnections();
+        for (const options of ['', ', { connection: "work" }']) {
+          const later = await w.runs().execute(`return await board.post({ text: "b" }${options})`);
+          expect(later.status).toBe('awaiting_approval');
+        }
+        expect(w.sent).toEqual(['board.post {"text":"a"}']);
+      },
+    );
+
+    check('attack: a deny rule added after a person allowed the call still wins', async (w) => {
+      const first = await w
+        .runs()
+        .execute('try { return await board.post({ text: "x" }); } catch (e) { return e.code; }');
+      w.decide(first, 'once');
+      w.store.addPolicyRule({
+        id: 'rule_deny_post',
+        target: { kind: 'tool', address: 'board.post' },
+        effect: 'deny',
+        createdAt: T0,
+      });
+      expect(await w.runs().resume(first.runId)).toMatchObject({ status: 'completed', result: 'denied' });
+      expect(w.sent).toEqual([]);
     });
 
     check('a resume while another attempt runs the run answers "running", never "failed"', async (w) => {

@@ -73,6 +73,24 @@ const rows: Row[] = [
     'allowed by your policy on source github on connection work',
   ],
   [
+    'a rule on no connection covers a call on none',
+    { rules: [rule({ target: onTool, connection: null, effect: 'allow' })], connection: null },
+    'allow',
+    'allowed by your policy on github.create_issue with no connection',
+  ],
+  [
+    'a rule on no connection does not cover a connection added later',
+    {
+      rules: [
+        rule({ target: onTool, effect: 'ask' }),
+        rule({ target: onTool, connection: null, effect: 'allow' }),
+      ],
+      connection: 'work',
+    },
+    'ask',
+    'asks by your policy on github.create_issue',
+  ],
+  [
     'tool beats source+connection',
     {
       rules: [

@@ -70,6 +70,7 @@ export function promptWorld(hubId = 'hub_test'): PromptWorld {
           summary: 'Post a message to the board.',
           argsPreview: JSON.stringify({ text: `hello ${seq}` }, null, 2),
           argsDigest: 'ab'.repeat(32),
+          contract: 'cd'.repeat(32),
           reason: 'board.post is not read-only, so it asks',
           createdAt: T0,
           expiresAt: T0 + DAY,

@@ -46,6 +46,7 @@ it('a run that asks sets the alarm at its expiry; the alarm expires what was not
       summary: 'Post a message to the board.',
       argsPreview: '{"text":"late"}',
       argsDigest: null,
+      contract: null,
       reason: 'writes: not declared read-only',
       createdAt: now - 2,
       expiresAt: now - 1,
