@@ -31,3 +31,21 @@ export function canonicalJson(value: unknown): string {
       throw new TypeError(`canonical JSON has no form for a ${typeof value}`);
   }
 }
+
+/**
+ * How deeply `value` nests (a scalar is 0, `[1]` is 1), counted without recursion and stopping
+ * once past `cap`: what recursive code (canonicalJson, JSON.stringify) can take is checked first.
+ */
+export function nestingDepth(value: unknown, cap: number): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop() as [unknown, number];
+    if (item === null || typeof item !== 'object') continue;
+    const inner = depth + 1;
+    if (inner > deepest) deepest = inner;
+    if (deepest > cap) return deepest;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push([child, inner]);
+  }
+  return deepest;
+}

@@ -35,7 +35,7 @@ import { diffManifests, type ManifestDiff } from './sources/manifest-diff.ts';
 import { proposeNamespace } from './sources/namespace.ts';
 import { type ReviewItem, reviewItem } from './sources/review.ts';
 import { scrubListed } from './sources/scrub-listed.ts';
-import { toolValue } from './sources/tool-result.ts';
+import { type McpCallResult, toolValue } from './sources/tool-result.ts';
 
 export interface HubDeps {
   store: HubStore;
@@ -261,15 +261,33 @@ export class Hub {
     this.#secrets.learn(credentials.secrets);
     const scrub = this.#secrets.scrubber;
     const started = this.#deps.clock.now();
+    let result: McpCallResult;
     try {
-      const result = await this.#deps.connector.callTool(source, credentials, {
+      result = await this.#deps.connector.callTool(source, credentials, {
         name: tool.name,
         args,
         timeoutMs: options.timeoutMs ?? UPSTREAM_TIMEOUT_MS,
         signal: options.signal,
       });
+    } catch (error) {
+      // The request may have reached the server before it failed (a timeout, a crash): calling
+      // again is safe only for a tool that says so.
+      const safe = tool.annotations?.readOnlyHint === true || tool.annotations?.idempotentHint === true;
+      const message = scrub.text(error instanceof Error ? error.message : String(error));
+      return {
+        ok: false,
+        error: {
+          code: 'upstream_unavailable',
+          message,
+          retryable: safe,
+          ...(safe ? {} : { hint: 'it may or may not have happened: check upstream before trying again' }),
+        },
+        ms: this.#deps.clock.now() - started,
+      };
+    }
+    const ms = this.#deps.clock.now() - started;
+    try {
       const value = toolValue(result);
-      const ms = this.#deps.clock.now() - started;
       return value.ok
         ? { ok: true, value: scrub.value(value.value), ms }
         : {
@@ -277,12 +295,16 @@ export class Hub {
             error: { code: 'upstream_error', message: scrub.text(value.message), retryable: false },
             ms,
           };
-    } catch (error) {
-      const message = scrub.text(error instanceof Error ? error.message : String(error));
+    } catch {
+      // The call was made; only its answer could not be read (nested too deeply for JSON, say).
       return {
         ok: false,
-        error: { code: 'upstream_unavailable', message, retryable: true },
-        ms: this.#deps.clock.now() - started,
+        error: {
+          code: 'upstream_error',
+          message: `${address} answered, but with something the hub cannot read (nested too deeply); the call was made`,
+          retryable: false,
+        },
+        ms,
       };
     }
   }

@@ -18,6 +18,7 @@
  * is appended once it settles.
  */
 import { parseToolAddress } from '../address.ts';
+import { nestingDepth } from '../canonical-json.ts';
 import type { CallOutcome, JournalEntry, JsonValue, ManifestTool, PendingInput, Run } from '../contracts.ts';
 import { HubError } from '../errors.ts';
 import { randomId } from '../hex.ts';
@@ -26,6 +27,7 @@ import type { Clock, HubStore, JournalStart, Random } from '../ports.ts';
 import { firstSentence } from '../search/first-sentence.ts';
 import type { SecretScrubbing } from '../secrets/hub-secrets.ts';
 import { callArgsDigest } from './args-digest.ts';
+import { argsPreview } from './args-preview.ts';
 import { type CallShape, type Decided, personRuling, showsExactly } from './decision-cover.ts';
 import type { RunLimits } from './limits.ts';
 
@@ -69,19 +71,20 @@ const toolError = (code: string, message: string, retryable = false, hint?: stri
   ms: 0,
 });
 
-/**
- * Preview of the arguments a person sees, capped at 4 KB. A cut says how much is not shown: the
- * decision is bound to the digest of the whole arguments, and the person must know it.
- */
-export function argsPreview(args: unknown): string {
-  const text = JSON.stringify(args, null, 2) ?? 'null';
-  if (text.length <= 4000) return text;
-  const hidden = text.length - 3800;
-  return `${text.slice(0, 3800)}\n… (cut: ${hidden.toLocaleString('en-US')} more characters of the arguments are not shown)`;
-}
+/** Arguments nested deeper than this are refused before anything reads them recursively. */
+export const MAX_ARGS_DEPTH = 256;
 
 export async function gateCall(deps: GateDeps, run: Run, call: GuestCall): Promise<GateAnswer> {
   const { store, clock } = deps;
+  if (nestingDepth(call.args, MAX_ARGS_DEPTH) > MAX_ARGS_DEPTH) {
+    return {
+      kind: 'outcome',
+      outcome: toolError(
+        'invalid_input',
+        `${call.address}: the arguments nest deeper than ${MAX_ARGS_DEPTH} levels`,
+      ),
+    };
+  }
   const digest = await callArgsDigest(call.args);
   // One transaction from the journal lookup to the journal's start: the count, the person's
   // decisions and the policy that let the call through are the ones in force when it starts.

@@ -311,13 +311,36 @@ export class Runs {
         updatedAt: now,
       };
     }
-    try {
-      // Only this attempt's own run is written: a cancel, or a newer attempt, since it began wins.
-      store.updateRun(run.id, update, { status: 'running', attempts: attempt });
-    } catch (error) {
-      if (!isHubError(error, 'conflict')) throw error;
-    }
+    this.#record(run, attempt, update);
     return this.envelope(run.id);
+  }
+
+  /**
+   * Writes how the attempt ended. Only this attempt's own run is written: a cancel, or a newer
+   * attempt, since it began wins. An outcome the store cannot take (a result nested deeper than
+   * it can serialize, say) still ends the run, as failed: it never stays `running`.
+   */
+  #record(run: Run, attempt: number, update: RunUpdate): void {
+    const expected = { status: 'running' as const, attempts: attempt };
+    try {
+      this.#deps.store.updateRun(run.id, update, expected);
+    } catch (error) {
+      if (isHubError(error, 'conflict')) return;
+      const failed: RunUpdate = {
+        status: 'failed',
+        error: {
+          code: 'result',
+          message:
+            'the hub could not record how this run ended (its result or logs may nest too deeply); return something simpler',
+        },
+        updatedAt: update.updatedAt,
+      };
+      try {
+        this.#deps.store.updateRun(run.id, failed, expected);
+      } catch (again) {
+        if (!isHubError(again, 'conflict')) throw again;
+      }
+    }
   }
 
   #busy(run: Run): HubError {

@@ -95,15 +95,38 @@ export function createScrubber(secrets: Iterable<string>): Scrubber {
   return { text, value };
 }
 
+/**
+ * `input` with every string (keys included) passed through `text`. Iterative, not recursive: a
+ * value nested thousands deep (which JSON.parse accepts from a guest or an upstream) must not
+ * overflow the stack here and leave a run half recorded.
+ */
 function scrubValue(input: unknown, text: (s: string) => string): unknown {
   if (typeof input === 'string') return text(input);
-  if (Array.isArray(input)) return input.map((item) => scrubValue(item, text));
-  if (input !== null && typeof input === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(input)) out[text(key)] = scrubValue(item, text);
-    return out;
+  if (input === null || typeof input !== 'object') return input;
+  const root: { value: unknown } = { value: undefined };
+  const work: { from: unknown; into: Record<string, unknown> | unknown[]; key: string | number }[] = [
+    { from: input, into: root as unknown as Record<string, unknown>, key: 'value' },
+  ];
+  while (work.length > 0) {
+    const { from, into, key } = work.pop() as (typeof work)[number];
+    let copy: unknown;
+    if (typeof from === 'string') copy = text(from);
+    else if (Array.isArray(from)) {
+      const list: unknown[] = new Array(from.length);
+      from.forEach((item, i) => work.push({ from: item, into: list, key: i }));
+      copy = list;
+    } else if (from !== null && typeof from === 'object') {
+      const record: Record<string, unknown> = {};
+      for (const [name, item] of Object.entries(from)) {
+        const clean = text(name);
+        record[clean] = undefined; // keeps the key order; the value is filled in when its turn comes
+        work.push({ from: item, into: record, key: clean });
+      }
+      copy = record;
+    } else copy = from;
+    (into as Record<string | number, unknown>)[key] = copy;
   }
-  return input;
+  return root.value;
 }
 
 function escapeRegExp(text: string): string {

@@ -14,6 +14,7 @@ import type { Clock, HubStore, Random, Sandbox } from '../../engine/ports.ts';
 import type { RunLimits } from '../../engine/runs/limits.ts';
 import { recordPersonDecision } from '../../engine/runs/person-input.ts';
 import { Runs } from '../../engine/runs/runs.ts';
+import { createScrubber } from '../../engine/secrets/scrub.ts';
 import { engineSurfaceDeps } from '../../engine/surface/engine-deps.ts';
 import { summaryLine } from '../../engine/surface/summary.ts';
 
@@ -108,6 +109,8 @@ class World {
       upstream: async (address, args, options) => this.#upstream(address, args, options.connection),
       lookup: async (request) => ({ kind: 'value', value: `lookup ${request.kind} ${++this.#lookups}` }),
       limits,
+      // As on every host: the hub always holds a secret of its own (its token), so every result is scrubbed.
+      scrubbing: { refresh: async () => {}, scrubber: createScrubber(['hub-token-of-the-world-0123']) },
     });
   }
 
@@ -531,6 +534,18 @@ export function describeRuns(h: RunsHarness): void {
         createdAt: T0,
       });
       expect(await w.runs().resume(first.runId)).toMatchObject({ status: 'completed', result: 'denied' });
+      expect(w.sent).toEqual([]);
+    });
+
+    check('a result or arguments nested thousands deep end the run; it never stays running', async (w) => {
+      for (const code of [
+        'let a = []; for (let i = 0; i < 3000; i++) a = [a]; return a;',
+        'let a = {}; for (let i = 0; i < 3000; i++) a = { a }; try { await board.list_posts(a); } catch (e) { return e.code; }',
+      ]) {
+        const done = await w.runs().execute(code);
+        expect(['completed', 'failed']).toContain(done.status);
+        expect(w.store.getRun(done.runId)?.status).not.toBe('running');
+      }
       expect(w.sent).toEqual([]);
     });
 

@@ -94,3 +94,23 @@ describe('scrubbing inside longer encoded texts (issue: security, finding 2)', (
     expect(scrub.text(unrelated)).toBe(unrelated);
   });
 });
+
+describe('scrubbing deep values', () => {
+  it('scrubs a value nested 100,000 deep without overflowing the stack, keeping its shape', () => {
+    const scrub = createScrubber(['deep-secret-value']);
+    let value: unknown = { leaf: 'x deep-secret-value y' };
+    for (let i = 0; i < 100_000; i++) value = i % 2 === 0 ? [value] : { next: value };
+    let out = scrub.value(value);
+    for (let i = 99_999; i >= 0; i--) out = i % 2 === 0 ? (out as unknown[])[0] : (out as { next: unknown }).next;
+    expect(out).toEqual({ leaf: `x ${SCRUBBED} y` });
+  });
+
+  it('keeps array holes, order and keys as they were', () => {
+    const scrub = createScrubber(['deep-secret-value']);
+    expect(scrub.value({ b: [1, 'deep-secret-value', null], a: { 'deep-secret-value': true } })).toEqual({
+      b: [1, SCRUBBED, null],
+      a: { [SCRUBBED]: true },
+    });
+    expect(Object.keys(scrub.value({ z: 1, a: 2, m: 3 }))).toEqual(['z', 'a', 'm']);
+  });
+});
