@@ -237,7 +237,7 @@ export class Runs {
 
   /** Runs the attempt `run` was claimed for (running, at `run.attempts`) and records how it ended. */
   async #runAttempt(run: Run): Promise<ExecuteEnvelope> {
-    const { store, clock, sandbox } = this.#deps;
+    const { clock, sandbox } = this.#deps;
     const attempt = run.attempts;
     const gate: GateDeps = { ...this.#deps, limits: this.#limits, scrubbing: this.#scrubbing };
     let failure: { code: string; message: string; hint?: string } | undefined;

@@ -113,7 +113,7 @@ function scrubValue(input: unknown, text: (s: string) => string): unknown {
     if (typeof from === 'string') copy = text(from);
     else if (Array.isArray(from)) {
       const list: unknown[] = new Array(from.length);
-      from.forEach((item, i) => work.push({ from: item, into: list, key: i }));
+      for (let i = 0; i < from.length; i++) work.push({ from: from[i], into: list, key: i });
       copy = list;
     } else if (from !== null && typeof from === 'object') {
       const record: Record<string, unknown> = {};

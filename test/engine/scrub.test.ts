@@ -101,7 +101,8 @@ describe('scrubbing deep values', () => {
     let value: unknown = { leaf: 'x deep-secret-value y' };
     for (let i = 0; i < 100_000; i++) value = i % 2 === 0 ? [value] : { next: value };
     let out = scrub.value(value);
-    for (let i = 99_999; i >= 0; i--) out = i % 2 === 0 ? (out as unknown[])[0] : (out as { next: unknown }).next;
+    for (let i = 99_999; i >= 0; i--)
+      out = i % 2 === 0 ? (out as unknown[])[0] : (out as { next: unknown }).next;
     expect(out).toEqual({ leaf: `x ${SCRUBBED} y` });
   });
 
