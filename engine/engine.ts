@@ -51,14 +51,19 @@ export interface Engine {
 
 export function createEngine(deps: EngineDeps): Engine {
   const { store, connector, secrets, clock, random } = deps;
-  const hubSecrets = new HubSecrets({ store, secrets: deps.scrubSecrets ?? secrets, own: deps.ownSecrets });
+  const hubSecrets = new HubSecrets({
+    store,
+    secrets: deps.scrubSecrets ?? secrets,
+    own: deps.ownSecrets,
+    clock,
+  });
   const hub = new Hub({ store, connector, secrets, clock, random, hubSecrets });
   const lookup = new Lookup(store);
   const answerLookup: SandboxHost['lookup'] = async (request) => {
     try {
       const { kind, ...input } = request;
       const text = kind === 'search' ? lookup.search(input) : lookup.describe(request.targets);
-      await hubSecrets.refresh();
+      // The run refreshed the scrubber when it started; manifests are stored scrubbed.
       return { kind: 'value', value: hubSecrets.scrubber.text(text) };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

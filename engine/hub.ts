@@ -64,6 +64,13 @@ export interface Inspection {
 /** What a refresh found: the diff against the last read, and what was left out or cut. */
 export type Refreshed = ManifestDiff & { notices: string[] };
 
+/**
+ * The shortest secret a connection may hold. The scrubber replaces every secret in what leaves
+ * the hub, which code that returns guesses could use as an oracle: a short secret could be found
+ * that way, a real token (20 and more random characters) cannot.
+ */
+export const MIN_STORED_SECRET_LENGTH = 8;
+
 /** The default timeout of one upstream call (`upstreamTimeoutMs`). */
 export const UPSTREAM_TIMEOUT_MS = 30_000;
 
@@ -73,7 +80,8 @@ export class Hub {
 
   constructor(deps: HubDeps) {
     this.#deps = deps;
-    this.#secrets = deps.hubSecrets ?? new HubSecrets({ store: deps.store, secrets: deps.secrets });
+    this.#secrets =
+      deps.hubSecrets ?? new HubSecrets({ store: deps.store, secrets: deps.secrets, clock: deps.clock });
   }
 
   get store(): HubStore {
@@ -185,6 +193,14 @@ export class Hub {
     this.#sourceOf(namespace);
     const secrets = this.#secretStore();
     if (value.trim() === '') throw new HubError('invalid_input', 'the secret is empty; nothing was stored');
+    if (value.length < MIN_STORED_SECRET_LENGTH) {
+      // Whatever leaves the hub is scrubbed of every secret it holds, so code could find a short
+      // one by returning guesses and seeing which come back as [secret].
+      throw new HubError(
+        'invalid_input',
+        `the secret is shorter than ${MIN_STORED_SECRET_LENGTH} characters, short enough to be guessed; nothing was stored. Use the service's full token or key.`,
+      );
+    }
     const name = delivery.kind === 'env' ? delivery.variable : delivery.name;
     // `setAt` moves with every value entered, so every process serving this hub reads it again.
     const ref: SecretRef = {

@@ -24,6 +24,7 @@ export async function sourceChecks(paths: HomePaths, version: string): Promise<C
     store: local.store,
     secrets,
     own: hubOwnSecrets(local.store, [local.token]),
+    clock: systemClock,
   });
   const hub = new Hub({
     store: local.store,

@@ -67,13 +67,19 @@ export class EnvFileSecretStore implements SecretStore {
   }
 }
 
+/**
+ * How long a keychain tool may take (a locked keychain may wait for the person to unlock it);
+ * past this it is stopped and the value counts as not there, so nothing in the hub hangs on it.
+ */
+const KEYCHAIN_TIMEOUT_MS = 30_000;
+
 function run(
   command: string,
   args: readonly string[],
   input?: string,
 ): Promise<{ code: number; stdout: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'], timeout: KEYCHAIN_TIMEOUT_MS });
     let stdout = '';
     child.stdout.on('data', (chunk) => {
       stdout += chunk;

@@ -21,9 +21,9 @@ import { Id, Timestamp } from '../contracts.ts';
 import { HubError } from '../errors.ts';
 import { hex } from '../hex.ts';
 import type { Clock, HubStore, Random } from '../ports.ts';
+import { PROMPT_KEY_SETTING } from '../settings.ts';
 
-/** The hub setting that holds the signing key. */
-export const PROMPT_KEY_SETTING = 'prompt_key';
+export { PROMPT_KEY_SETTING };
 /** The most pending calls one state (one prompt) names; a run has at most maxConcurrent in flight. */
 export const MAX_PROMPT_CALLS = 64;
 

@@ -8,14 +8,16 @@
  *
  * Kept current cheaply: the values are read again only when the connections' secret
  * references change (a new key, or a value entered again, which moves its `setAt`), so a
- * process serving for days re-reads nothing until a person runs `auth`. Reading never prints
- * the secret store's fallback notice: scrubbing is not a use of a credential.
+ * process serving for days re-reads nothing until a person runs `auth`. A value that could not
+ * be read (a locked keychain) is tried again on a later refresh, at most every 30 s; a value
+ * replaced by a new one is still scrubbed (it may still sit in a tail or a file). Reading never
+ * prints the secret store's fallback notice: scrubbing is not a use of a credential.
  *
  * `refresh()` brings it up to date (async: the secret store is); `scrubber` is what it knows now,
  * for code that cannot wait (a synchronous envelope, a CLI line).
  */
-import type { HubStore } from '../ports.ts';
-import { PROMPT_KEY_SETTING } from '../runs/prompt-state.ts';
+import type { Clock, HubStore } from '../ports.ts';
+import { PROMPT_KEY_SETTING } from '../settings.ts';
 import { createScrubber, type Scrubber } from './scrub.ts';
 import type { SecretStore } from './secret-store.ts';
 
@@ -25,7 +27,14 @@ export interface HubSecretsDeps {
   secrets?: SecretStore | undefined;
   /** The host's own secrets, asked for on every refresh (a key may be created meanwhile). */
   own?: (() => readonly string[]) | undefined;
+  /** For spacing out attempts to read a value that could not be read. */
+  clock: Clock;
 }
+
+/** How long before a value that could not be read is tried again. */
+export const RETRY_READ_MS = 30_000;
+/** How many replaced values are still scrubbed (the newest). */
+const FORMER_VALUES = 256;
 
 /** What the engine's parts need of the hub's secrets: the scrubber, kept current. */
 export interface SecretScrubbing {
@@ -62,10 +71,14 @@ export class HubSecrets implements SecretScrubbing {
   readonly #deps: HubSecretsDeps;
   /** Values read from the secret store, by key, with the `setAt` they were read at. */
   readonly #stored = new Map<string, { setAt: number; value: string }>();
+  /** Values since replaced under their key, newest last: still scrubbed. */
+  readonly #former: string[] = [];
   /** Values resolved for calls: scrubbed even before the store says they exist. */
   readonly #learned = new Set<string>();
   #own: readonly string[] = [];
   #fingerprint: string | undefined;
+  /** When a value that could not be read may be tried again. */
+  #retryAt = 0;
   #scrubber: Scrubber = createScrubber([]);
 
   constructor(deps: HubSecretsDeps) {
@@ -80,18 +93,27 @@ export class HubSecrets implements SecretScrubbing {
     const refs = this.#deps.store.listConnections().flatMap((connection) => connection.secrets);
     const own = this.#deps.own?.() ?? [];
     const fingerprint = JSON.stringify([refs.map((ref) => [ref.key, ref.setAt ?? 0]), own]);
-    if (fingerprint === this.#fingerprint) return;
+    const now = this.#deps.clock.now();
+    if (fingerprint === this.#fingerprint || (this.#fingerprint === undefined && now < this.#retryAt)) return;
     let changed = own.length !== this.#own.length || own.some((value, i) => value !== this.#own[i]);
     this.#own = own;
+    let unread = false;
     for (const ref of refs) {
       const setAt = ref.setAt ?? 0;
-      if (this.#stored.get(ref.key)?.setAt === setAt) continue;
+      const known = this.#stored.get(ref.key);
+      if (known?.setAt === setAt) continue;
       const value = await this.#read(ref.key);
-      if (value === undefined) continue;
+      if (value === undefined) {
+        unread = true;
+        continue;
+      }
+      if (known && known.value !== value) this.#retire(known.value);
       this.#stored.set(ref.key, { setAt, value });
       changed = true;
     }
-    this.#fingerprint = fingerprint;
+    // Not remembered as done while a value is missing: the next refresh after a pause reads it.
+    this.#fingerprint = unread ? undefined : fingerprint;
+    if (unread) this.#retryAt = now + RETRY_READ_MS;
     if (changed) this.#rebuild();
   }
 
@@ -110,14 +132,20 @@ export class HubSecrets implements SecretScrubbing {
     try {
       return await this.#deps.secrets?.get(key);
     } catch {
-      // A keychain that cannot be read now: the value is learned when a call resolves it.
+      // A keychain that cannot be read now: tried again later, and learned when a call resolves it.
       return undefined;
     }
+  }
+
+  #retire(value: string): void {
+    this.#former.push(value);
+    if (this.#former.length > FORMER_VALUES) this.#former.shift();
   }
 
   #rebuild(): void {
     this.#scrubber = createScrubber([
       ...[...this.#stored.values()].map((entry) => entry.value),
+      ...this.#former,
       ...this.#learned,
       ...this.#own,
     ]);

@@ -58,8 +58,10 @@ const ANSWERED: ReadonlySet<ExecuteEnvelope['status']> = new Set([
 /** The surface's deps over a Lookup and Runs. */
 export function engineSurfaceDeps(engine: EngineSurface): SurfaceDeps {
   const scrubbing = engine.scrubbing ?? NO_SCRUBBING;
+  // Lookups read manifests, stored scrubbed: they use the scrubber as it is and refresh it in the
+  // background, so a read-only search never waits on a keychain.
   const scrubbed = async (answer: () => string) => {
-    await scrubbing.refresh();
+    scrubbing.refresh().catch(() => undefined);
     return scrubbing.scrubber.text(answer());
   };
   return {

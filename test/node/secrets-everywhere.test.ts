@@ -216,3 +216,19 @@ describe('attack: a filesystem source rooted at the hub’s home', () => {
     }
   });
 });
+
+describe('attack: the scrubber as an oracle for a short secret', () => {
+  it('a secret short enough to guess is refused at auth, and nothing is stored', async () => {
+    await addLeaky();
+    await expect(
+      engine.hub.saveCredential('leaky', 'pin', { kind: 'env', variable: 'API_TOKEN' }, '4821'),
+    ).rejects.toThrow(/shorter than 8 characters/);
+    expect(local.store.getConnection('leaky', 'pin')).toBeUndefined();
+    const runs = await engine.runs();
+    // What the attack would have been: every four-digit guess returned, the one scrubbed is the PIN.
+    const done = await runs.execute(
+      'return Array.from({ length: 10000 }, (_, i) => String(i).padStart(4, "0"))',
+    );
+    expect(JSON.stringify(done.result)).not.toContain(SCRUBBED);
+  });
+});
