@@ -80,6 +80,11 @@ export const StdioSource = SourceBase.extend({
   env: z.record(z.string(), z.string()).default({}),
   /** The command line a person consented to, with when; null until they do. */
   consent: z.object({ command: z.array(z.string()), at: Timestamp }).nullable(),
+  /**
+   * The directory the command runs in: where `hub add` ran, so its relative paths mean what they
+   * meant there whichever process starts it later (absent: the starting process's own).
+   */
+  cwd: z.string().min(1).optional(),
 });
 
 /** A remote MCP server over Streamable HTTP (SSE as a fallback). */

@@ -50,7 +50,14 @@ export interface HubDeps {
 
 /** A source before it is stored: what `add` was given, with consent already asked for. */
 export type SourceDraft =
-  | { kind: 'mcp-stdio'; command: string[]; env?: Record<string, string>; consented: boolean }
+  | {
+      kind: 'mcp-stdio';
+      command: string[];
+      env?: Record<string, string>;
+      /** Where the command runs (where the person added it); absent: the starting process's own. */
+      cwd?: string;
+      consented: boolean;
+    }
   | { kind: 'mcp-http'; url: string; allowedHosts?: string[] };
 
 export interface Inspection {
@@ -396,6 +403,7 @@ export class Hub {
         namespace,
         command: draft.command,
         env: draft.env ?? {},
+        ...(draft.cwd === undefined ? {} : { cwd: draft.cwd }),
         consent: draft.consented ? { command: [...draft.command], at: now } : null,
         addedAt: now,
         updatedAt: now,

@@ -2,15 +2,17 @@
  * Which parts of a stdio source's command line and settings reach the hub's home (issue:
  * security, finding 2). A filesystem server rooted at `~` or `/` (or at the home itself) can
  * read the hub's store, its HTTP token and the secret store's fallback file, and a read-only tool
- * runs without asking; scrubbing hides every secret value it returns, but a person should know,
- * and say yes to it explicitly, before such a source is added.
+ * runs without asking. Scrubbing hides the secret values in what it returns, but not in every
+ * form a tool could return them in (a byte range, a grep count), so a person should know, and
+ * say yes to it explicitly, before such a source is added. A best effort over the command line:
+ * a program can always open any path it likes, and the consent to run it is the boundary.
  *
- * A part counts when it names a path (absolute, `~`, `./`, `../`, a `file://` URL, or a
- * `--flag=<path>`) that holds one of the hub's own places (its folder, the secrets file) or lies
- * inside one, after symbolic links are resolved. A file of the source's own beside them in the
- * home (a memory server's `memory.jsonl`) does not count.
+ * A part counts when it, or a piece of it, names a path (absolute, `~`, `./`, `../`, a `file://`
+ * URL, a name that exists where the command runs) that holds one of the hub's own places (its
+ * folder, the secrets file) or lies inside one, after symbolic links are resolved. A file of the
+ * source's own beside them in the home (a memory server's `memory.jsonl`) does not count.
  */
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,18 +27,22 @@ export function homeExposure(
   const guarded = places.map((place) => real(resolve(place)));
   const parts = [...command, ...Object.entries(env).map(([key, value]) => `${key}=${value}`)];
   return parts.filter((part) =>
-    candidates(part).some((path) => {
+    candidates(part, cwd).some((path) => {
       const target = real(resolve(cwd, path));
       return guarded.some((place) => overlaps(target, place));
     }),
   );
 }
 
-/** The paths a part may name: itself, or what follows the `=` of a flag or setting. */
-function candidates(part: string): string[] {
+/**
+ * The paths a part may name: itself, and each piece of it between spaces, commas, colons,
+ * semicolons and equals signs (`-v ~:/data`, `type=bind,src=~,dst=/data`, `ALLOWED=/tmp:~`,
+ * `sh -c "srv ~"`). A bare name counts when it exists where the command runs (`.capabilities`).
+ */
+function candidates(part: string, cwd: string): string[] {
   const found: string[] = [];
-  for (const text of [part, part.slice(part.indexOf('=') + 1)]) {
-    const path = asPath(text);
+  for (const text of new Set([part, ...part.split(/[\s,:;=]+/)])) {
+    const path = asPath(text) ?? (text !== '' && existsSync(resolve(cwd, text)) ? text : undefined);
     if (path !== undefined) found.push(path);
   }
   return found;

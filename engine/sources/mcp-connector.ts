@@ -26,6 +26,8 @@ import type { McpCallResult } from './tool-result.ts';
 export type StdioLauncher = (
   command: readonly [string, ...string[]],
   env: Record<string, string>,
+  /** The directory it runs in; absent: the hub process's own. */
+  cwd?: string,
 ) => {
   transport: Transport;
   stderr: StderrLike | null;
@@ -200,10 +202,11 @@ export class McpConnector implements SourceConnector {
           'Serve it over Streamable HTTP to use it from the hosted hub.',
       );
     }
-    const { transport, stderr, kill } = launch(source.command as [string, ...string[]], {
-      ...source.env,
-      ...credentials.env,
-    });
+    const { transport, stderr, kill } = launch(
+      source.command as [string, ...string[]],
+      { ...source.env, ...credentials.env },
+      source.cwd,
+    );
     this.#supervisor.watch(source.namespace, stderr);
     transport.onclose = () => {
       dropped();

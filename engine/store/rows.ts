@@ -139,6 +139,7 @@ export function sourceToRow(source: Source): Row<typeof t.hubSources> {
         command: source.command,
         env: source.env,
         consent: source.consent,
+        cwd: source.cwd ?? null,
         url: null,
         allowedHosts: null,
       }
@@ -148,6 +149,7 @@ export function sourceToRow(source: Source): Row<typeof t.hubSources> {
         command: null,
         env: null,
         consent: null,
+        cwd: null,
         url: source.url,
         allowedHosts: source.allowedHosts,
       };
@@ -157,7 +159,14 @@ export function sourceFromRow(row: Row<typeof t.hubSources>): Source {
   const base = { namespace: row.namespace, addedAt: row.addedAt, updatedAt: row.updatedAt };
   const record =
     row.kind === 'mcp-stdio'
-      ? { ...base, kind: row.kind, command: row.command, env: row.env ?? {}, consent: row.consent }
+      ? {
+          ...base,
+          kind: row.kind,
+          command: row.command,
+          env: row.env ?? {},
+          consent: row.consent,
+          cwd: nullToUndefined(row.cwd),
+        }
       : { ...base, kind: row.kind, url: row.url, allowedHosts: row.allowedHosts };
   return parseRecord(Source, record, `source "${row.namespace}"`);
 }

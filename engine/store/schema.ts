@@ -22,6 +22,8 @@ export const hubSources = sqliteTable('hub_sources', {
   command: json<string[]>('command'),
   env: json<Record<string, string>>('env'),
   consent: json<{ command: string[]; at: number }>('consent'),
+  /** A stdio server's working directory: where `hub add` ran (null before 0003: the server's own). */
+  cwd: text('cwd'),
   url: text('url'),
   allowedHosts: json<string[]>('allowed_hosts'),
   addedAt: integer('added_at').notNull(),

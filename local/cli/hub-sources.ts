@@ -112,7 +112,7 @@ export function registerSources(hub: Command, output: () => Output): void {
         const inspection = await h.inspect(
           isUrl
             ? { kind: 'mcp-http', url: first }
-            : { kind: 'mcp-stdio', command: parts, env, consented: true },
+            : { kind: 'mcp-stdio', command: parts, env, cwd: process.cwd(), consented: true },
           options.namespace,
         );
         out.note(

@@ -1,7 +1,8 @@
 /**
  * Starts a stdio MCP server for the local hub: the SDK's StdioClientTransport with the SDK's
  * safe default environment (PATH, HOME, …) plus the source's own and its connection's
- * variables, and stderr piped so supervision can keep its tail.
+ * variables, in the directory the person added it from (so `./server.js` means the same file
+ * whichever harness starts it), and stderr piped so supervision can keep its tail.
  */
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import {
@@ -10,12 +11,13 @@ import {
   type StdioLauncher,
 } from '../../engine/sources/mcp-connector.ts';
 
-export const launchStdio: StdioLauncher = ([command, ...args], env) => {
+export const launchStdio: StdioLauncher = ([command, ...args], env, cwd) => {
   const transport = new StdioClientTransport({
     command,
     args,
     env: { ...getDefaultEnvironment(), ...env },
     stderr: 'pipe',
+    ...(cwd === undefined ? {} : { cwd }),
   });
   // The pid is read once the process runs: the SDK forgets it as soon as it starts closing, and
   // a server that never answered must still be ended.

@@ -45,6 +45,30 @@ describe('hub add, list, connections, auth, remove', () => {
     expect(cli(home, ['hub', 'list']).stdout).toContain('No sources yet');
   });
 
+  it('a relative command line runs where it was added, whichever directory starts it later', () => {
+    const servers = join(REPO, 'test', 'fixtures', 'servers');
+    const added = cli(
+      home,
+      [
+        'hub',
+        'add',
+        '--yes',
+        '--namespace',
+        'board',
+        '--env',
+        `COUNT_FILE=${join(home, 'count.txt')}`,
+        '--',
+        NODE,
+        './counting-server.ts',
+      ],
+      { cwd: servers },
+    );
+    expect(added.status, added.stderr).toBe(0);
+    const called = cli(home, ['--json', 'hub', 'call', 'board.list_posts', '{}'], { cwd: home });
+    expect(called.status, called.stderr).toBe(0);
+    expect(JSON.parse(called.stdout)).toMatchObject({ status: 'completed', result: { posts: 0 } });
+  });
+
   it('--env gives a stdio server its settings, and is refused for an HTTP server or without KEY=VALUE', () => {
     const file = join(home, 'memory.jsonl');
     const added = cli(home, [

@@ -37,6 +37,19 @@ describe('homeExposure', () => {
     expect(homeExposure(['cat', join(home, '.env')], {}, places)).toEqual([join(home, '.env')]);
   });
 
+  it('finds a path inside a bind mount, a list of roots, a shell line or a bare name', () => {
+    const person = join(dir, 'person');
+    const cases = [
+      ['docker', 'run', '-v', `${person}:/data`, 'mcp/filesystem'],
+      ['docker', 'run', '--mount', `type=bind,src=${person},dst=/projects`, 'mcp/filesystem'],
+      ['server', '--roots', `/tmp,${person}`],
+      ['sh', '-c', `server ${person}`],
+    ];
+    for (const command of cases) expect(homeExposure(command, {}, places)).toHaveLength(1);
+    expect(homeExposure(['server'], { ALLOWED_DIRS: `/tmp:${person}` }, places)).toHaveLength(1);
+    expect(homeExposure(['server', '.capabilities'], {}, places, person)).toEqual(['.capabilities']);
+  });
+
   it("leaves alone paths beside the home, a source's own file in it, package names and flags", () => {
     expect(homeExposure([...FS, join(dir, 'person', 'code')], {}, places)).toEqual([]);
     expect(homeExposure(['server'], { MEMORY_FILE_PATH: join(home, 'memory.jsonl') }, places)).toEqual([]);
