@@ -21,7 +21,7 @@ import type {
 } from './contracts.ts';
 import { HubError } from './errors.ts';
 import { randomId } from './hex.ts';
-import { buildManifest } from './manifest.ts';
+import { buildManifestWithNotices } from './manifest.ts';
 import type { Clock, HubStore, Random } from './ports.ts';
 import { createScrubber } from './secrets/scrub.ts';
 import { type SecretStore, secretKey } from './secrets/secret-store.ts';
@@ -49,7 +49,12 @@ export interface Inspection {
   source: Source;
   manifest: Manifest;
   review: ReviewItem[];
+  /** What the source declared past the hub's limits and was cut or left out, one line each. */
+  notices: string[];
 }
+
+/** What a refresh found; `notices` (when anything was cut or left out) as in Inspection. */
+export type Refreshed = ManifestDiff & { notices?: string[] };
 
 /** The default timeout of one upstream call (`upstreamTimeoutMs`). */
 export const UPSTREAM_TIMEOUT_MS = 30_000;
@@ -89,8 +94,12 @@ export class Hub {
         taken,
       );
     const source = this.#source(draft, chosen, now);
-    const manifest = await buildManifest({ namespace: chosen, fetchedAt: now, ...listed });
-    return { source, manifest, review: manifest.tools.map(reviewItem) };
+    const { manifest, notices } = await buildManifestWithNotices({
+      namespace: chosen,
+      fetchedAt: now,
+      ...listed,
+    });
+    return { source, manifest, review: manifest.tools.map(reviewItem), notices };
   }
 
   /**
@@ -125,20 +134,25 @@ export class Hub {
   }
 
   /** Reads a source's tools again and reports what is new, changed and gone since the last read. */
-  async refresh(namespace: string): Promise<ManifestDiff> {
+  async refresh(namespace: string): Promise<Refreshed> {
     const source = this.#sourceOf(namespace);
     const listed = await this.#deps.connector.listTools(source, await this.credentials(namespace));
     const before = this.store.getManifest(namespace);
-    const manifest = await buildManifest({ namespace, fetchedAt: this.#deps.clock.now(), ...listed });
+    const { manifest, notices } = await buildManifestWithNotices({
+      namespace,
+      fetchedAt: this.#deps.clock.now(),
+      ...listed,
+    });
     this.store.putManifest(manifest);
-    return diffManifests(before, manifest);
+    const diff = diffManifests(before, manifest);
+    return notices.length > 0 ? { ...diff, notices } : diff;
   }
 
   /**
    * Refreshes a source whenever its server says its tool list changed
    * (notifications/tools/list_changed); `onRefreshed` hears the diff or the failure.
    */
-  followToolChanges(onRefreshed?: (namespace: string, result: ManifestDiff | Error) => void): void {
+  followToolChanges(onRefreshed?: (namespace: string, result: Refreshed | Error) => void): void {
     this.#deps.connector.onToolsChanged((namespace) => {
       this.refresh(namespace).then(
         (diff) => onRefreshed?.(namespace, diff),

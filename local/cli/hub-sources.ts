@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import type { Source } from '../../engine/contracts.ts';
 import { HubError } from '../../engine/errors.ts';
-import type { ManifestDiff } from '../../engine/sources/manifest-diff.ts';
+import type { Refreshed } from '../../engine/hub.ts';
 import type { Output } from './output.ts';
 import type { Interaction } from './review-prompt.ts';
 
@@ -87,6 +87,7 @@ export function registerSources(hub: Command, output: () => Output): void {
         out.note(
           `Found ${inspection.manifest.tools.length} tools; namespace "${inspection.source.namespace}".`,
         );
+        for (const notice of inspection.notices) out.note(`  The hub ${notice}`);
         const effects = await review.decideReview(inspection.review, ask, out);
         if (!effects) {
           out.result({ added: false }, 'Cancelled; nothing was added.');
@@ -100,6 +101,7 @@ export function registerSources(hub: Command, output: () => Output): void {
             namespace: inspection.source.namespace,
             tools: inspection.manifest.tools.length,
             policies: counts,
+            notices: inspection.notices,
           },
           `Added "${inspection.source.namespace}" with ${inspection.manifest.tools.length} tools ` +
             `(${counts.allow} allow, ${counts.ask} ask, ${counts.deny} deny), each pinned to its contract.`,
@@ -180,7 +182,7 @@ export function registerSources(hub: Command, output: () => Output): void {
       const { withHub } = await import('./with-hub.ts');
       await withHub(out, async (h) => {
         const namespaces = namespace ? [namespace] : h.store.listSources().map((s) => s.namespace);
-        const results: ({ namespace: string } & ManifestDiff)[] = [];
+        const results: ({ namespace: string } & Refreshed)[] = [];
         for (const ns of namespaces) {
           out.note(`Refreshing "${ns}"…`);
           results.push({ namespace: ns, ...(await h.refresh(ns)) });
@@ -231,11 +233,12 @@ function describeSource(source: Source): string {
   return source.kind === 'mcp-stdio' ? source.command.join(' ') : source.url;
 }
 
-function describeDiff(diff: { namespace: string } & ManifestDiff): string {
+function describeDiff(diff: { namespace: string } & Refreshed): string {
   const parts = [
     ...diff.added.map((a) => `  new      ${a}`),
     ...diff.changed.map((c) => `  changed  ${c.address}: ${c.parts.join(', ')}`),
     ...diff.removed.map((r) => `  removed  ${r}`),
+    ...(diff.notices ?? []).map((n) => `  limit    the hub ${n}`),
   ];
   return parts.length === 0 ? `${diff.namespace}: no changes` : `${diff.namespace}:\n${parts.join('\n')}`;
 }
