@@ -44,16 +44,17 @@ export function slotFreed(store: HubStore): void {
   for (const wake of [...set]) wake();
 }
 
-/** `ms` milliseconds, or less if a slot frees meanwhile. */
-function pause(store: HubStore, ms: number): Promise<void> {
+/** `ms` milliseconds, or less if a slot frees meanwhile: true when the whole pause passed. */
+function pause(store: HubStore, ms: number): Promise<boolean> {
   const set = waitersOf(store);
   return new Promise((resolve) => {
-    const wake = () => {
+    const end = (whole: boolean) => {
       clearTimeout(timer);
       set.delete(wake);
-      resolve();
+      resolve(whole);
     };
-    const timer = setTimeout(wake, ms);
+    const wake = () => end(false);
+    const timer = setTimeout(() => end(true), ms);
     set.add(wake);
   });
 }
@@ -95,8 +96,8 @@ export async function claimSlot<T>(deps: SlotDeps, claim: (now: number) => T, re
       );
     }
     const wait = Math.min(next, limits.attemptQueueMs - waited);
-    await pause(store, wait);
-    paused += wait;
+    // Only whole pauses count: one cut short by a freed slot took less than asked.
+    if (await pause(store, wait)) paused += wait;
   }
 }
 

@@ -29,8 +29,8 @@ export interface RunLimits {
   retentionMs: number;
   /**
    * Attempts running at once across the whole hub. Each holds at most a `memoryBytes` guest heap
-   * plus its sandbox's own cost (a QuickJS worker thread: about 25 MB measured), so the hub's
-   * attempts together stay under concurrentAttempts × (64 + 25) MB, about 360 MB by default:
+   * plus its sandbox's own cost (a QuickJS worker thread: 25 to 30 MB measured), so the hub's
+   * attempts together stay under concurrentAttempts × (64 + 30) MB, under 400 MB by default:
    * within a 2-core laptop's means, and more than two attempts at once already share its cores
    * (an attempt mostly waits on tool calls, its compute paused).
    */
