@@ -107,14 +107,14 @@ export function describeHostileSource(h: HostileSourceHarness): void {
           lookup.search({ query: 'post a note' }),
           lookup.search({ query: '', namespace: 'hostile', limit: 25 }),
         ];
+        const longest = Math.max(...encode.mock.calls.map(([text]) => text.length));
+        expect(longest).toBeLessThanOrEqual(LONGEST_ENCODED);
         for (const answer of answers) expect(countTokens(answer)).toBeLessThanOrEqual(2_500);
         expect(answers[0]).toContain('declare const hostile: {');
         expect(answers[3]).toContain('dag_legal(input: hostile.DagLegalInput, options?: CallOptions)');
         const listed = answers.at(-1)?.split('\n') ?? [];
         expect(listed).toHaveLength(1 + 4 * 2); // the namespace, then each tool's signature and first sentence
         for (const line of listed) expect(line.length).toBeLessThanOrEqual(400);
-        const longest = Math.max(...encode.mock.calls.map(([text]) => text.length));
-        expect(longest).toBeLessThanOrEqual(LONGEST_ENCODED);
       }));
   });
 }

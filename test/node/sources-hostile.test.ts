@@ -10,7 +10,6 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Hub, type SourceDraft } from '../../engine/hub.ts';
-import { DECLARED_LIMITS } from '../../engine/sources/declared-limits.ts';
 import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
 import { localConnector } from '../../local/sources/stdio-launcher.ts';
 import { LONG_NAME } from '../fixtures/hostile-tools.ts';
@@ -81,7 +80,7 @@ describe('a hostile source', () => {
       "cut the server's instructions from 100,017 to 8,192 characters",
     ]);
     const note = inspection.manifest.tools[0];
-    expect(note?.description).toHaveLength(DECLARED_LIMITS.descriptionChars);
+    expect(note?.description?.length).toBe(16_384); // DECLARED_LIMITS.descriptionChars
     expect(note?.description).toMatch(/\[…cut by the hub: 11,272 more characters\]$/);
     expect(JSON.stringify(inspection.manifest)).not.toContain(LONG_NAME);
     h.addSource(inspection, new Map(inspection.review.map((item) => [item.address, item.proposed])));
