@@ -111,13 +111,14 @@ export function keepDeclared<T extends DeclaredTool>(
   const overTotal: string[] = [];
   let total = 0;
   for (const declared of source.tools) {
+    // Past the count nothing else is read of a tool: a source listing a million costs a million names.
+    if (tools.length >= limits.toolsPerSource) {
+      overCount.push(declared.name);
+      continue;
+    }
     const refusal = refuse(declared, limits);
     if (refusal !== undefined) {
       notices.push(`left out tool ${shown(declared.name)}: ${refusal}`);
-      continue;
-    }
-    if (tools.length >= limits.toolsPerSource) {
-      overCount.push(declared.name);
       continue;
     }
     const { tool: kept, cuts } = cutText(declared, limits);
