@@ -1,9 +1,16 @@
 /**
- * `npm run bench`: runs the benchmarks (search, the sandbox, then the MCP surface) and prints each as a compact table,
+ * `npm run bench`: runs the benchmarks (search, the sandbox, the MCP surface, then a hostile source and many attempts
+ * at once) and prints each as a compact table,
  * every figure beside its baseline measured in the same run and the ratio between them. Nothing here asserts a
  * time; tests never do either (design: Tests).
  */
 import { availableParallelism } from 'node:os';
+import { run as attemptsBench, format as formatAttempts } from './attempts.bench.ts';
+import {
+  format as formatHostile,
+  answers as hostileAnswers,
+  healthz as hostileHealthz,
+} from './hostile.bench.ts';
 import { fmt, table } from './measure.ts';
 import { format as formatSandbox, run as sandboxBench } from './sandbox.bench.ts';
 import { searchBench } from './search.bench.ts';
@@ -56,3 +63,14 @@ console.log(
     'baseline in the same run',
 );
 console.log(formatSurface(await surfaceBench()));
+
+console.log(
+  '\nhostile source: the costliest tool list the limits let through (512 KB), against normal corpus answers; ' +
+    '/healthz on hub serve --http while three clients describe it, against idle',
+);
+console.log(formatHostile([...(await hostileAnswers()), ...(await hostileHealthz())]));
+
+console.log(
+  '\nattempts at once: peak RSS of N executes awaiting a 1 s timer, without and with the attempt cap',
+);
+console.log(formatAttempts(attemptsBench()));

@@ -21,7 +21,7 @@ import type {
 } from './contracts.ts';
 import { HubError } from './errors.ts';
 import { randomId } from './hex.ts';
-import { buildManifest } from './manifest.ts';
+import { buildManifestWithNotices } from './manifest.ts';
 import type { Clock, HubStore, Random } from './ports.ts';
 import { HubSecrets } from './secrets/hub-secrets.ts';
 import { type SecretStore, secretKey } from './secrets/secret-store.ts';
@@ -119,7 +119,9 @@ export class Hub {
         taken,
       );
     const source = this.#source(draft, chosen, now);
-    const manifest = await buildManifest({ namespace: chosen, fetchedAt: now, ...listed });
+    const built = await buildManifestWithNotices({ namespace: chosen, fetchedAt: now, ...listed });
+    const manifest = built.manifest;
+    notices.push(...built.notices);
     return { source, manifest, review: manifest.tools.map(reviewItem), notices };
   }
 
@@ -159,9 +161,10 @@ export class Hub {
     const source = this.#sourceOf(namespace);
     const { listed, notices } = await this.#listTools(source, await this.credentials(namespace));
     const before = this.store.getManifest(namespace);
-    const manifest = await buildManifest({ namespace, fetchedAt: this.#deps.clock.now(), ...listed });
+    const built = await buildManifestWithNotices({ namespace, fetchedAt: this.#deps.clock.now(), ...listed });
+    const manifest = built.manifest;
     this.store.putManifest(manifest);
-    return { ...diffManifests(before, manifest), notices };
+    return { ...diffManifests(before, manifest), notices: [...notices, ...built.notices] };
   }
 
   /**

@@ -120,6 +120,12 @@ export interface HubStore {
   updateRun(id: string, update: RunUpdate, expected?: RunExpectation): Run;
   listRuns(filter?: { status?: RunStatus; limit?: number }): Run[];
   /**
+   * Runs whose attempt is live: running, claimed (attempts > 0), and marked at or after
+   * `freshSince` (a live attempt marks its run every second). A run created for a new execute is
+   * counted from the moment it is claimed. Call it inside `atomically` with the claim it guards.
+   */
+  countLiveAttempts(freshSince: number): number;
+  /**
    * Deletes runs that ended (completed, failed, cancelled, expired) and were last updated
    * before `before`, with their journal, pending inputs and decisions; returns how many.
    */

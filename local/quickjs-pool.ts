@@ -4,6 +4,12 @@
  * fresh runtime and context. A worker that hit a limit or broke is terminated, never reused, and
  * a replacement is started in the background. Idle workers do not keep the process alive.
  *
+ * Never more than `max` workers are alive at once, busy and warm together (spec: Security, I7):
+ * each holds a guest heap of up to 64 MB. The engine already runs at most `concurrentAttempts`
+ * attempts across the hub (engine/runs/attempt-slots.ts), so a process never needs more; should
+ * more attempts come, the extra ones wait for a worker, and a warm worker of another heap size
+ * gives way.
+ *
  * Each thread also gets Node's own resource limits: its JavaScript heap is bounded (whatever the
  * guest makes the worker buffer, the host process is not at risk) and its native stack is 8 MB,
  * well above QuickJS's 1 MB stack limit, so deep recursion ends inside QuickJS.
@@ -99,34 +105,54 @@ export class QuickJsWorker {
 
 export class QuickJsPool {
   readonly #size: number;
+  readonly #max: number;
   readonly #idle = new Map<number, QuickJsWorker[]>();
+  /** Workers started and not yet terminated or dead, busy and idle alike. */
+  readonly #alive = new Set<QuickJsWorker>();
+  /** Acquirers waiting for a worker to be released or discarded. */
+  readonly #waiting: (() => void)[] = [];
   #closed = false;
   #started = 0;
 
-  constructor(size: number) {
-    this.#size = size;
+  /** `size` warm workers kept per heap size; at most `max` workers alive at once. */
+  constructor(size: number, max = Number.POSITIVE_INFINITY) {
+    this.#max = Math.max(1, max);
+    this.#size = Math.min(size, this.#max);
   }
 
-  /** Starts `count` workers for `memoryBytes` ahead of the first attempt. */
+  /** Starts `count` workers for `memoryBytes` ahead of the first attempt, as far as `max` allows. */
   warm(memoryBytes: number, count = this.#size): void {
     const idle = this.#list(memoryBytes);
-    while (!this.#closed && idle.length < Math.min(count, this.#size)) idle.push(this.#spawn(memoryBytes));
+    while (!this.#closed && idle.length < Math.min(count, this.#size) && this.#room()) {
+      idle.push(this.#spawn(memoryBytes));
+    }
   }
 
-  /** A ready worker for `memoryBytes`: a warm one if there is one, else a new one. */
+  /**
+   * A ready worker for `memoryBytes`: a warm one if there is one, else a new one if `max` allows,
+   * else the next one released.
+   */
   async acquire(memoryBytes: number): Promise<QuickJsWorker> {
-    const idle = this.#list(memoryBytes);
-    while (idle.length > 0) {
-      const worker = idle.shift() as QuickJsWorker;
-      const ok = await worker.ready.then(
-        () => worker.alive,
-        () => false,
-      );
-      if (ok) return worker;
+    for (;;) {
+      if (this.#closed) throw new Error('the QuickJS sandbox is closed');
+      const idle = this.#list(memoryBytes);
+      while (idle.length > 0) {
+        const worker = idle.shift() as QuickJsWorker;
+        const ok = await worker.ready.then(
+          () => worker.alive,
+          () => false,
+        );
+        if (ok) return worker;
+      }
+      if (this.#room()) {
+        const worker = this.#spawn(memoryBytes);
+        await worker.ready;
+        return worker;
+      }
+      const other = [...this.#idle.values()].flat()[0];
+      if (other !== undefined) this.#retire(other);
+      else await new Promise<void>((resolve) => this.#waiting.push(resolve));
     }
-    const worker = this.#spawn(memoryBytes);
-    await worker.ready;
-    return worker;
   }
 
   /** Returns a healthy worker after its attempt. */
@@ -135,14 +161,22 @@ export class QuickJsPool {
     worker.onExit = () => {};
     worker.idle();
     const idle = this.#list(worker.memoryBytes);
-    if (this.#closed || !worker.alive || idle.length >= this.#size) worker.terminate();
+    if (this.#closed || !worker.alive || idle.length >= this.#size) this.#retire(worker);
     else idle.push(worker);
+    this.#waiting.shift()?.();
   }
 
   /** Terminates a worker that must not run again, and starts a replacement. */
   discard(worker: QuickJsWorker): void {
-    worker.terminate();
-    this.warm(worker.memoryBytes, 1);
+    this.#retire(worker);
+    if (this.#waiting.length > 0) this.#waiting.shift()?.();
+    else this.warm(worker.memoryBytes, 1);
+  }
+
+  /** Workers alive now, busy and idle. */
+  get alive(): number {
+    this.#room();
+    return this.#alive.size;
   }
 
   /** Worker threads started so far (warm ones and replacements included). */
@@ -152,12 +186,28 @@ export class QuickJsPool {
 
   close(): void {
     this.#closed = true;
-    for (const list of this.#idle.values()) for (const worker of list.splice(0)) worker.terminate();
+    for (const list of this.#idle.values()) for (const worker of list.splice(0)) this.#retire(worker);
+    for (const wake of this.#waiting.splice(0)) wake();
+  }
+
+  /** True while another worker may start: fewer than `max` alive (the dead are forgotten first). */
+  #room(): boolean {
+    for (const worker of this.#alive) if (!worker.alive) this.#alive.delete(worker);
+    return this.#alive.size < this.#max;
+  }
+
+  #retire(worker: QuickJsWorker): void {
+    worker.terminate();
+    this.#alive.delete(worker);
+    const idle = this.#list(worker.memoryBytes);
+    const at = idle.indexOf(worker);
+    if (at >= 0) idle.splice(at, 1);
   }
 
   #spawn(memoryBytes: number): QuickJsWorker {
     this.#started++;
     const worker = new QuickJsWorker(memoryBytes);
+    this.#alive.add(worker);
     worker.onExit = () => {
       const idle = this.#list(memoryBytes);
       const at = idle.indexOf(worker);

@@ -27,6 +27,7 @@ import {
 import { sandboxLimits } from '../engine/prelude/limits.ts';
 import { LogSink } from '../engine/prelude/log-sink.ts';
 import { preludeConfig } from '../engine/prelude/protocol.ts';
+import { DEFAULT_LIMITS } from '../engine/runs/limits.ts';
 import { encodeAnswers } from './quickjs-fields.ts';
 import { readRequests } from './quickjs-outbox.ts';
 import { type QuickJsPool as Pool, QuickJsPool, type QuickJsWorker } from './quickjs-pool.ts';
@@ -42,13 +43,21 @@ export interface QuickJsSandboxOptions {
   poolSize?: number;
   /** Start the warm workers now rather than at the first attempt (default true). */
   prewarm?: boolean;
+  /**
+   * Worker threads alive at once, busy and warm together (default: the hub's attempt cap,
+   * `concurrentAttempts`, which already bounds this process's attempts; extra ones wait).
+   */
+  maxWorkers?: number;
 }
 
 export class QuickJsSandbox implements Sandbox {
   readonly #pool: Pool;
 
   constructor(options: QuickJsSandboxOptions = {}) {
-    this.#pool = new QuickJsPool(options.poolSize ?? 2);
+    this.#pool = new QuickJsPool(
+      options.poolSize ?? 2,
+      options.maxWorkers ?? DEFAULT_LIMITS.concurrentAttempts,
+    );
     if (options.prewarm ?? true) this.#pool.warm(memoryFor(sandboxLimits()));
   }
 
@@ -74,6 +83,11 @@ export class QuickJsSandbox implements Sandbox {
   /** Worker threads started so far: a replaced worker shows here. */
   get threadsStarted(): number {
     return this.#pool.started;
+  }
+
+  /** Worker threads alive now, busy and warm. */
+  get threadsAlive(): number {
+    return this.#pool.alive;
   }
 
   async close(): Promise<void> {

@@ -4,7 +4,8 @@
  * seed and clock, so journaled calls replay and the code takes the same path. Every step is in
  * the store; nothing about a run lives in memory between attempts, so a process can die at any
  * point and another resumes from the journal. A call is never sent twice: the journal's
- * (run, seq) key admits one start per call, across processes.
+ * (run, seq) key admits one start per call, across processes. An attempt runs only in one of the
+ * hub's attempt slots (attempt-slots.ts), claimed with it in one transaction.
  */
 import type { ExecuteEnvelope, Run } from '../contracts.ts';
 import { HubError, isHubError } from '../errors.ts';
@@ -21,6 +22,7 @@ import type {
   SandboxLookup,
 } from '../ports.ts';
 import { NO_SCRUBBING, type SecretScrubbing } from '../secrets/hub-secrets.ts';
+import { ATTEMPT_LEASE_MS, claimSlot, type SlotDeps, slotFreed } from './attempt-slots.ts';
 import { type GateDeps, gateCall, type Upstream } from './call-gate.ts';
 import { buildEnvelope } from './envelope.ts';
 import { limitsWithin, type RunLimits } from './limits.ts';
@@ -44,8 +46,7 @@ export interface RunsDeps {
 
 /** A live attempt marks its run this often. */
 export const HEARTBEAT_MS = 1_000;
-/** A running run not marked for this long has lost its attempt (its process died). */
-export const ATTEMPT_LEASE_MS = 5_000;
+export { ATTEMPT_LEASE_MS };
 /** When a caller told that a run is running should ask again. */
 export const RESUME_RETRY_MS = 5_000;
 
@@ -60,7 +61,10 @@ export class Runs {
     this.#scrubbing = deps.scrubbing ?? NO_SCRUBBING;
   }
 
-  /** Runs new code: prepares it, creates the run and makes its first attempt. */
+  /**
+   * Runs new code: prepares it, then, once one of the hub's attempt slots is free, creates the run
+   * already claimed for its first attempt (nothing is stored if no slot frees in time) and runs it.
+   */
   async execute(source: string, profile = 'default'): Promise<ExecuteEnvelope> {
     const { store, clock, random } = this.#deps;
     await this.#scrubbing.refresh();
@@ -85,8 +89,16 @@ export class Runs {
       store.createRun(run);
       return this.envelope(run.id);
     }
-    store.createRun(run);
-    return this.#attempt(run);
+    const claimed = await claimSlot(
+      this.#slots(),
+      (at) => {
+        const first: Run = { ...run, attempts: 1, updatedAt: at };
+        store.createRun(first);
+        return first;
+      },
+      { unchanged: 'nothing was run or kept', retry: 'execute' },
+    );
+    return this.#live(claimed);
   }
 
   /**
@@ -207,20 +219,32 @@ export class Runs {
     );
   }
 
+  /** Claims the run's next attempt, in a free slot, and runs it. */
   async #attempt(run: Run): Promise<ExecuteEnvelope> {
+    const { store } = this.#deps;
+    const current = await claimSlot(
+      this.#slots(),
+      (at) => {
+        try {
+          // Claim the attempt only if no one else has since we read the run: one winner.
+          return store.updateRun(
+            run.id,
+            { status: 'running', attempts: run.attempts + 1, updatedAt: at },
+            { status: run.status, attempts: run.attempts, updatedAt: run.updatedAt },
+          );
+        } catch (error) {
+          throw isHubError(error, 'conflict') ? this.#busy(run) : error;
+        }
+      },
+      { unchanged: `run ${run.id} is unchanged`, retry: `execute({ resume: "${run.id}" })` },
+    );
+    return this.#live(current);
+  }
+
+  /** Runs the attempt `run` was just claimed for, marking the run every HEARTBEAT_MS meanwhile. */
+  async #live(run: Run): Promise<ExecuteEnvelope> {
     const { store, clock } = this.#deps;
-    const attempt = run.attempts + 1;
-    let current: Run;
-    try {
-      // Claim the attempt only if no one else has since we read the run: one winner.
-      current = store.updateRun(
-        run.id,
-        { status: 'running', attempts: attempt, updatedAt: clock.now() },
-        { status: run.status, attempts: run.attempts, updatedAt: run.updatedAt },
-      );
-    } catch (error) {
-      throw isHubError(error, 'conflict') ? this.#busy(run) : error;
-    }
+    const attempt = run.attempts;
     const beat = setInterval(() => {
       try {
         store.updateRun(run.id, { updatedAt: clock.now() }, { status: 'running', attempts: attempt });
@@ -229,10 +253,15 @@ export class Runs {
       }
     }, HEARTBEAT_MS);
     try {
-      return await this.#runAttempt(current);
+      return await this.#runAttempt(run);
     } finally {
       clearInterval(beat);
+      slotFreed(store);
     }
+  }
+
+  #slots(): SlotDeps {
+    return { store: this.#deps.store, clock: this.#deps.clock, limits: this.#limits };
   }
 
   /** Runs the attempt `run` was claimed for (running, at `run.attempts`) and records how it ended. */

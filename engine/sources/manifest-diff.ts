@@ -28,7 +28,11 @@ export interface ManifestDiff {
   changed: ToolChange[];
 }
 
-/** The parts of the contract in which `before` and `after` differ; empty when digests agree. */
+/**
+ * The parts of the contract in which `before` and `after` differ; empty when digests agree. When
+ * the digests differ but every stored part agrees, the change lies past a cut (digests are taken
+ * before sources/declared-limits.ts cuts; the description is the one contract part it cuts).
+ */
 export function changedParts(
   before: Omit<ManifestTool, 'address'>,
   after: Omit<ManifestTool, 'address'>,
@@ -39,6 +43,7 @@ export function changedParts(
     if (canonicalJson(before[key] ?? null) !== canonicalJson(after[key] ?? null))
       parts.push(CONTRACT_PARTS[key]);
   }
+  if (parts.length === 0) parts.push(CONTRACT_PARTS.description);
   return parts;
 }
 

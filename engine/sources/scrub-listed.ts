@@ -25,7 +25,7 @@ export function scrubListed(listed: ListedTools, scrubber: Scrubber): ScrubbedLi
     const clean = scrubber.value(tool);
     if (clean.name === tool.name) return [clean];
     notices.push(
-      `the tool "${clean.name}" was left out: its name carries a secret this hub holds, so it cannot be shown or called`,
+      `left out tool ${JSON.stringify(clean.name)}: its name carries a secret this hub holds, so it cannot be shown or called`,
     );
     return [];
   });

@@ -8,7 +8,7 @@
  * several writes runs them in one IMMEDIATE transaction; the journal is only ever appended to
  * (the migration's triggers refuse anything else even to raw SQL).
  */
-import { and, asc, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
 import { Decision, JournalEntry, PendingInput, type Run, type RunStatus } from '../contracts.ts';
 import { HubError } from '../errors.ts';
 import type { HubStore, JournalStart, RunExpectation, RunUpdate } from '../ports.ts';
@@ -132,6 +132,19 @@ export class SqliteHubStore extends SourceRecords implements HubStore {
       })
       .prepare(),
   );
+  readonly #liveAttempts = this.prepare((db) =>
+    db
+      .select({ n: count() })
+      .from(t.hubRuns)
+      .where(
+        and(
+          eq(t.hubRuns.status, 'running'),
+          gte(t.hubRuns.updatedAt, sql.placeholder('freshSince')),
+          gt(t.hubRuns.attempts, 0),
+        ),
+      )
+      .prepare(),
+  );
   readonly #journalEntry = this.prepare((db) =>
     db
       .select()
@@ -220,6 +233,10 @@ export class SqliteHubStore extends SourceRecords implements HubStore {
       .limit(filter.limit ?? 100)
       .all()
       .map(rows.runFromRow);
+  }
+
+  countLiveAttempts(freshSince: number): number {
+    return this.#liveAttempts().get({ freshSince })?.n ?? 0;
   }
 
   pruneRuns(before: number): number {

@@ -12,9 +12,13 @@
  * plan allows; types the plan leaves unexpanded are declared `unknown` under a comment saying how
  * to expand them. Every name the answer uses is declared in it, so the answer compiles as it is.
  * Last, one comment line per namespace for what was requested and left out.
+ *
+ * Given `maxChars`, rendering stops as soon as the text is known to be longer (print-budget.ts),
+ * so an answer that cannot fit costs what fits, not what the schemas would multiply into.
  */
 import { type DocMode, docLines, jsdoc } from './jsdoc.ts';
 import type { NamespaceModel, ToolModel } from './model.ts';
+import { PrintBudget, within } from './print-budget.ts';
 import { type PrintOptions, printType } from './print-type.ts';
 import type { NamedType } from './ts-type.ts';
 
@@ -42,8 +46,26 @@ const UNTYPED_RESULT =
 const UNTYPED_RESULT_NOTE =
   "// Methods returning Promise<unknown> resolve to the tool's structured content when present, else its text parsed as JSON when it is JSON, else the text.\n";
 
-/** The answer showing `shown` under `plan`, with a note naming `omitted`. */
-export function renderAnswer(shown: readonly Item[], omitted: readonly Item[], plan: Plan): string {
+/**
+ * The answer showing `shown` under `plan`, with a note naming `omitted`; undefined when it would
+ * be longer than `maxChars` (rendering stops there).
+ */
+export function renderAnswer(
+  shown: readonly Item[],
+  omitted: readonly Item[],
+  plan: Plan,
+  maxChars?: number,
+): string | undefined {
+  const budget = maxChars === undefined ? undefined : new PrintBudget(maxChars);
+  return within(() => render(shown, omitted, plan, budget), undefined);
+}
+
+function render(
+  shown: readonly Item[],
+  omitted: readonly Item[],
+  plan: Plan,
+  budget: PrintBudget | undefined,
+): string {
   const groups = new Map<NamespaceModel, Item[]>();
   for (const item of shown) groups.set(item.model, [...(groups.get(item.model) ?? []), item]);
   const tools = [...groups.values()].flat().flatMap((item) => (item.kind === 'tool' ? [item.tool] : []));
@@ -51,7 +73,7 @@ export function renderAnswer(shown: readonly Item[], omitted: readonly Item[], p
   // Said once it is shorter than said on each untyped method (from two on).
   const once = plan.docs === 'terse' && tools.filter((tool) => tool.output === undefined).length > 1;
   if (once) text += UNTYPED_RESULT_NOTE;
-  for (const [model, items] of groups) text += renderNamespace(model, items, plan, once);
+  for (const [model, items] of groups) text += renderNamespace(model, items, plan, once, budget);
   const showing = new Set([...groups.keys()].map((model) => model.namespace));
   return text + omissionNote(omitted, Infinity, showing);
 }
@@ -61,6 +83,7 @@ function renderNamespace(
   items: readonly Item[],
   plan: Plan,
   untypedSaid: boolean,
+  budget: PrintBudget | undefined,
 ): string {
   const ns = model.namespace;
   /** Levels still to show of each named type reached, in the order reached. */
@@ -78,6 +101,7 @@ function renderNamespace(
     qualifier,
     line: false,
     reference,
+    budget,
   });
 
   const requested: NamedType[] = [];
@@ -113,6 +137,7 @@ function renderNamespace(
 function printMethod(tool: ToolModel, plan: Plan, options: PrintOptions, untypedSaid: boolean): string {
   const lines = docLines({ description: tool.tool.description }, plan.docs, 'tool');
   if (tool.output === undefined && !untypedSaid) lines.push(UNTYPED_RESULT);
+  chargeLines(options, lines);
   let input: string;
   if (plan.depth >= 1) {
     input = printType(tool.input.type, options, 0, '\t', new Set([tool.input])).text;
@@ -125,11 +150,18 @@ function printMethod(tool: ToolModel, plan: Plan, options: PrintOptions, untyped
 }
 
 function printDeclaration(node: NamedType, options: PrintOptions): string {
-  const doc = jsdoc(docLines(node.doc, options.docs), '\t');
+  const lines = docLines(node.doc, options.docs);
+  chargeLines(options, lines);
+  const doc = jsdoc(lines, '\t');
   const body = printType(node.type, options, 0, '\t', new Set([node])).text;
   return node.type.kind === 'object'
     ? `${doc}\tinterface ${node.name} ${body}\n`
     : `${doc}\ttype ${node.name} = ${body};\n`;
+}
+
+/** Charges JSDoc lines the output will hold. */
+function chargeLines(options: PrintOptions, lines: readonly string[]): void {
+  for (const line of lines) options.budget?.spend(line.length);
 }
 
 /**

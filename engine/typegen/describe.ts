@@ -65,10 +65,12 @@ export function describeTargets(
     const tokens = countTokens(text);
     return tokens <= budget ? { text, tokens, omitted: [] } : { text: '', tokens: 0, omitted: [] };
   }
-  const measure = (text: string) => {
-    // Declarations run about 4 characters a token (5.6 at most on the corpus): past 8, text cannot fit.
-    const tokens = text.length > budget * 8 ? Infinity : countTokens(text);
-    return { text, tokens };
+  // Declarations run about 4 characters a token (5.6 at most on the corpus): past 8, text cannot
+  // fit, so rendering stops there (answer.ts) and counting stops past the budget (tokens.ts).
+  const maxChars = budget * 8;
+  const measure = (text: string | undefined) => {
+    const tokens = text === undefined || text.length > maxChars ? Infinity : countTokens(text, budget);
+    return { text: text ?? '', tokens };
   };
   const answer = (text: string, tokens: number, omitted: readonly Item[]): DescribeAnswer => ({
     text,
@@ -79,11 +81,11 @@ export function describeTargets(
   });
 
   for (const plan of PLANS) {
-    const { text, tokens } = measure(renderAnswer(items, [], plan));
+    const { text, tokens } = measure(renderAnswer(items, [], plan, maxChars));
     if (tokens <= budget) return answer(text, tokens, []);
   }
   const fits = (plan: Plan, k: number) =>
-    measure(renderAnswer(items.slice(0, k), items.slice(k), plan)).tokens <= budget;
+    measure(renderAnswer(items.slice(0, k), items.slice(k), plan, maxChars)).tokens <= budget;
   let best = { shown: 0, plan: LAST_RESORT };
   for (const plan of FALLBACKS) {
     // A plan is worth searching only if it shows more than the best so far; all of them was tried above.
@@ -93,7 +95,7 @@ export function describeTargets(
   if (best.shown === 0) best.shown = longestFit(0, items.length, (k) => fits(LAST_RESORT, k));
   if (best.shown > 0) {
     const shown = items.slice(0, best.shown);
-    const { text, tokens } = measure(renderAnswer(shown, items.slice(best.shown), best.plan));
+    const { text, tokens } = measure(renderAnswer(shown, items.slice(best.shown), best.plan, maxChars));
     return answer(text, tokens, items.slice(best.shown));
   }
   const note = longestFit(0, items.length, (n) => measure(omissionNote(items, n)).tokens <= budget);

@@ -7,9 +7,13 @@
  * `limit`) and printed by name otherwise; each name printed is reported through `reference` with
  * how many more levels the answer may still show of it, so the caller can declare it. In `line`
  * mode (search's signature line) everything is on one line, nested objects are `{…}` and long
- * unions are cut.
+ * unions are cut (their members past the cut are never printed).
+ *
+ * With a `budget` (print-budget.ts) printing charges what it writes and stops with OverBudget
+ * once past it, so a schema whose references multiply its size cannot make printing unbounded.
  */
 import { type DocMode, docLines, jsdoc } from './jsdoc.ts';
+import type { PrintBudget } from './print-budget.ts';
 import { commentText, propertyKey, stringLiteral } from './syntax.ts';
 import type { NamedType, ObjectType, TsType } from './ts-type.ts';
 
@@ -23,6 +27,8 @@ export interface PrintOptions {
   line: boolean;
   /** Called for each type printed by name, with the levels still to show of it (<= 0: none). */
   reference(node: NamedType, remaining: number): void;
+  /** Charged for what is printed; printing stops with OverBudget past it. None: unbounded. */
+  budget?: PrintBudget | undefined;
 }
 
 /** How tightly a printed type binds: a union member, an intersection member, or anything else. */
@@ -38,6 +44,11 @@ const ONE_LINE_MAX = 100;
 const LINE_UNION_MAX = 4;
 
 const primary = (text: string): Printed => ({ text, precedence: 2 });
+/** A leaf's text, charged to the budget (it is part of the output, whatever encloses it). */
+const leaf = (options: PrintOptions, text: string): Printed => {
+  options.budget?.spend(text.length);
+  return primary(text);
+};
 const wrap = (printed: Printed, min: Precedence) =>
   printed.precedence >= min ? printed.text : `(${printed.text})`;
 
@@ -50,13 +61,14 @@ export function printType(
   stack: Set<NamedType> = new Set(),
 ): Printed {
   const print = (t: TsType) => printType(t, options, depth, indent, stack);
+  options.budget?.step();
   switch (type.kind) {
     case 'keyword':
-      return primary(type.name);
+      return leaf(options, type.name);
     case 'literal':
-      return primary(typeof type.value === 'string' ? stringLiteral(type.value) : String(type.value));
+      return leaf(options, typeof type.value === 'string' ? stringLiteral(type.value) : String(type.value));
     case 'loose':
-      return primary(options.line ? 'unknown' : `unknown /* ${commentText(type.reason)} */`);
+      return leaf(options, options.line ? 'unknown' : `unknown /* ${commentText(type.reason)} */`);
     case 'array':
       return primary(`${wrap(print(type.element), 2)}[]`);
     case 'tuple': {
@@ -67,8 +79,10 @@ export function printType(
       return primary(`[${elements.join(', ')}]`);
     }
     case 'union': {
-      const members = type.members.map((m) => print(m).text); // nothing binds looser than `|`
-      if (options.line && members.length > LINE_UNION_MAX) members.splice(LINE_UNION_MAX - 1, Infinity, '…');
+      const cut = options.line && type.members.length > LINE_UNION_MAX;
+      const shown = cut ? type.members.slice(0, LINE_UNION_MAX - 1) : type.members;
+      const members = shown.map((m) => print(m).text); // nothing binds looser than `|`
+      if (cut) members.push('…');
       return { text: members.join(' | '), precedence: 0 };
     }
     case 'intersection':
@@ -94,9 +108,9 @@ function printNamed(
     stack.delete(node);
     return printed;
   }
-  if (inner && options.line) return primary('{…}');
+  if (inner && options.line) return leaf(options, '{…}');
   options.reference(node, options.limit - depth);
-  return primary(`${options.qualifier}${node.name}`);
+  return leaf(options, `${options.qualifier}${node.name}`);
 }
 
 function isObjectLike(type: TsType, seen: ReadonlySet<NamedType> = new Set()): boolean {
@@ -121,22 +135,44 @@ export function printMembers(
   indent: string,
   stack: Set<NamedType>,
 ): { doc: string[]; text: string }[] {
+  return [...eachMember(object, options, depth, indent, stack)];
+}
+
+/** The members of an object as printMembers prints them, one at a time (a caller may stop early). */
+export function* eachMember(
+  object: ObjectType,
+  options: PrintOptions,
+  depth: number,
+  indent: string,
+  stack: Set<NamedType>,
+): Generator<{ doc: string[]; text: string }> {
   const inner = `${indent}\t`;
-  const members = object.members.map((m) => ({
-    doc: options.line ? [] : docLines(m.doc, options.docs),
-    text: `${propertyKey(m.name)}${m.optional ? '?' : ''}: ${printType(m.type, options, depth + 1, inner, stack).text}`,
-  }));
+  for (const m of object.members) {
+    const doc = options.line ? [] : docLines(m.doc, options.docs);
+    const key = `${propertyKey(m.name)}${m.optional ? '?' : ''}: `;
+    charge(options, key, doc);
+    yield { doc, text: `${key}${printType(m.type, options, depth + 1, inner, stack).text}` };
+  }
   if (object.index !== undefined) {
     const patterns = object.index.patterns ?? [];
-    members.push({
-      doc:
-        options.line || patterns.length === 0
-          ? []
-          : [`Keys matching ${patterns.map((p) => `/${p}/`).join(', ')}`],
+    const doc =
+      options.line || patterns.length === 0
+        ? []
+        : [`Keys matching ${patterns.map((p) => `/${p}/`).join(', ')}`];
+    charge(options, '[key: string]: ', doc);
+    yield {
+      doc,
       text: `[key: string]: ${printType(object.index.type, options, depth + 1, inner, stack).text}`,
-    });
+    };
   }
-  return members;
+}
+
+/** Charges a member's key and JSDoc lines, which the output holds. */
+function charge(options: PrintOptions, key: string, doc: readonly string[]): void {
+  if (options.budget === undefined) return;
+  let chars = key.length;
+  for (const line of doc) chars += line.length;
+  options.budget.spend(chars);
 }
 
 /** An object type no value but `{}` satisfies. */

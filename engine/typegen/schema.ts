@@ -51,8 +51,26 @@ function valueAt(root: JsonValue, pointer: Pointer): JsonValue | undefined {
 
 export type Resolved = { pointer: Pointer; schema: JsonValue } | { error: string };
 
-/** Resolves a local `$ref` against its document. */
+/** Resolutions by document and reference: an anchor is searched for through the whole document. */
+const resolutions = new WeakMap<object, Map<string, Resolved>>();
+
+/** Resolves a local `$ref` against its document (once per document and reference). */
 export function resolveRef(root: JsonValue, ref: string): Resolved {
+  if (typeof root !== 'object' || root === null) return resolve(root, ref);
+  let known = resolutions.get(root);
+  if (known === undefined) {
+    known = new Map();
+    resolutions.set(root, known);
+  }
+  let resolved = known.get(ref);
+  if (resolved === undefined) {
+    resolved = resolve(root, ref);
+    known.set(ref, resolved);
+  }
+  return resolved;
+}
+
+function resolve(root: JsonValue, ref: string): Resolved {
   const unresolved = { error: `unresolved $ref ${ref}` };
   if (!ref.startsWith('#')) return { error: `unresolved $ref ${ref} (only local references resolve)` };
   let fragment: string;

@@ -162,8 +162,20 @@ export function translateDocument(registry: TypeRegistry, document: JsonValue, r
   at([], document);
 }
 
+/** isSimple's answers: an inlined `$defs` entry is met once per reference to it, and types are never changed. */
+const simple = new WeakMap<TsType, boolean>();
+
 /** Scalars, literals, unions of those and arrays of those: what a `$defs` entry is inlined as. */
 function isSimple(type: TsType): boolean {
+  let known = simple.get(type);
+  if (known === undefined) {
+    known = simpleShape(type);
+    simple.set(type, known);
+  }
+  return known;
+}
+
+function simpleShape(type: TsType): boolean {
   switch (type.kind) {
     case 'keyword':
     case 'literal':

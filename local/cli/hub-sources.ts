@@ -10,7 +10,6 @@ import type { Source } from '../../engine/contracts.ts';
 import { HubError } from '../../engine/errors.ts';
 import type { Refreshed } from '../../engine/hub.ts';
 import { inertLine } from '../../engine/inert.ts';
-import type { ManifestDiff } from '../../engine/sources/manifest-diff.ts';
 import type { Output } from './output.ts';
 import type { Interaction } from './review-prompt.ts';
 
@@ -118,7 +117,7 @@ export function registerSources(hub: Command, output: () => Output): void {
         out.note(
           `Found ${inspection.manifest.tools.length} tools; namespace "${inspection.source.namespace}".`,
         );
-        for (const notice of inspection.notices) out.note(`Note: ${inertLine(notice)}.`);
+        for (const notice of inspection.notices) out.note(`  The hub ${inertLine(notice)}`);
         const effects = await review.decideReview(inspection.review, ask, out);
         if (!effects) {
           out.result({ added: false }, 'Cancelled; nothing was added.');
@@ -132,6 +131,7 @@ export function registerSources(hub: Command, output: () => Output): void {
             namespace: inspection.source.namespace,
             tools: inspection.manifest.tools.length,
             policies: counts,
+            notices: inspection.notices,
           },
           `Added "${inspection.source.namespace}" with ${inspection.manifest.tools.length} tools ` +
             `(${counts.allow} allow, ${counts.ask} ask, ${counts.deny} deny), each pinned to its contract.`,
@@ -221,9 +221,6 @@ export function registerSources(hub: Command, output: () => Output): void {
         const lines = results.map(describeDiff);
         if (waiting > 0)
           lines.push(`${waiting} tools wait for review and ask until then: \`capabilities hub review\`.`);
-        for (const result of results) {
-          for (const notice of result.notices) lines.push(`  note: ${inertLine(notice)}`);
-        }
         out.result({ refreshed: results, toReview: waiting }, lines.join('\n') || 'No sources to refresh.');
       });
     });
@@ -266,12 +263,13 @@ function describeSource(source: Source): string {
   return inertLine(source.kind === 'mcp-stdio' ? source.command.join(' ') : source.url);
 }
 
-/** One line per tool; addresses are inert, since the tool names behind them are the source's. */
-function describeDiff(diff: { namespace: string } & ManifestDiff): string {
+/** One line per tool; addresses and notices are inert, since the tool names behind them are the source's. */
+function describeDiff(diff: { namespace: string } & Refreshed): string {
   const parts = [
     ...diff.added.map((a) => `  new      ${inertLine(a)}`),
     ...diff.changed.map((c) => `  changed  ${inertLine(c.address)}: ${c.parts.join(', ')}`),
     ...diff.removed.map((r) => `  removed  ${inertLine(r)}`),
+    ...diff.notices.map((n) => `  limit    the hub ${inertLine(n)}`),
   ];
   return parts.length === 0 ? `${diff.namespace}: no changes` : `${diff.namespace}:\n${parts.join('\n')}`;
 }

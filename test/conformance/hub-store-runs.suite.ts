@@ -105,6 +105,28 @@ export function describeRunRecords(check: Check): void {
     expect(store.listPendingInputs('run_1').map((p) => p.id)).toEqual(['pending_3', 'pending_3b']);
   });
 
+  check('live attempts are the running runs claimed and marked within the lease', ({ store }) => {
+    const lease = 5_000;
+    store.createRun(fixtures.run('run_live'));
+    store.createRun({ ...fixtures.run('run_marked'), updatedAt: T0 + 3_000 });
+    store.createRun({ ...fixtures.run('run_unclaimed'), attempts: 0 });
+    store.createRun({ ...fixtures.run('run_silent'), updatedAt: T0 - lease - 1 });
+    store.createRun({ ...fixtures.run('run_waiting'), status: 'awaiting_input' });
+    store.createRun({ ...fixtures.run('run_done'), status: 'completed' });
+    expect(store.countLiveAttempts(T0 - lease)).toBe(2);
+    expect(store.countLiveAttempts(T0 + 1)).toBe(1);
+    // Counted and claimed in one transaction, as Runs does: the claim is seen by the next count.
+    const claimed = store.atomically(() => {
+      const live = store.countLiveAttempts(T0 - lease);
+      store.updateRun('run_unclaimed', { attempts: 1, updatedAt: T0 }, { status: 'running', attempts: 0 });
+      return live;
+    });
+    expect(claimed).toBe(2);
+    expect(store.countLiveAttempts(T0 - lease)).toBe(3);
+    store.updateRun('run_live', { status: 'completed', updatedAt: T0 + 4_000 });
+    expect(store.countLiveAttempts(T0 - lease)).toBe(2);
+  });
+
   check('a run keeps its result, error, logs and notices through create and update', ({ store }) => {
     const run: Run = {
       ...fixtures.run('run_1'),

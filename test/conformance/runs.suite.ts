@@ -81,6 +81,10 @@ export async function addTestSources(store: HubStore): Promise<void> {
 class World {
   now = T0;
   readonly sent: string[] = [];
+  /** When set, every upstream call waits for it before answering. */
+  hold: Promise<void> | undefined;
+  /** Calls upstream right now, the most at once, and the most runs the store had running meanwhile. */
+  readonly inFlight = { now: 0, most: 0, mostRunning: 0 };
   readonly clock: Clock = { now: () => this.now };
   readonly random: Random = { bytes: (n) => crypto.getRandomValues(new Uint8Array(n)) };
   readonly #host: RunsHost;
@@ -148,10 +152,18 @@ class World {
     connection?: string,
   ): Promise<CallOutcome> {
     this.sent.push(`${address} ${JSON.stringify(args)}${connection ? ` on ${connection}` : ''}`);
+    const running = this.store.listRuns({ status: 'running', limit: 1_000 }).filter((r) => r.attempts > 0);
+    this.inFlight.mostRunning = Math.max(this.inFlight.mostRunning, running.length);
+    this.inFlight.most = Math.max(this.inFlight.most, ++this.inFlight.now);
     const started = performance.now();
-    // A real call takes a moment: long enough for a second attempt to race this one, and for
-    // guest code to race a short timer against it. It reports how long it took, as the hub does.
-    await new Promise((resolve) => setTimeout(resolve, address === 'memory.read_graph' ? 60 : 20));
+    try {
+      await this.hold;
+      // A real call takes a moment: long enough for a second attempt to race this one, and for
+      // guest code to race a short timer against it. It reports how long it took, as the hub does.
+      await new Promise((resolve) => setTimeout(resolve, address === 'memory.read_graph' ? 60 : 20));
+    } finally {
+      this.inFlight.now--;
+    }
     const ms = Math.round(performance.now() - started);
     if (address === 'memory.read_graph') return { ok: true, value: { entities: [] }, ms };
     if (address === 'board.list_posts') return { ok: true, value: [], ms };
@@ -569,6 +581,62 @@ export function describeRuns(h: RunsHarness): void {
       expect(await running).toMatchObject({ status: 'completed', result: 'all five' });
       expect(w.sent).toHaveLength(5);
     });
+    check(
+      'twenty executes at once: never more than the cap run, the rest wait, each completes once',
+      async (w) => {
+        const cap = 3;
+        const runs = w.runs({ concurrentAttempts: cap });
+        // Each call waits until the cap is reached (or the last runs are in), so slots are full.
+        let release = () => {};
+        w.hold = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        const done = Array.from({ length: 20 }, (_, i) =>
+          runs.execute(`return (await board.list_posts({ i: ${i} })).length + ${i};`),
+        );
+        for (let i = 0; i < 1_000 && w.inFlight.now < cap; i++) await new Promise((r) => setTimeout(r, 2));
+        release();
+        const envelopes = await Promise.all(done);
+        expect(envelopes.map((e) => [e.status, e.result])).toEqual(
+          Array.from({ length: 20 }, (_, i) => ['completed', i]),
+        );
+        expect(w.inFlight.most).toBe(cap);
+        expect(w.inFlight.mostRunning).toBeLessThanOrEqual(cap);
+        expect([...w.sent].sort()).toEqual(
+          Array.from({ length: 20 }, (_, i) => `board.list_posts {"i":${i}}`).sort(),
+        );
+        expect(w.store.listRuns({ limit: 100 }).map((r) => [r.status, r.attempts])).toEqual(
+          Array.from({ length: 20 }, () => ['completed', 1]),
+        );
+      },
+    );
+
+    check(
+      'no slot in time: a new execute is told busy and kept nowhere; a resume is left as it was',
+      async (w) => {
+        const runs = w.runs({ concurrentAttempts: 1, attemptQueueMs: 0 });
+        const asked = await runs.execute('return await board.post({ text: "a" })');
+        w.decide(asked, 'once');
+        let release = () => {};
+        w.hold = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        const holder = runs.execute('await board.list_posts({}); return "held";');
+        for (let i = 0; i < 1_000 && w.sent.length === 0; i++) await new Promise((r) => setTimeout(r, 2));
+        expect(await errorOf(() => runs.execute('return 1'))).toMatch(
+          /^unavailable: the hub is busy: it runs at most 1 attempt at once and none ended within 0 ms, so nothing was run or kept\. Call execute again in a few seconds\.$/,
+        );
+        expect(await errorOf(() => runs.resume(asked.runId))).toBe(
+          `unavailable: the hub is busy: it runs at most 1 attempt at once and none ended within 0 ms, so run ${asked.runId} is unchanged. Call execute({ resume: "${asked.runId}" }) again in a few seconds.`,
+        );
+        expect(w.store.listRuns({ limit: 100 })).toHaveLength(2);
+        expect(w.store.getRun(asked.runId)).toMatchObject({ status: 'awaiting_input', attempts: 1 });
+        release();
+        expect(await holder).toMatchObject({ status: 'completed', result: 'held' });
+        expect(await runs.resume(asked.runId)).toMatchObject({ status: 'completed', result: { id: 1 } });
+        expect(w.sent).toEqual(['board.list_posts {}', 'board.post {"text":"a"}']);
+      },
+    );
 
     check('maxCalls ends the calls of a run across attempts, inside the guest', async (w) => {
       const done = await w

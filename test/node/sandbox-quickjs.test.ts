@@ -2,7 +2,8 @@
  * What only the QuickJS driver promises, beyond the shared contract: a worker that hit a limit
  * is replaced (and one that did not is reused), the WebAssembly memory's `maximum` holds where
  * QuickJS's own accounting does not look, the interrupt reaches into native work (a regular
- * expression), small heaps are raised to what QuickJS needs, and attempts run side by side.
+ * expression), small heaps are raised to what QuickJS needs, attempts run side by side, and no
+ * more worker threads are alive at once than the sandbox's cap (issue #11, part 3).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { QuickJsSandbox } from '../../local/quickjs-sandbox.ts';
@@ -64,5 +65,34 @@ describe('QuickJsSandbox', () => {
     );
     expect(outcomes.map(resultOf)).toEqual([3, 6, 10]);
     expect(hosts.map((host) => host.calls.length)).toEqual([3, 4, 5]);
+  });
+
+  it('never keeps or starts more worker threads than its cap: more attempts wait for one', async () => {
+    const capped = new QuickJsSandbox({ poolSize: 2, maxWorkers: 2 });
+    try {
+      let mostAlive = 0;
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const host = new RecordingHost(async (call) => {
+        mostAlive = Math.max(mostAlive, capped.threadsAlive);
+        if (host.inFlight >= 2) release();
+        await held;
+        return { kind: 'value', value: call.seq };
+      });
+      const outcomes = await Promise.all(
+        [0, 1, 2, 3, 4, 5].map((i) =>
+          runner(() => capped)(`return (await github.getIssue({ i: ${i} })) + ${i};`, { host }),
+        ),
+      );
+      expect(outcomes.map(resultOf)).toEqual([0, 1, 2, 3, 4, 5]);
+      expect(capped.threadsStarted).toBe(2);
+      expect(host.maxInFlight).toBe(2);
+      expect(mostAlive).toBe(2);
+      expect(capped.threadsAlive).toBeLessThanOrEqual(2);
+    } finally {
+      await capped.close();
+    }
   });
 });

@@ -108,7 +108,7 @@ describe('attack: a token the server writes into its declarations after a refres
     await addLeaky();
     const refreshed = await engine.hub.refresh('leaky');
     expect(refreshed.notices).toEqual([
-      expect.stringMatching(/^the tool "leak_\[secret\]" was left out: its name carries a secret/),
+      expect.stringMatching(/^left out tool "leak_\[secret\]": its name carries a secret/),
     ]);
     const manifest = local.store.getManifest('leaky');
     expect(manifest?.tools.map((tool) => tool.name).sort()).toEqual(['crash', 'post', 'whoami']);
