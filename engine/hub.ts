@@ -34,7 +34,7 @@ import {
 import { diffManifests, type ManifestDiff } from './sources/manifest-diff.ts';
 import { proposeNamespace } from './sources/namespace.ts';
 import { type ReviewItem, reviewItem } from './sources/review.ts';
-import { scrubListed } from './sources/scrub-listed.ts';
+import { scrubListed, scrubStored } from './sources/scrub-listed.ts';
 import { type McpCallResult, toolValue } from './sources/tool-result.ts';
 
 export interface HubDeps {
@@ -222,6 +222,7 @@ export class Hub {
     const others = (existing?.secrets ?? []).filter((s) => s.key !== ref.key);
     await secrets.set(ref.key, value);
     this.#secrets.learn([value]);
+    this.#rescrubStored();
     const connection: Connection = {
       namespace,
       name: connectionName,
@@ -250,8 +251,9 @@ export class Hub {
       if (value === undefined) {
         throw new HubError(
           'not_found',
-          `the secret of connection "${namespace}/${connection.name}" is missing from ${this.#secretStore().where}. ` +
+          `the secret of connection "${namespace}/${connection.name}" is missing from the secret store. ` +
             `Enter it again with \`capabilities hub auth ${namespace} --connection ${connection.name}\`.`,
+          { detail: `the secret store is ${this.#secretStore().where}` },
         );
       }
       secrets.push(value);
@@ -333,6 +335,35 @@ export class Hub {
         ms,
       };
     }
+  }
+
+  /**
+   * After a secret is entered, what is already stored (manifests and the tools kept in reviews)
+   * is scrubbed of it too: a source may have declared it before the hub knew it was a secret.
+   * A manifest that changes gets a new fetch time, so every index re-reads it.
+   */
+  #rescrubStored(): void {
+    const scrubber = this.#secrets.scrubber;
+    const now = this.#deps.clock.now();
+    this.store.atomically(() => {
+      for (const manifest of this.store.listManifests()) {
+        const clean = scrubStored(manifest, scrubber);
+        if (clean) this.store.putManifest({ ...clean, fetchedAt: Math.max(now, manifest.fetchedAt + 1) });
+        for (const review of this.store.listReviews(manifest.namespace)) {
+          const tool = scrubber.value(review.tool);
+          if (JSON.stringify(tool) === JSON.stringify(review.tool)) continue;
+          if (tool.name === review.tool.name) {
+            this.store.putReview({ ...review, tool: { ...tool, address: review.address } });
+            continue;
+          }
+          // A tool named after the secret is left out; what was decided about it goes with it.
+          this.store.removeReview(review.address);
+          for (const rule of this.store.listPolicyRules(review.address)) {
+            if (rule.target.kind === 'tool') this.store.removePolicyRule(rule.id);
+          }
+        }
+      }
+    });
   }
 
   /**

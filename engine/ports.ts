@@ -99,6 +99,8 @@ export interface HubStore {
 
   /** Records (or replaces) what a person approved for a tool. */
   putReview(review: ToolReview): void;
+  /** Forgets what a person approved for a tool (a tool the hub no longer keeps); no error if none. */
+  removeReview(address: string): void;
   getReview(address: string): ToolReview | undefined;
   listReviews(namespace: string): ToolReview[];
 

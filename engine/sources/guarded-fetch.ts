@@ -38,13 +38,17 @@ export function guardedFetch(
     const origin = url.origin;
     for (let hop = 0; ; hop++) {
       if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw new HubError('denied', `refused ${url.protocol} URL ${url.href}: sources speak HTTP(S) only`);
+        throw new HubError('denied', `refused a ${url.protocol} URL: sources speak HTTP(S) only`, {
+          detail: `the URL was ${url.href}`,
+        });
       }
       if (!isAllowedHost(url, guard.allowedHosts)) {
         throw new HubError(
           'denied',
-          `refused a request to ${url.host}: this source may reach only ${guard.allowedHosts.join(', ')}. ` +
-            'Add the source again to review a new host.',
+          'refused a request to a host this source may not reach. Add the source again to review a new host.',
+          {
+            detail: `the request went to ${url.host}; this source may reach only ${guard.allowedHosts.join(', ')}`,
+          },
         );
       }
       const response = await base(url, { ...init, redirect: 'manual' });
@@ -55,11 +59,12 @@ export function guardedFetch(
           await response.body?.cancel();
           throw new HubError(
             'denied',
-            `refused a redirect from ${origin} to ${next.origin}: credentials never cross origins. Update the source's URL to the new origin.`,
+            "refused a redirect to another origin: credentials never cross origins. Update the source's URL to the new origin.",
+            { detail: `the redirect went from ${origin} to ${next.origin}` },
           );
         }
         if (hop >= (guard.maxRedirects ?? 5))
-          throw new HubError('unavailable', `too many redirects from ${origin}`);
+          throw new HubError('unavailable', 'too many redirects', { detail: `from ${origin}` });
         await response.body?.cancel();
         url = next;
         continue;
@@ -74,7 +79,13 @@ function capBody(response: Response, limit: number, host: string): Response {
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > limit) {
     void response.body?.cancel();
-    throw new HubError('limit', `${host} sent a response of ${declared} bytes, over the ${limit}-byte cap`);
+    throw new HubError(
+      'limit',
+      `the server sent a response of ${declared} bytes, over the ${limit}-byte cap`,
+      {
+        detail: `from ${host}`,
+      },
+    );
   }
   if (!response.body) return response;
   let seen = 0;
@@ -83,7 +94,11 @@ function capBody(response: Response, limit: number, host: string): Response {
       transform(chunk, controller) {
         seen += chunk.byteLength;
         if (seen > limit) {
-          controller.error(new HubError('limit', `${host} sent more than the ${limit}-byte response cap`));
+          controller.error(
+            new HubError('limit', `the server sent more than the ${limit}-byte response cap`, {
+              detail: `from ${host}`,
+            }),
+          );
           return;
         }
         controller.enqueue(chunk);

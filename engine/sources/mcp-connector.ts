@@ -282,10 +282,16 @@ export class McpConnector implements SourceConnector {
         source.kind === 'mcp-stdio' ? `the command was not found: ${source.command[0]} (${detail})` : detail,
       );
     }
+    if (/EACCES|EPERM/.test(message) && source.kind === 'mcp-stdio') {
+      return explained(
+        `the command that starts "${source.namespace}" may not be run on this machine (permission denied). Check the command line.`,
+        `${detail}: ${message}`,
+      );
+    }
     if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|fetch failed/.test(message)) {
       return explained(
-        `could not reach ${server} (${message}). Check its URL and that the server is running.`,
-        source.kind === 'mcp-http' ? `could not reach ${source.url}` : detail,
+        `could not reach ${server}. Check its URL and that the server is running.`,
+        source.kind === 'mcp-http' ? `could not reach ${source.url} (${message})` : `${detail}: ${message}`,
       );
     }
     if (/timed? ?out/i.test(message)) {

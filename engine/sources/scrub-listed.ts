@@ -8,8 +8,13 @@
  * A tool whose own name carries a secret is left out, with a notice: its name is what the hub
  * calls upstream, so it cannot be scrubbed and still called.
  *
+ * A secret entered after a source was listed (`auth`) is scrubbed from what is already stored
+ * with `scrubStored`, the same way: the contract digests stay, since they are taken over the
+ * tool as it was declared.
+ *
  * Pure: the caller hands in the scrubber.
  */
+import type { Manifest } from '../contracts.ts';
 import type { Scrubber } from '../secrets/scrub.ts';
 import type { ListedTools } from './connector.ts';
 
@@ -33,4 +38,14 @@ export function scrubListed(listed: ListedTools, scrubber: Scrubber): ScrubbedLi
   if (listed.server) result.server = scrubber.value(listed.server);
   if (listed.instructions !== undefined) result.instructions = scrubber.text(listed.instructions);
   return { listed: result, notices };
+}
+
+/** A stored manifest scrubbed again, or undefined when it holds nothing the scrubber knows. */
+export function scrubStored(manifest: Manifest, scrubber: Scrubber): Manifest | undefined {
+  const clean = scrubber.value(manifest);
+  if (JSON.stringify(clean) === JSON.stringify(manifest)) return undefined;
+  // A tool whose name now scrubs differently cannot be called as it is shown: it goes.
+  clean.tools = clean.tools.filter((tool, i) => tool.name === manifest.tools[i]?.name);
+  clean.namespace = manifest.namespace;
+  return clean;
 }

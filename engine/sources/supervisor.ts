@@ -35,7 +35,7 @@ export class Supervisor {
   watch(namespace: string, stream: StderrLike | null): void {
     const state = this.#state(namespace);
     stream?.on('data', (chunk) => {
-      state.stderrTail = (state.stderrTail + chunk.toString()).slice(-TAIL_BYTES);
+      state.stderrTail = keepTail(state.stderrTail + chunk.toString());
     });
   }
 
@@ -76,4 +76,15 @@ export class Supervisor {
     }
     return state;
   }
+}
+
+/**
+ * The last TAIL_BYTES of `text`, from a line's start: a tail cut mid-line could begin in the middle
+ * of a secret, and a piece of a secret no longer matches the scrubber.
+ */
+export function keepTail(text: string): string {
+  if (text.length <= TAIL_BYTES) return text;
+  const cut = text.slice(-TAIL_BYTES);
+  const lineStart = cut.indexOf('\n');
+  return lineStart === -1 ? '' : cut.slice(lineStart + 1);
 }

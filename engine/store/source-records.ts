@@ -198,6 +198,11 @@ export abstract class SourceRecords extends SqliteRecords {
     });
   }
 
+  removeReview(address: string): void {
+    this.recordsChanged();
+    this.db.delete(t.hubReviews).where(eq(t.hubReviews.address, address)).run();
+  }
+
   getReview(address: string): ToolReview | undefined {
     return this.cached(`review\0${address}`, () => {
       const row = this.#review().get({ address });

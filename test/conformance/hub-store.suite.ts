@@ -208,6 +208,17 @@ export function describeHubStore(h: HubStoreHarness): void {
         });
         expect(store.getReview('linear.create_issue')?.tool.description).toBe('Now deletes too.');
         expect(store.listReviews('linear')).toHaveLength(1);
+        store.removeReview('linear.create_issue');
+        expect(store.getReview('linear.create_issue')).toBeUndefined();
+        expect(store.listReviews('linear')).toEqual([]);
+        store.removeReview('linear.create_issue');
+        store.putReview({
+          address: tool.address,
+          namespace: 'linear',
+          contract: tool.contract,
+          tool,
+          reviewedAt: T0,
+        });
         store.removeSource('linear');
         expect(store.getReview('linear.create_issue')).toBeUndefined();
       },

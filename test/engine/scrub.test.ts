@@ -115,3 +115,15 @@ describe('scrubbing deep values', () => {
     expect(Object.keys(scrub.value({ z: 1, a: 2, m: 3 }))).toEqual(['z', 'a', 'm']);
   });
 });
+
+describe("a stderr tail's first line", () => {
+  it('starts at a line, so it never begins in the middle of a secret the scrubber would miss', async () => {
+    const { keepTail } = await import('../../engine/sources/supervisor.ts');
+    const secret = 'tail-secret-0123456789abcdef';
+    const text = `${'x'.repeat(4096 - 10)} token ${secret}\nlast line\n`;
+    const tail = keepTail(text);
+    expect(tail).toBe('last line\n');
+    expect(keepTail('short\ntext')).toBe('short\ntext');
+    expect(keepTail('y'.repeat(10_000))).toBe('');
+  });
+});

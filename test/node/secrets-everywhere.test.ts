@@ -232,3 +232,28 @@ describe('attack: the scrubber as an oracle for a short secret', () => {
     expect(JSON.stringify(done.result)).not.toContain(SCRUBBED);
   });
 });
+
+describe('attack: a token declared before the hub knew it was a secret', () => {
+  it('is scrubbed from what is stored as soon as a person enters it', async () => {
+    const LATE = 'lk_late_5c1e9a7f3b2d8e4a6c0f';
+    // Given to the server as a plain setting first, so its declarations carry it from the start.
+    const draft: SourceDraft = {
+      kind: 'mcp-stdio',
+      command: LEAKY,
+      env: { API_TOKEN: LATE },
+      consented: true,
+    };
+    const inspection = await engine.hub.inspect(draft, 'leaky');
+    engine.hub.addSource(inspection, new Map(inspection.review.map((item) => [item.address, item.proposed])));
+    expect(JSON.stringify(local.store.getManifest('leaky'))).toContain(LATE);
+    expect(engine.lookup.search({ query: 'post a message signed', limit: 8 })).toContain(LATE);
+
+    await engine.hub.saveCredential('leaky', 'work', { kind: 'env', variable: 'API_TOKEN' }, LATE);
+    const manifest = local.store.getManifest('leaky');
+    expect(JSON.stringify(manifest)).not.toContain(LATE);
+    expect(manifest?.tools.map((tool) => tool.name).sort()).toEqual(['crash', 'post', 'whoami']);
+    expect(JSON.stringify(local.store.listReviews('leaky'))).not.toContain(LATE);
+    expect(engine.lookup.search({ query: 'post a message signed', limit: 8 })).not.toContain(LATE);
+    expect(engine.lookup.describe(['leaky'])).not.toContain(LATE);
+  });
+});
