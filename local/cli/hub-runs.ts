@@ -10,7 +10,7 @@
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import type { DecisionChoice, ExecuteEnvelope } from '../../engine/contracts.ts';
-import { HubError } from '../../engine/errors.ts';
+import { HubError, isHubError } from '../../engine/errors.ts';
 import { inertJson, inertLine } from '../../engine/inert.ts';
 import { cryptoRandom, systemClock } from '../../engine/system.ts';
 import type { Output } from './output.ts';
@@ -23,6 +23,11 @@ const CHOICES: readonly DecisionChoice[] = ['once', 'run', 'always', 'deny'];
  */
 export function renderEnvelope(envelope: ExecuteEnvelope): string {
   const lines = [`run ${envelope.runId}: ${envelope.status}`];
+  if (envelope.status === 'running') {
+    lines.push(
+      `  another attempt is running it right now; see how it ends with \`capabilities hub runs show ${envelope.runId}\``,
+    );
+  }
   if (envelope.result !== undefined) lines.push(inertJson(JSON.stringify(envelope.result, null, 2)));
   if (envelope.error)
     lines.push(`error ${inertLine(envelope.error.code)}: ${inertLine(envelope.error.message)}`);
@@ -192,7 +197,15 @@ export function registerRuns(hub: Command, output: () => Output): void {
             { pendingId: pending.id, choice, channel: 'cli', who: userInfo().username },
           );
         }
-        report(out, await (await context.runs()).resume(runId));
+        const runs = await context.runs();
+        try {
+          report(out, await runs.resume(runId));
+        } catch (error) {
+          // The decisions are recorded; if another attempt (the model's resume) runs the run
+          // right now, say so rather than fail: it goes on with them.
+          if (!isHubError(error, 'conflict') || runs.envelope(runId).status !== 'running') throw error;
+          report(out, runs.envelope(runId));
+        }
       });
     });
 
