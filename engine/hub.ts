@@ -267,8 +267,9 @@ export class Hub {
    * Calls one tool upstream on a connection and returns its outcome, scrubbed of every secret
    * the hub holds (not only this connection's: a stdio server's stderr tail, or an upstream that
    * quotes another credential, must not carry one out either). Error messages name the source
-   * by its namespace only: they reach the model. Policy and the journal are the caller's (runs) concern; the call gate
-   * passes the `tool` it read from the store while deciding, so it is not read twice.
+   * by its namespace only: they reach the model. Policy and the journal are the caller's (runs)
+   * concern; the call gate passes the `tool` it read from the store while deciding, so it is not
+   * read twice.
    */
   async callTool(
     address: string,

@@ -7,8 +7,9 @@
  * JSON-escaped (a secret with a quote or a slash, seen inside a JSON text).
  *
  * Inside a longer base64 text only the characters the secret's bytes alone decide are replaced;
- * the one or two characters at each end that mix in a neighbouring byte stay, which gives away
- * at most a few bits of the secret's first and last two bytes, never the secret.
+ * the one or two characters at each end that mix in a neighbouring byte stay. With the
+ * neighbouring bytes known (the `user:` of HTTP Basic), they give away up to two bytes at each
+ * end of the secret, never the rest of it.
  *
  * Pure: no I/O, no clock. A reviewer can read this file in one sitting.
  */

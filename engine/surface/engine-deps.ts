@@ -78,8 +78,8 @@ export function engineSurfaceDeps(engine: EngineSurface): SurfaceDeps {
         // running: the model gets how it ended, or that it runs and when to ask again (never
         // "failed" for a run that is still going, which a model might run again).
         if (isHubError(error, 'conflict')) {
-          const now = runs.envelope(runId);
-          if (ANSWERED.has(now.status)) return now;
+          const current = runs.envelope(runId);
+          if (ANSWERED.has(current.status)) return current;
         }
         throw error;
       }
