@@ -36,6 +36,8 @@ describe('the hosted connector', () => {
     };
     const error = await hubErrorOf(() => connector.listTools(http, NO_CREDENTIALS));
     expect(error.code).toBe('denied');
-    expect(error.message).toContain('may reach only api.linear.app');
+    // The person is shown the hosts (the detail); the message, which may reach the model, names none.
+    expect(`${error.message} ${error.detail}`).toContain('may reach only api.linear.app');
+    expect(error.message).not.toContain('linear.app');
   });
 });
