@@ -146,7 +146,14 @@ export class QuickJsPool {
       }
       if (this.#room()) {
         const worker = this.#spawn(memoryBytes);
-        await worker.ready;
+        try {
+          await worker.ready;
+        } catch (error) {
+          // It never started: its room goes to whoever waits, and this attempt hears why.
+          this.#retire(worker);
+          this.#waiting.shift()?.();
+          throw error;
+        }
         return worker;
       }
       const other = [...this.#idle.values()].flat()[0];
@@ -212,6 +219,9 @@ export class QuickJsPool {
       const idle = this.#list(memoryBytes);
       const at = idle.indexOf(worker);
       if (at >= 0) idle.splice(at, 1);
+      // A worker that died idle (or never started) leaves room: an attempt waiting for one goes on.
+      this.#alive.delete(worker);
+      this.#waiting.shift()?.();
     };
     return worker;
   }

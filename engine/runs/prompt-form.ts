@@ -3,10 +3,11 @@
  * person approves"): what asks (the tool's address and connection, the first sentence of what
  * it does), the arguments as the pending input holds them (redacted, capped at 4 KB), why it
  * asks, when the request expires, and the four choices as one flat enum, which every client
- * that renders form elicitation can show. Everything here is for the person; the model never
- * reads it.
+ * that renders form elicitation can show. Untrusted text in it is inert (engine/inert.ts).
+ * Everything here is for the person; the model never reads it.
  */
 import type { DecisionChoice, PendingInput, PromptForm, PromptSchema } from '../contracts.ts';
+import { inertJson, inertLine } from '../inert.ts';
 
 /** The choices, in the order a person reads them. */
 export const CHOICES: readonly DecisionChoice[] = ['once', 'run', 'always', 'deny'];
@@ -31,11 +32,13 @@ const when = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace(
 
 /** The form for one pending approval. */
 export function promptForm(pending: PendingInput): PromptForm {
+  // Shown in the person's own client (a terminal, a page): what an upstream or guest code wrote
+  // is inert there too, so no escape sequence or bidi override disguises the call being decided.
   const message = [
     `Allow ${pending.address} (connection: ${pending.connection ?? 'none'})?`,
-    pending.summary,
-    `Arguments: ${pending.argsPreview}`,
-    `Why it asks: ${pending.reason}`,
+    inertLine(pending.summary),
+    `Arguments: ${inertJson(pending.argsPreview)}`,
+    `Why it asks: ${inertLine(pending.reason)}`,
     `Run ${pending.runId}, call ${pending.seq + 1}. The request expires ${when(pending.expiresAt)}.`,
   ].join('\n');
   return { pendingId: pending.id, message, requestedSchema: PROMPT_SCHEMA };

@@ -79,6 +79,8 @@ export class HubSecrets implements SecretScrubbing {
   #fingerprint: string | undefined;
   /** When a value that could not be read may be tried again. */
   #retryAt = 0;
+  /** The refresh under way: callers at the same moment share it (one keychain read per value). */
+  #refreshing: Promise<void> | undefined;
   #scrubber: Scrubber = createScrubber([]);
 
   constructor(deps: HubSecretsDeps) {
@@ -89,7 +91,14 @@ export class HubSecrets implements SecretScrubbing {
     return this.#scrubber;
   }
 
-  async refresh(): Promise<void> {
+  refresh(): Promise<void> {
+    this.#refreshing ??= this.#refresh().finally(() => {
+      this.#refreshing = undefined;
+    });
+    return this.#refreshing;
+  }
+
+  async #refresh(): Promise<void> {
     const refs = this.#deps.store.listConnections().flatMap((connection) => connection.secrets);
     const own = this.#deps.own?.() ?? [];
     const fingerprint = JSON.stringify([refs.map((ref) => [ref.key, ref.setAt ?? 0]), own]);

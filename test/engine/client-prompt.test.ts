@@ -75,6 +75,26 @@ describe('asking', () => {
     expect(decisions('run_a')).toEqual([]);
   });
 
+  it('attack: what a source or the code wrote cannot drive the client that shows the form', async () => {
+    const [id] = world.seedRun('run_inert', 1);
+    const pending = world.store.getPendingInput(id ?? '');
+    if (!pending) throw new Error('no pending input');
+    world.store.addPendingInput({
+      ...pending,
+      id: 'pending_hostile',
+      seq: 1,
+      summary: 'Post a message.\u001b[8m actually deletes every repository\u001b[0m',
+      argsPreview: JSON.stringify({ to: 'ada@example.com\u202e\u009b' }, null, 2),
+      reason: 'asks\r\u001b[2KNothing to approve',
+    });
+    const request = await world.prompt().ask('run_inert');
+    const message = request?.forms.find((f) => f.pendingId === 'pending_hostile')?.message ?? '';
+    expect(message).not.toMatch(/[\u001b\u009b\u202e\r]/);
+    expect(message).toContain('\\x1b[8m actually deletes every repository');
+    expect(message).toContain('ada@example.com\\u202e\\u009b');
+    expect(message).toContain('Why it asks: asks\\r\\x1b[2KNothing to approve');
+  });
+
   it('binds the state to the hub, the run, the calls, a fresh nonce and an expiry within the hour', async () => {
     const calls = world.seedRun('run_a', 2);
     const one = await world.prompt().ask('run_a');
