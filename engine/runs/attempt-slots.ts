@@ -15,6 +15,10 @@
  * that ends in this process wakes the ones waiting here on the same store at once; those of other
  * processes see the slot at their next poll. Nothing is written for a claim that never ran: a new
  * execute's run is created by its claim.
+ *
+ * One slot is kept for resumes (when the cap allows more than one): new code may take all but
+ * one, so a session that keeps every slot busy with new runs cannot stop a person's decision
+ * from being carried out (`hub approve` resumes the run it decided).
  */
 import { HubError } from '../errors.ts';
 import type { Clock, HubStore } from '../ports.ts';
@@ -71,19 +75,31 @@ export interface Refusal {
   retry: string;
 }
 
+/** What the attempt is for: new code leaves one slot to resumes. */
+export type SlotUse = 'new' | 'resume';
+
 /**
  * Runs `claim` (synchronous: it writes the run that holds the slot) inside one transaction with
  * the count of live attempts, once a slot is free; waits for one for at most `attemptQueueMs`.
  */
-export async function claimSlot<T>(deps: SlotDeps, claim: (now: number) => T, refusal: Refusal): Promise<T> {
+export async function claimSlot<T>(
+  deps: SlotDeps,
+  claim: (now: number) => T,
+  refusal: Refusal,
+  use: SlotUse,
+): Promise<T> {
   const { store, clock, limits } = deps;
+  const slots =
+    use === 'new' && limits.concurrentAttempts > 1
+      ? limits.concurrentAttempts - 1
+      : limits.concurrentAttempts;
   const started = clock.now();
   let paused = 0;
   for (let next = FIRST_PAUSE_MS; ; next = Math.min(next * 2, LONGEST_PAUSE_MS)) {
     const claimed = store.atomically(() => {
       const now = clock.now();
       const live = store.countLiveAttempts(now - ATTEMPT_LEASE_MS);
-      return live < limits.concurrentAttempts ? { value: claim(now) } : undefined;
+      return live < slots ? { value: claim(now) } : undefined;
     });
     if (claimed) return claimed.value;
     const waited = Math.max(clock.now() - started, paused);

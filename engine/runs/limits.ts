@@ -61,5 +61,7 @@ export function limitsWithin(overrides: Partial<RunLimits> = {}): RunLimits {
     const value = overrides[key];
     if (value !== undefined) limits[key] = Math.min(value, DEFAULT_LIMITS[key]);
   }
+  // A hub that can run no attempt at all is a hub that is always busy.
+  limits.concurrentAttempts = Math.max(1, limits.concurrentAttempts);
   return limits;
 }

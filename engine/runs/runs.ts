@@ -97,6 +97,7 @@ export class Runs {
         return first;
       },
       { unchanged: 'nothing was run or kept', retry: 'execute' },
+      'new',
     );
     return this.#live(claimed);
   }
@@ -237,6 +238,7 @@ export class Runs {
         }
       },
       { unchanged: `run ${run.id} is unchanged`, retry: `execute({ resume: "${run.id}" })` },
+      'resume',
     );
     return this.#live(current);
   }
