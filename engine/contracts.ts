@@ -309,6 +309,12 @@ export const PendingInput = z.object({
    * person was shown it (null only on inputs recorded before decisions were bound to it).
    */
   contract: ContractDigest.nullable(),
+  /**
+   * The whole arguments, scrubbed: the preview shortens long values, and a person may want to
+   * read all of what they decide (`hub approve --full`). Never shown to the model. Absent on
+   * inputs recorded before they were kept.
+   */
+  args: JsonObject.nullable().optional(),
   /** Why it asks; for a call that differs from one a person decided, also what changed. */
   reason: z.string(),
   createdAt: Timestamp,

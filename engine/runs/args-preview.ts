@@ -4,16 +4,21 @@
  * arguments, so the preview must not hide what matters: cutting the text's tail would hide
  * whatever comes last, and the code chooses the order (`{ pad: "<4 KB>", to: "attacker" }`).
  *
- * So every field stays in sight: the longest strings are shortened in their middle first, each
- * saying how many characters are not shown, until the preview fits; only when even that is not
- * enough are long arrays and objects shortened (saying how many members are not shown), and,
- * last of all, the text's tail (saying how much). What is shortened is always said.
+ * So fields stay in sight as far as they can: the longest strings are shortened in their middle
+ * first, each saying how many characters are not shown, until the preview fits; only when even
+ * that is not enough are long arrays and objects shortened (saying how many members are not
+ * shown), and, last of all, the text's tail (saying how much). What is shortened is always said,
+ * and the whole arguments are kept with the pending input for a person who wants to read them
+ * (`hub approve --full`).
  *
  * Pure: no store, no clock.
  */
 
 /** The most characters a preview takes (the store allows 4,096). */
 export const PREVIEW_CHARS = 4000;
+
+/** The first line of a preview that shortened something. */
+export const SHORTENED_NOTE = '(long values are shortened; the decision covers them whole)';
 
 /** Each step shortens strings to `chars` and containers to `members`, until one fits. */
 const STEPS: readonly { chars: number; members: number }[] = [
@@ -67,7 +72,7 @@ function render(args: unknown, step: { chars: number; members: number }): string
     2,
   );
   const body = text ?? 'null';
-  return shortened ? `(long values are shortened; the decision covers them whole)\n${body}` : body;
+  return shortened ? `${SHORTENED_NOTE}\n${body}` : body;
 }
 
 /** The preview of `args`, at most PREVIEW_CHARS characters, every field in sight when possible. */

@@ -308,6 +308,7 @@ function ensurePending(
     summary: deps.scrubbing.scrubber.text(firstSentence(tool.description) || call.address),
     // The guest holds no secret, but it could rebuild one from pieces of scrubbed answers.
     argsPreview: argsPreview(deps.scrubbing.scrubber.value(call.args)),
+    args: deps.scrubbing.scrubber.value(call.args),
     argsDigest: shape.argsDigest,
     contract: shape.contract,
     reason: deps.scrubbing.scrubber.text(reason),

@@ -143,6 +143,8 @@ export const hubPendingInputs = sqliteTable(
     argsDigest: text('args_digest'),
     /** The tool's contract when it asked; null only on inputs from before 0003. */
     contract: text('contract'),
+    /** The whole arguments, scrubbed, for a person who wants to see past the preview. */
+    args: json<Record<string, unknown>>('args'),
     reason: text('reason').notNull(),
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),

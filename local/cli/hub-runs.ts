@@ -9,9 +9,10 @@
  */
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
-import type { DecisionChoice, ExecuteEnvelope } from '../../engine/contracts.ts';
+import type { DecisionChoice, ExecuteEnvelope, PendingInput } from '../../engine/contracts.ts';
 import { HubError, isHubError } from '../../engine/errors.ts';
 import { inertJson, inertLine } from '../../engine/inert.ts';
+import { SHORTENED_NOTE } from '../../engine/runs/args-preview.ts';
 import { cryptoRandom, systemClock } from '../../engine/system.ts';
 import type { Output } from './output.ts';
 
@@ -42,6 +43,11 @@ export function renderEnvelope(envelope: ExecuteEnvelope): string {
   if (envelope.truncated)
     lines.push(`  (cut to the inline budget: ${Object.keys(envelope.truncated).join(', ')})`);
   return lines.join('\n');
+}
+
+/** The arguments a person is shown: the preview, or with `full` the whole of them when kept. */
+function shownArguments(pending: PendingInput, full: boolean): string {
+  return full && pending.args ? JSON.stringify(pending.args, null, 2) : pending.argsPreview;
 }
 
 function report(out: Output, envelope: ExecuteEnvelope): void {
@@ -142,7 +148,8 @@ export function registerRuns(hub: Command, output: () => Output): void {
     .description('Decide the pending calls of a run, then resume it')
     .argument('<runId>')
     .option('--choice <choice>', 'once, run, always or deny, for every pending call (else you are asked)')
-    .action(async (runId: string, options: { choice?: string }) => {
+    .option('--full', 'show the whole arguments of each call, not the preview that shortens long values')
+    .action(async (runId: string, options: { choice?: string; full?: boolean }) => {
       const out = output();
       if (options.choice !== undefined && !CHOICES.includes(options.choice as DecisionChoice)) {
         throw new HubError('invalid_input', `--choice is one of ${CHOICES.join(', ')}`);
@@ -158,7 +165,8 @@ export function registerRuns(hub: Command, output: () => Output): void {
           throw new HubError('not_found', `no run ${runId}; list runs with \`capabilities hub runs\``);
         const decided = new Set(h.store.listDecisions(runId).map((d) => d.pendingId));
         const open = h.store.listPendingInputs(runId).filter((p) => !decided.has(p.id));
-        if (run.status !== 'awaiting_input' || open.length === 0) {
+        // A run whose calls are all decided but which no one resumed yet (the hub was busy): resume it.
+        if (run.status !== 'awaiting_input') {
           throw new HubError(
             'conflict',
             `run ${runId} is ${run.status} and has no call waiting for a decision`,
@@ -170,9 +178,14 @@ export function registerRuns(hub: Command, output: () => Output): void {
               `${inertLine(pending.address)}${pending.connection ? ` on ${inertLine(pending.connection)}` : ''}: ${inertLine(pending.summary)}`,
               `  why: ${inertLine(pending.reason)}`,
               `  expires: ${new Date(pending.expiresAt).toISOString()}`,
-              `  arguments:\n${inertJson(pending.argsPreview).replace(/^/gm, '    ')}`,
+              `  arguments:\n${inertJson(shownArguments(pending, options.full === true)).replace(/^/gm, '    ')}`,
             ].join('\n'),
           );
+          if (!options.full && pending.argsPreview.startsWith(SHORTENED_NOTE)) {
+            out.note(
+              `  (long values are shortened above; \`capabilities hub approve ${runId} --full\` shows them whole)`,
+            );
+          }
           let choice = options.choice as DecisionChoice | undefined;
           if (!choice) {
             if (!canPrompt({ yes: false, input: out.options.input })) {
@@ -201,10 +214,20 @@ export function registerRuns(hub: Command, output: () => Output): void {
         try {
           report(out, await runs.resume(runId));
         } catch (error) {
-          // The decisions are recorded; if another attempt (the model's resume) runs the run
-          // right now, say so rather than fail: it goes on with them.
-          if (!isHubError(error, 'conflict') || runs.envelope(runId).status !== 'running') throw error;
-          report(out, runs.envelope(runId));
+          // The decisions are recorded. Another attempt (the model's resume) runs the run right
+          // now: it goes on with them. The hub is busy: the run waits, decided, for a resume.
+          if (isHubError(error, 'conflict') && runs.envelope(runId).status === 'running') {
+            report(out, runs.envelope(runId));
+            return;
+          }
+          if (isHubError(error, 'unavailable')) {
+            out.note(
+              `Your decisions are recorded. ${error.message.replace(/ Call .*$/, '')} The run goes on when it is resumed: \`capabilities hub approve ${runId}\` again, or the model's \`execute({ resume })\`.`,
+            );
+            report(out, runs.envelope(runId));
+            return;
+          }
+          throw error;
         }
       });
     });
