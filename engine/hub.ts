@@ -31,6 +31,7 @@ import {
   NO_CREDENTIALS,
   type SourceConnector,
 } from './sources/connector.ts';
+import { DECLARED_LIMITS, overCountNotice } from './sources/declared-limits.ts';
 import { diffManifests, type ManifestDiff } from './sources/manifest-diff.ts';
 import { proposeNamespace } from './sources/namespace.ts';
 import { type ReviewItem, reviewItem } from './sources/review.ts';
@@ -383,7 +384,18 @@ export class Hub {
     } catch (error) {
       throw this.#scrubbedError(error);
     }
-    return scrubListed(listed, this.#secrets.scrubber);
+    // Tools past the most a source may declare are never read further, not even to scrub them.
+    const most = DECLARED_LIMITS.toolsPerSource;
+    const over = listed.tools.length > most ? listed.tools.slice(most).map((tool) => tool.name) : [];
+    const scrubbed = scrubListed(
+      over.length > 0 ? { ...listed, tools: listed.tools.slice(0, most) } : listed,
+      this.#secrets.scrubber,
+    );
+    if (over.length > 0) {
+      const names = over.slice(0, 3).map((name) => this.#secrets.scrubber.text(name));
+      scrubbed.notices.push(overCountNotice([...names, ...over.slice(3)], DECLARED_LIMITS));
+    }
+    return scrubbed;
   }
 
   /**

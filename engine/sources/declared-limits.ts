@@ -99,6 +99,8 @@ export interface KeptSource<T extends DeclaredTool> {
 const SHOWN_NAME_CHARS = 60;
 /** Left-out tools named in one notice; the rest are counted. */
 const NAMES_LISTED = 3;
+/** Notices about single tools kept; past these, one line counts the rest. */
+const TOOL_NOTICES = 20;
 
 /** Applies `limits` to a source's answer, in the order the source listed its tools. */
 export function keepDeclared<T extends DeclaredTool>(
@@ -110,15 +112,21 @@ export function keepDeclared<T extends DeclaredTool>(
   const overCount: string[] = [];
   const overTotal: string[] = [];
   let total = 0;
-  for (const declared of source.tools) {
-    // Past the count nothing else is read of a tool: a source listing a million costs a million names.
-    if (tools.length >= limits.toolsPerSource) {
+  let unlisted = 0;
+  const note = (line: string) => {
+    if (notices.length < TOOL_NOTICES) notices.push(line);
+    else unlisted++;
+  };
+  for (const [index, declared] of source.tools.entries()) {
+    // Past the count (of tools declared, kept or not) nothing else is read of a tool: a source
+    // listing a million costs a million names.
+    if (index >= limits.toolsPerSource) {
       overCount.push(declared.name);
       continue;
     }
     const refusal = refuse(declared, limits);
     if (refusal !== undefined) {
-      notices.push(`left out tool ${shown(declared.name)}: ${refusal}`);
+      note(`left out tool ${shown(declared.name)}: ${refusal}`);
       continue;
     }
     const { tool: kept, cuts } = cutText(declared, limits);
@@ -129,16 +137,14 @@ export function keepDeclared<T extends DeclaredTool>(
     }
     total += size;
     for (const [part, from, to] of cuts) {
-      notices.push(`cut the ${part} of tool ${shown(declared.name)} ${cutFrom(from, to)}`);
+      note(`cut the ${part} of tool ${shown(declared.name)} ${cutFrom(from, to)}`);
     }
     tools.push({ declared, kept });
   }
-  if (overCount.length > 0) {
-    notices.push(
-      `left out ${plural(overCount.length, 'tool')} after the first ${number(limits.toolsPerSource)}, ` +
-        `the most one source may declare: ${listed(overCount)}`,
-    );
+  if (unlisted > 0) {
+    notices.push(`cut or left out more: ${plural(unlisted, 'notice')} like those above are not listed`);
   }
+  if (overCount.length > 0) notices.push(overCountNotice(overCount, limits));
   if (overTotal.length > 0) {
     notices.push(
       `left out ${plural(overTotal.length, 'tool')} from ${shown(overTotal[0] ?? '')} on: with them the ` +
@@ -162,6 +168,17 @@ export function keepDeclared<T extends DeclaredTool>(
       notices.push(`cut the server's instructions ${cutFrom(source.instructions, result.instructions)}`);
   }
   return result;
+}
+
+/** The notice for tools declared past the most one source may declare. */
+export function overCountNotice(
+  names: readonly string[],
+  limits: Readonly<DeclaredLimits> = DECLARED_LIMITS,
+): string {
+  return (
+    `left out ${plural(names.length, 'tool')} after the first ${number(limits.toolsPerSource)}, ` +
+    `the most one source may declare: ${listed(names)}`
+  );
 }
 
 /** Why a tool cannot be kept at all, or undefined when it can. */

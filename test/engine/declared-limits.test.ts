@@ -31,6 +31,19 @@ describe('what a source may declare', () => {
     }
   });
 
+  it('attack: a flood of refused tools is not a flood of notices, and tools past the count are not read', () => {
+    const flood = Array.from({ length: 90_000 }, (_, i) => tool(`${'n'.repeat(130)}${i}`));
+    const kept = keepDeclared({ tools: flood });
+    expect(kept.tools).toEqual([]);
+    expect(kept.notices.length).toBeLessThanOrEqual(22);
+    expect(kept.notices.at(-2)).toMatch(
+      /^cut or left out more: 480 notices like those above are not listed$/,
+    );
+    expect(kept.notices.at(-1)).toMatch(
+      /^left out 89,500 tools after the first 500, the most one source may declare/,
+    );
+  });
+
   it('leaves out a tool whose name is empty or over 128 characters, naming it', () => {
     const kept = keepDeclared({ tools: [tool(''), tool('a'.repeat(128)), tool('b'.repeat(129))] });
     expect(kept.tools.map(({ kept: t }) => t.name.length)).toEqual([128]);
