@@ -421,15 +421,12 @@ export class Hub {
     for (const [address, effect] of effects) {
       const tool = current.get(address);
       if (!tool) throw new HubError('not_found', `no tool ${address} in "${namespace}" to review`);
-      for (const old of this.store.listPolicyRules()) {
-        if (
-          old.target.kind === 'tool' &&
-          old.target.address === address &&
-          old.connection === undefined &&
-          old.contract
-        ) {
-          this.store.removePolicyRule(old.id);
-        }
+      // A review is the person's latest word on the tool: every rule pinned to a contract (an
+      // earlier review's, or an `always` on any connection, or none) goes, so none comes back to
+      // life should the tool return to that contract. Rules pinned to no contract are the
+      // person's own policy and stay.
+      for (const old of this.store.listPolicyRules(address)) {
+        if (old.target.kind === 'tool' && old.contract) this.store.removePolicyRule(old.id);
       }
       this.store.addPolicyRule({
         id: this.#id('rule'),
