@@ -63,6 +63,15 @@ function asPath(text: string): string | undefined {
   return undefined;
 }
 
+/** True when `folder` (where a command would run) lies inside one of the hub's `places`. */
+export function runsInside(folder: string, places: readonly string[]): boolean {
+  const target = real(resolve(folder));
+  return places.some((place) => {
+    const rel = relative(real(resolve(place)), target);
+    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  });
+}
+
 /** True when `path` holds `place` or lies inside it. */
 function overlaps(path: string, place: string): boolean {
   const inward = relative(path, place);

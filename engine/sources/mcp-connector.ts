@@ -306,7 +306,7 @@ export class McpConnector implements SourceConnector {
 
 /** Where a source is, for a person: its command line or its URL. */
 function where(source: Source): string {
-  return source.kind === 'mcp-stdio'
-    ? `"${source.namespace}" runs \`${source.command.join(' ')}\``
-    : `"${source.namespace}" is at ${source.url}`;
+  if (source.kind === 'mcp-http') return `"${source.namespace}" is at ${source.url}`;
+  const folder = source.cwd === undefined ? '' : ` in ${source.cwd}`;
+  return `"${source.namespace}" runs \`${source.command.join(' ')}\`${folder}`;
 }

@@ -62,7 +62,7 @@ export function registerSources(hub: Command, output: () => Output): void {
     )
     .action(async (parts: string[], options: AddOptions) => {
       const out = output();
-      const [{ withHub }, review, { homeExposure }, { homePaths }] = await Promise.all([
+      const [{ withHub }, review, { homeExposure, runsInside }, { homePaths }] = await Promise.all([
         import('./with-hub.ts'),
         import('./review-prompt.ts'),
         import('../home-exposure.ts'),
@@ -83,14 +83,16 @@ export function registerSources(hub: Command, output: () => Output): void {
         if (!isUrl) {
           await review.confirmOrYes(
             ask,
-            `This source runs \`${shown}\` on your machine, as you. Run it?`,
+            `This source runs \`${shown}\` in ${process.cwd()} on your machine, as you. Run it?`,
             `this source runs \`${shown}\`; pass --yes to consent to that exact command`,
           );
           const paths = homePaths();
           const home = paths.root;
-          const reaching = homeExposure(parts, env, [paths.hub, paths.envFile]);
+          const places = [paths.hub, paths.envFile];
+          const reaching = homeExposure(parts, env, places).map((part) => `\`${part}\``);
+          if (runsInside(process.cwd(), places)) reaching.push(`the folder it runs in, ${process.cwd()},`);
           if (reaching.length > 0) {
-            const what = reaching.map((part) => `\`${part}\``).join(', ');
+            const what = reaching.join(', ');
             const warning =
               `${what} reaches this hub's own home, ${home}: the source could read the hub's store, ` +
               'its HTTP token and the secrets file, and its read-only tools run without asking';

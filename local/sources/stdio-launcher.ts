@@ -4,7 +4,9 @@
  * variables, in the directory the person added it from (so `./server.js` means the same file
  * whichever harness starts it), and stderr piped so supervision can keep its tail.
  */
+import { existsSync } from 'node:fs';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { HubError } from '../../engine/errors.ts';
 import {
   McpConnector,
   type McpConnectorOptions,
@@ -12,6 +14,13 @@ import {
 } from '../../engine/sources/mcp-connector.ts';
 
 export const launchStdio: StdioLauncher = ([command, ...args], env, cwd) => {
+  if (cwd !== undefined && !existsSync(cwd)) {
+    throw new HubError(
+      'unavailable',
+      'the folder this source was added from, where its command runs, no longer exists. Add the source again from where it should run.',
+      { detail: `the folder was ${cwd}` },
+    );
+  }
   const transport = new StdioClientTransport({
     command,
     args,

@@ -3,7 +3,8 @@
  * a real stdio server from npm, the secret piped on standard input (never an argument).
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, cli, cliEnv, REPO, tempHome } from './cli-process.ts';
@@ -67,6 +68,26 @@ describe('hub add, list, connections, auth, remove', () => {
     const called = cli(home, ['--json', 'hub', 'call', 'board.list_posts', '{}'], { cwd: home });
     expect(called.status, called.stderr).toBe(0);
     expect(JSON.parse(called.stdout)).toMatchObject({ status: 'completed', result: { posts: 0 } });
+  });
+
+  it('a source whose folder is gone says so, and the model is not told the folder', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'capabilities-folder-'));
+    const board = join(REPO, 'test', 'fixtures', 'servers', 'counting-server.ts');
+    const env = `COUNT_FILE=${join(home, 'count.txt')}`;
+    const added = cli(
+      home,
+      ['hub', 'add', '--yes', '--namespace', 'board', '--env', env, '--', NODE, board],
+      {
+        cwd: folder,
+      },
+    );
+    expect(added.status, added.stderr).toBe(0);
+    rmSync(folder, { recursive: true, force: true });
+    const called = cli(home, ['--json', 'hub', 'call', 'board.list_posts', '{}']);
+    const envelope = JSON.parse(called.stdout) as { status: string; error?: { message: string } };
+    expect(envelope.status).toBe('failed');
+    expect(envelope.error?.message).toContain('no longer exists');
+    expect(envelope.error?.message).not.toContain(folder);
   });
 
   it('--env gives a stdio server its settings, and is refused for an HTTP server or without KEY=VALUE', () => {

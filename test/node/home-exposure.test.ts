@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { homeExposure } from '../../local/home-exposure.ts';
+import { homeExposure, runsInside } from '../../local/home-exposure.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'capabilities-exposure-'));
 const home = join(dir, 'person', '.capabilities');
@@ -57,5 +57,12 @@ describe('homeExposure', () => {
       homeExposure(['npx', '-y', '@modelcontextprotocol/server-memory'], { MODE: 'fast' }, places),
     ).toEqual([]);
     expect(homeExposure([...FS, '.'], {}, places, join(dir, 'person', 'code'))).toEqual([]);
+  });
+
+  it('knows a folder to run in that lies inside the hub, and not one that holds it', () => {
+    expect(runsInside(join(home, 'hub'), places)).toBe(true);
+    expect(runsInside(join(home, 'hub', 'deeper'), places)).toBe(true);
+    expect(runsInside(join(dir, 'person'), places)).toBe(false);
+    expect(runsInside(join(dir, 'person', 'code'), places)).toBe(false);
   });
 });
