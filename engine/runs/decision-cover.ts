@@ -69,8 +69,12 @@ export function differences(pending: PendingInput, call: CallShape): string[] {
   if (pending.connection !== call.connection) {
     what.push(`on connection ${call.connection ?? 'none'}, not ${pending.connection ?? 'none'}`);
   }
-  if (pending.argsDigest === null || pending.argsDigest !== call.argsDigest)
-    what.push('with other arguments');
+  if (pending.argsDigest === null || pending.contract === null) {
+    // Asked before the hub kept what it showed: nothing can be matched to it.
+    what.push('the earlier request did not record the arguments and tool it showed');
+    return what;
+  }
+  if (pending.argsDigest !== call.argsDigest) what.push('with other arguments');
   if (!sameContract(pending, call)) what.push('the tool changed upstream since');
   return what;
 }

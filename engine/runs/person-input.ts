@@ -84,7 +84,7 @@ function pinAlways(store: HubStore, pending: PendingInput, now: number, ruleId: 
   if (pending.contract === null || tool.contract !== pending.contract) {
     throw new HubError(
       'conflict',
-      `${pending.address} changed upstream since this call asked, so "always" would allow what you were not shown; nothing was decided. Choose once or deny, or review the tool first.`,
+      `${pending.address} changed upstream since this call asked, so "always" would allow what you were not shown; nothing was decided. Choose once or deny: once covers only the tool as you were shown it, so the run then asks about it as it is now.`,
     );
   }
   // The rule replaces what it supersedes: an earlier allow/ask on the same tool and the same

@@ -8,9 +8,10 @@
  * four members cut. Members that would take the line past {@link SIGNATURE_MAX} characters are
  * left out and marked `…`.
  *
- * Bounded work: members are printed one at a time and none after the first that does not fit, each
- * within a budget of SIGNATURE_MAX characters (print-budget.ts): one that would print longer could
- * not fit anyway. An output or a whole input that would print past OTHER_MAX characters is `unknown`.
+ * Bounded work: members are printed one at a time and none after the first that does not fit, all
+ * of them within one budget of SIGNATURE_MAX characters (print-budget.ts): what would print longer
+ * could not fit anyway. An output or a whole input that would print past OTHER_MAX characters is
+ * `unknown`.
  */
 import type { Manifest, ManifestTool } from '../contracts.ts';
 import { namespaceModel, singleToolModel } from './model.ts';
