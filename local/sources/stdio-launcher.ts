@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { HubError } from '../../engine/errors.ts';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../../engine/sources/guarded-fetch.ts';
 import {
   McpConnector,
   type McpConnectorOptions,
@@ -26,6 +27,9 @@ export const launchStdio: StdioLauncher = ([command, ...args], env, cwd) => {
     args,
     env: { ...getDefaultEnvironment(), ...env },
     stderr: 'pipe',
+    // One message from the server at most this big, as for an HTTP source (the SDK's default is
+    // 10 MB; said here so the bound is ours).
+    maxBufferSize: DEFAULT_MAX_RESPONSE_BYTES,
     ...(cwd === undefined ? {} : { cwd }),
   });
   // The pid is read once the process runs: the SDK forgets it as soon as it starts closing, and
