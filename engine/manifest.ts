@@ -10,19 +10,17 @@
  * only what is stored and shown is cut.
  */
 import { toolAddress, toolIdentifiers } from './address.ts';
-import type { JsonValue, Manifest, ManifestTool } from './contracts.ts';
+import type { Manifest, ManifestTool } from './contracts.ts';
 import { contractDigest } from './digest.ts';
-import { DECLARED_LIMITS, type DeclaredLimits, keepDeclared } from './sources/declared-limits.ts';
+import {
+  DECLARED_LIMITS,
+  type DeclaredLimits,
+  type DeclaredTool,
+  keepDeclared,
+} from './sources/declared-limits.ts';
 
-/** A tool exactly as an MCP server lists it. */
-export interface ListedTool {
-  name: string;
-  title?: string | undefined;
-  description?: string | undefined;
-  inputSchema: { [key: string]: JsonValue };
-  outputSchema?: { [key: string]: JsonValue } | undefined;
-  annotations?: { [key: string]: JsonValue } | undefined;
-}
+/** A tool exactly as an MCP server lists it (one type with what the limits read: DeclaredTool). */
+export type ListedTool = DeclaredTool;
 
 export interface ManifestInput {
   namespace: string;

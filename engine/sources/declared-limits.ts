@@ -70,7 +70,7 @@ export const DECLARED_LIMITS: Readonly<DeclaredLimits> = Object.freeze({
   serverChars: 256,
 });
 
-/** A tool as a source lists it (the shape of manifest.ts's ListedTool). */
+/** A tool as a source lists it. */
 export interface DeclaredTool {
   name: string;
   title?: string | undefined;

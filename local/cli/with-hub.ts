@@ -67,22 +67,8 @@ export function openHub(output: Output): OpenHub {
     fallback = undefined;
     return opened;
   };
-  const lazySecrets: SecretStore = {
-    get where() {
-      return open().where;
-    },
-    get: (key) => open().get(key),
-    set: (key, value) => open().set(key, value),
-    delete: (key) => open().delete(key),
-  };
-  const quietSecrets: SecretStore = {
-    get where() {
-      return store().where;
-    },
-    get: (key) => store().get(key),
-    set: (key, value) => store().set(key, value),
-    delete: (key) => store().delete(key),
-  };
+  const lazySecrets = onFirstUse(open);
+  const quietSecrets = onFirstUse(store);
   let sandbox: Sandbox | undefined;
   const engine = createEngine({
     store: local.store,
@@ -110,6 +96,18 @@ export function openHub(output: Output): OpenHub {
       await connector.close();
       local.close();
     },
+  };
+}
+
+/** A SecretStore that opens the real one (`open`) when first used. */
+function onFirstUse(open: () => SecretStore): SecretStore {
+  return {
+    get where() {
+      return open().where;
+    },
+    get: (key) => open().get(key),
+    set: (key, value) => open().set(key, value),
+    delete: (key) => open().delete(key),
   };
 }
 

@@ -4,10 +4,7 @@
  */
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cli, REPO, tempHome } from './cli-process.ts';
-
-const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
-const BOARD = join(REPO, 'test', 'fixtures', 'servers', 'counting-server.ts');
+import { addBoard, cli, tempHome } from './cli-process.ts';
 
 let home: string;
 let remove: () => void;
@@ -18,18 +15,7 @@ afterEach(() => remove());
 
 describe('hub approve', () => {
   it('attack: what hides in the middle of a long value is shown with --full, and the preview says it is shortened', () => {
-    const added = cli(home, [
-      'hub',
-      'add',
-      '--yes',
-      '--namespace',
-      'board',
-      '--env',
-      `COUNT_FILE=${join(home, 'count.txt')}`,
-      '--',
-      NODE,
-      BOARD,
-    ]);
+    const added = addBoard(home, join(home, 'count.txt'));
     expect(added.status, added.stderr).toBe(0);
     const code =
       'try { return await board.post({ text: "A".repeat(3000) + " rm -rf ~ " + "B".repeat(3000) }); } catch (e) { return e.code; }';

@@ -40,6 +40,23 @@ export function cli(
   return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
+/**
+ * `hub add --yes` of the counting board fixture (test/fixtures/servers/counting-server.ts) as
+ * `board`, counting into `countFile`, from `cwd` (the folder it then runs in).
+ */
+export function addBoard(home: string, countFile: string, options: { cwd?: string } = {}): CliResult {
+  const node = join(REPO, 'node_modules', 'node', 'bin', 'node');
+  const board = join(REPO, 'test', 'fixtures', 'servers', 'counting-server.ts');
+  return cli(
+    home,
+    [
+      ...['hub', 'add', '--yes', '--namespace', 'board', '--env', `COUNT_FILE=${countFile}`, '--'],
+      ...[node, '--disable-warning=ExperimentalWarning', board],
+    ],
+    options,
+  );
+}
+
 /** Starts `hub serve --http --json` and resolves once it printed where it listens. */
 export async function startServe(home: string, args: readonly string[] = ['--port', '0']) {
   const child: ChildProcess = spawn(BIN, ['--json', 'hub', 'serve', '--http', ...args], {

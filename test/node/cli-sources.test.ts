@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, cli, cliEnv, REPO, tempHome } from './cli-process.ts';
+import { addBoard, BIN, cli, cliEnv, REPO, tempHome } from './cli-process.ts';
 
 const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
 const MEMORY = join(REPO, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
@@ -72,15 +72,7 @@ describe('hub add, list, connections, auth, remove', () => {
 
   it('a source whose folder is gone says so, and the model is not told the folder', () => {
     const folder = mkdtempSync(join(tmpdir(), 'capabilities-folder-'));
-    const board = join(REPO, 'test', 'fixtures', 'servers', 'counting-server.ts');
-    const env = `COUNT_FILE=${join(home, 'count.txt')}`;
-    const added = cli(
-      home,
-      ['hub', 'add', '--yes', '--namespace', 'board', '--env', env, '--', NODE, board],
-      {
-        cwd: folder,
-      },
-    );
+    const added = addBoard(home, join(home, 'count.txt'), { cwd: folder });
     expect(added.status, added.stderr).toBe(0);
     rmSync(folder, { recursive: true, force: true });
     const called = cli(home, ['--json', 'hub', 'call', 'board.list_posts', '{}']);

@@ -8,11 +8,10 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { expect } from 'vitest';
-import { BIN, cli, cliEnv, REPO } from './cli-process.ts';
+import { addBoard, BIN, cli, cliEnv, REPO } from './cli-process.ts';
 
 export const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
 const MEMORY = join(REPO, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
-const BOARD = join(REPO, 'test', 'fixtures', 'servers', 'counting-server.ts');
 
 /** Adds memory and board with `hub add --yes` (the review's proposals: reads run, writes ask). */
 export function addSources(home: string): { countFile: string; posts(): string[] } {
@@ -28,19 +27,7 @@ export function addSources(home: string): { countFile: string; posts(): string[]
     MEMORY,
   ]);
   expect(memory.status, memory.stderr).toBe(0);
-  const board = cli(home, [
-    'hub',
-    'add',
-    '--yes',
-    '--namespace',
-    'board',
-    '--env',
-    `COUNT_FILE=${countFile}`,
-    '--',
-    NODE,
-    '--disable-warning=ExperimentalWarning',
-    BOARD,
-  ]);
+  const board = addBoard(home, countFile);
   expect(board.status, board.stderr).toBe(0);
   return {
     countFile,
