@@ -1,5 +1,5 @@
 /**
- * The real tool corpus for the benchmark, read from ../shared/corpus beside the repo with the
+ * The real tool corpus for the benchmark, read from test/fixtures/corpus with the
  * file system (test/corpus.ts does the same through Vite's glob for the tests), plus the two
  * intent sets and a replicated corpus of any size for load.
  */
@@ -9,7 +9,7 @@ import type { Manifest } from '../engine/contracts.ts';
 import { buildManifest, type ListedTool } from '../engine/manifest.ts';
 import { type Intent, parseIntents } from '../test/search-quality.ts';
 
-const SHARED = fileURLToPath(new URL('../../shared/corpus/', import.meta.url));
+const CORPUS = fileURLToPath(new URL('../test/fixtures/corpus/', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('../test/fixtures/', import.meta.url));
 
 interface CorpusFile {
@@ -19,12 +19,12 @@ interface CorpusFile {
 
 /** Every corpus source's manifest, sorted by file name (as test/corpus.ts orders them). */
 export async function loadManifests(): Promise<Manifest[]> {
-  const files = readdirSync(`${SHARED}tools`)
+  const files = readdirSync(`${CORPUS}tools`)
     .filter((name) => name.endsWith('.json'))
     .sort();
   return Promise.all(
     files.map((name) => {
-      const file = JSON.parse(readFileSync(`${SHARED}tools/${name}`, 'utf8')) as CorpusFile;
+      const file = JSON.parse(readFileSync(`${CORPUS}tools/${name}`, 'utf8')) as CorpusFile;
       return buildManifest({ namespace: file.namespace, fetchedAt: 0, tools: file.tools });
     }),
   );
@@ -33,7 +33,7 @@ export async function loadManifests(): Promise<Manifest[]> {
 /** The development intents and the held-out ones, resolved against `manifests`. */
 export function loadIntents(manifests: readonly Manifest[]): { dev: Intent[]; heldOut: Intent[] } {
   return {
-    dev: parseIntents(readFileSync(`${SHARED}queries-dev.jsonl`, 'utf8'), manifests),
+    dev: parseIntents(readFileSync(`${CORPUS}queries-dev.jsonl`, 'utf8'), manifests),
     heldOut: parseIntents(readFileSync(`${FIXTURES}search-intents.jsonl`, 'utf8'), manifests),
   };
 }

@@ -4,7 +4,7 @@
  * no database driver, no QuickJS, no Node server, no Cloudflare tooling. Only worker/index.ts,
  * durable-objects/ and local/ may. The checker itself is proven on a planted violation first.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -146,5 +146,30 @@ describe('the checker', () => {
     } finally {
       rmSync(repo, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the repository stands alone (issue: the house before the next floor)', () => {
+  /** Folders whose code the product, its tests and its benchmark run. */
+  const CODE = ['engine', 'local', 'worker', 'durable-objects', 'dashboard', 'test', 'bench', 'bin'];
+  // Spelled in parts, so this file does not find itself.
+  const [up, folder] = ['..', `sha${'red'}`];
+  const outside = [`${up}/${folder}`, `'${up}', '${folder}'`];
+
+  it('reads nothing outside it: no path into the shared folder beside it, in any file of its code', () => {
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(join(REPO, dir), { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) {
+          if (entry.name !== 'node_modules' && path !== join('test', 'fixtures', 'corpus')) walk(path);
+        } else if (/\.(ts|mts|js|mjs|cjs|json|sh)$|^capabilities$/.test(entry.name)) {
+          const text = readFileSync(join(REPO, path), 'utf8');
+          if (outside.some((needle) => text.includes(needle))) offenders.push(path);
+        }
+      }
+    };
+    for (const dir of CODE) walk(dir);
+    expect(offenders).toEqual([]);
   });
 });

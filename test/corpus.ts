@@ -1,5 +1,5 @@
 /**
- * The real tool corpus (../shared/corpus/tools/*.json beside the repo), loaded once for the
+ * The real tool corpus (test/fixtures/corpus/tools/*.json, see its README), loaded once for the
  * tests of both runtimes. Vite turns the glob into JSON imports at transform time, so the same
  * module works in Node and inside workerd, where there is no file system to read them from.
  *
@@ -37,13 +37,15 @@ export interface CorpusSource {
   tools: ListedTool[];
 }
 
-const files = import.meta.glob<unknown>('../../shared/corpus/tools/*.json', {
+const files = import.meta.glob<unknown>('./fixtures/corpus/tools/*.json', {
   eager: true,
   import: 'default',
 });
 
 if (Object.keys(files).length === 0) {
-  throw new Error('no corpus in ../shared/corpus/tools: the shared/ folder belongs beside the repo');
+  throw new Error(
+    'no corpus in test/fixtures/corpus/tools: it is part of the repository; check it out whole',
+  );
 }
 
 /** Every corpus source, sorted by file name. */

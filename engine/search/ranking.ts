@@ -1,6 +1,6 @@
 /**
  * The knobs of BM25F and of query expansion. Values were chosen by measuring MRR and recall@k on
- * the development intents (../shared/corpus/queries-dev.jsonl) and taken from the middle of flat
+ * the development intents (test/fixtures/corpus/queries-dev.jsonl) and taken from the middle of flat
  * regions rather than from single best points; `npm run bench` prints what each choice is worth
  * (an ablation table) next to the held-out measure, which was never tuned on.
  *

@@ -10,7 +10,7 @@ import { type QueryResult, SearchIndex } from '../../engine/search/index.ts';
 import { corpusManifests } from '../corpus.ts';
 
 const queries = [
-  ...readFileSync(new URL('../../../shared/corpus/queries-dev.jsonl', import.meta.url), 'utf8').split('\n'),
+  ...readFileSync(new URL('../fixtures/corpus/queries-dev.jsonl', import.meta.url), 'utf8').split('\n'),
   ...readFileSync(new URL('../fixtures/search-intents.jsonl', import.meta.url), 'utf8').split('\n'),
 ]
   .filter((line) => line.trim() !== '')

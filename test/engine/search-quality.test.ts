@@ -1,7 +1,7 @@
 /**
  * Ranking quality on the real corpus (397 tools, 24 sources), measured as MRR and recall@k:
  *
- * - the development intents (../shared/corpus/queries-dev.jsonl), which the ranking was tuned on:
+ * - the development intents (test/fixtures/corpus/queries-dev.jsonl), which the ranking was tuned on:
  *   the bar is the issue's target;
  * - the held-out intents (test/fixtures/search-intents.jsonl), written before any tuning and
  *   never tuned on: the honest measure of intents the hub has never seen. Their bar sits just
@@ -16,7 +16,7 @@ import { SearchIndex } from '../../engine/search/index.ts';
 import { corpusManifests } from '../corpus.ts';
 import { type Intent, measure, parseIntents, type Quality } from '../search-quality.ts';
 
-const DEV = new URL('../../../shared/corpus/queries-dev.jsonl', import.meta.url);
+const DEV = new URL('../fixtures/corpus/queries-dev.jsonl', import.meta.url);
 const HELD_OUT = new URL('../fixtures/search-intents.jsonl', import.meta.url);
 
 let manifests: Manifest[];
