@@ -19,7 +19,8 @@ import { DurableObject } from 'cloudflare:workers';
 import { drizzle } from 'drizzle-orm/durable-sqlite';
 import type { ExecuteEnvelope, PromptOutcome, PromptRequest } from '../engine/contracts.ts';
 import { createEngine, type Engine } from '../engine/engine.ts';
-import { HubError, type HubErrorCode } from '../engine/errors.ts';
+import { HubError } from '../engine/errors.ts';
+import { type HubAnswer, toAnswer } from '../engine/hub-answer.ts';
 import type { HubStore } from '../engine/ports.ts';
 import { ClientPrompt } from '../engine/runs/client-prompt.ts';
 import { hubOwnSecrets } from '../engine/secrets/hub-secrets.ts';
@@ -45,15 +46,6 @@ export interface HubEnv {
   HUB_NAME?: string;
   /** Loads guest code as dynamic Workers (WorkerLoaderSandbox); `[[worker_loaders]]` in wrangler.toml. */
   LOADER?: WorkerLoader;
-}
-
-/** An answer over RPC: the value, or the HubError it threw (code and message). */
-export type HubAnswer<T> = { ok: true; value: T } | { ok: false; code: HubErrorCode; message: string };
-
-/** Turns an answer back into its value or its HubError, on the caller's side. */
-export function unwrapAnswer<T>(answer: HubAnswer<T>): T {
-  if (answer.ok) return answer.value;
-  throw new HubError(answer.code, answer.message);
 }
 
 /** The SandboxBridge entrypoint as `ctx.exports` holds it (flag `enable_ctx_exports`). */
@@ -119,29 +111,29 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
   }
 
   async search(input: SearchArgs): Promise<HubAnswer<string>> {
-    return answer(() => this.#surface().search(input));
+    return toAnswer(() => this.#surface().search(input));
   }
 
   async describe(targets: string[]): Promise<HubAnswer<string>> {
-    return answer(() => this.#surface().describe(targets));
+    return toAnswer(() => this.#surface().describe(targets));
   }
 
   async execute(code: string): Promise<HubAnswer<ExecuteEnvelope>> {
-    return answer(async () => this.#afterRun(await this.#surface().execute(code)));
+    return toAnswer(async () => this.#afterRun(await this.#surface().execute(code)));
   }
 
   async resume(runId: string): Promise<HubAnswer<ExecuteEnvelope>> {
-    return answer(async () => this.#afterRun(await this.#surface().resume(runId)));
+    return toAnswer(async () => this.#afterRun(await this.#surface().resume(runId)));
   }
 
   /** Approvals in the client's prompt: forms and a signed state for a waiting run (client-prompt.ts). */
   async promptAsk(runId: string): Promise<HubAnswer<PromptRequest | undefined>> {
-    return answer(() => this.#prompt().ask(runId));
+    return toAnswer(() => this.#prompt().ask(runId));
   }
 
   /** Refuses (a HubError) a state the prompt would not accept now. */
   async promptCheck(state: string): Promise<HubAnswer<void>> {
-    return answer(() => this.#prompt().check(state));
+    return toAnswer(() => this.#prompt().check(state));
   }
 
   /** Records a person's answers given in the client's prompt, once, through the signed state. */
@@ -150,7 +142,7 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
     responses: Record<string, unknown>,
     who: string,
   ): Promise<HubAnswer<PromptOutcome>> {
-    return answer(() => this.#prompt().answer(state, responses, who));
+    return toAnswer(() => this.#prompt().answer(state, responses, who));
   }
 
   /** The guest bridge's route into this object (sandbox-bridge.ts). */
@@ -214,14 +206,5 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
     const name = this.ctx.id.name;
     if (!name) throw new Error('a HubObject must be reached through idFromName');
     return name;
-  }
-}
-
-async function answer<T>(body: () => T | Promise<T>): Promise<HubAnswer<T>> {
-  try {
-    return { ok: true, value: await body() };
-  } catch (error) {
-    if (error instanceof HubError) return { ok: false, code: error.code, message: error.message };
-    throw error;
   }
 }

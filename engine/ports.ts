@@ -1,7 +1,8 @@
 /**
  * What a runtime must provide to the engine. The engine never reaches a runtime except
  * through these; each port has one contract suite in test/conformance/ that every
- * implementation runs. Ports for secrets and sources arrive with their issues.
+ * implementation runs. Two more ports live beside what uses them: SecretStore
+ * (engine/secrets/secret-store.ts) and SourceConnector (engine/sources/connector.ts).
  */
 import type {
   Connection,

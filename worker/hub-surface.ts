@@ -6,7 +6,8 @@
  * model reads the same errors as on the local hub.
  */
 import { createMcpHandler } from 'agents/mcp/server';
-import { type HubAnswer, type HubObject, unwrapAnswer } from '../durable-objects/hub-object.ts';
+import type { HubObject } from '../durable-objects/hub-object.ts';
+import { type HubAnswer, unwrapAnswer } from '../engine/hub-answer.ts';
 import { createMcpServer, MAX_REQUEST_BYTES, type SurfaceDeps } from '../engine/surface/index.ts';
 
 /** SurfaceDeps whose every operation is answered by the hub's Durable Object. */

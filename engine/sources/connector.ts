@@ -1,6 +1,7 @@
 /**
- * The SourceConnector port: how the engine reaches a source's MCP server. Adapters: the local
- * host's stdio and Streamable HTTP connectors (local/sources/), and HTTP only on the Worker.
+ * The SourceConnector port: how the engine reaches a source's MCP server. One adapter serves
+ * both hosts, McpConnector (engine/sources/mcp-connector.ts): Streamable HTTP everywhere, and
+ * stdio where the host hands it a launcher (the local hub's, local/sources/stdio-launcher.ts).
  * Credentials arrive already resolved, at the moment of the request, and never stay.
  */
 import type { JsonValue, Source } from '../contracts.ts';

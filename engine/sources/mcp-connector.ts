@@ -17,6 +17,8 @@ import {
 import { hasConsent, type Source } from '../contracts.ts';
 import { HubError, isHubError } from '../errors.ts';
 import type { ListedTool } from '../manifest.ts';
+import type { Clock } from '../ports.ts';
+import { systemClock } from '../system.ts';
 import type { CallRequest, Credentials, ListedTools, SourceConnector } from './connector.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, type FetchLike, guardedFetch } from './guarded-fetch.ts';
 import { type StderrLike, type Supervision, Supervisor } from './supervisor.ts';
@@ -48,6 +50,8 @@ export interface McpConnectorOptions {
   launchStdio?: StdioLauncher | undefined;
   /** The fetch HTTP sources use underneath the guard (the host's own by default). */
   fetch?: FetchLike | undefined;
+  /** Time for the backoff between restarts of a crashed server (the system clock by default). */
+  clock?: Clock | undefined;
 }
 
 interface Session {
@@ -64,20 +68,22 @@ async function closeSession(session: Session): Promise<void> {
 }
 
 export class McpConnector implements SourceConnector {
-  readonly #options: Required<Omit<McpConnectorOptions, 'launchStdio' | 'fetch'>> &
+  readonly #options: Required<Omit<McpConnectorOptions, 'launchStdio' | 'fetch' | 'clock'>> &
     Pick<McpConnectorOptions, 'launchStdio' | 'fetch'>;
   readonly #sessions = new Map<string, Promise<Session>>();
-  readonly #supervisor = new Supervisor();
+  readonly #supervisor: Supervisor;
   readonly #listeners: ((namespace: string) => void)[] = [];
 
   constructor(options: McpConnectorOptions) {
+    const { clock, ...rest } = options;
     this.#options = {
       idleMs: 5 * 60_000,
       connectTimeoutMs: 30_000,
       listTimeoutMs: 30_000,
       maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
-      ...options,
+      ...rest,
     };
+    this.#supervisor = new Supervisor(clock ?? systemClock);
   }
 
   async listTools(source: Source, credentials: Credentials): Promise<ListedTools> {

@@ -3,6 +3,8 @@
  * the tail of its stderr (for doctor and for error messages), and the backoff before the next
  * start after a crash (0.5 s doubling to 30 s; reset by a successful call).
  */
+import type { Clock } from '../ports.ts';
+
 /** The part of a stderr stream supervision reads. */
 export interface StderrLike {
   on(event: 'data', listener: (chunk: { toString(): string }) => void): unknown;
@@ -25,6 +27,12 @@ interface State extends Supervision {
 
 export class Supervisor {
   readonly #states = new Map<string, State>();
+  readonly #clock: Clock;
+
+  /** Backoff is measured on `clock` (the engine reads no time of its own). */
+  constructor(clock: Clock) {
+    this.#clock = clock;
+  }
 
   get(namespace: string): Supervision | undefined {
     const state = this.#states.get(namespace);
@@ -54,7 +62,8 @@ export class Supervisor {
     const state = this.#state(namespace);
     state.running = false;
     state.failures++;
-    state.notBefore = Date.now() + Math.min(BACKOFF_MAX_MS, BACKOFF_START_MS * 2 ** (state.failures - 1));
+    state.notBefore =
+      this.#clock.now() + Math.min(BACKOFF_MAX_MS, BACKOFF_START_MS * 2 ** (state.failures - 1));
   }
 
   succeeded(namespace: string): void {
@@ -64,7 +73,7 @@ export class Supervisor {
   }
 
   async waitForBackoff(namespace: string): Promise<void> {
-    const wait = this.#state(namespace).notBefore - Date.now();
+    const wait = this.#state(namespace).notBefore - this.#clock.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   }
 
