@@ -25,18 +25,18 @@ import { buildManifestWithNotices } from './manifest.ts';
 import type { Clock, HubStore, Random } from './ports.ts';
 import { HubSecrets } from './secrets/hub-secrets.ts';
 import { type SecretStore, secretKey } from './secrets/secret-store.ts';
+import { answeredCall, failedCall } from './sources/call-outcome.ts';
 import {
   type Credentials,
   type ListedTools,
   NO_CREDENTIALS,
   type SourceConnector,
 } from './sources/connector.ts';
-import { DECLARED_LIMITS, overCountNotice } from './sources/declared-limits.ts';
 import { diffManifests, type ManifestDiff } from './sources/manifest-diff.ts';
 import { proposeNamespace } from './sources/namespace.ts';
 import { type ReviewItem, reviewItem } from './sources/review.ts';
-import { scrubListed, scrubStored } from './sources/scrub-listed.ts';
-import { type McpCallResult, toolValue } from './sources/tool-result.ts';
+import { rescrubStored, scrubListed } from './sources/scrub-listed.ts';
+import type { McpCallResult } from './sources/tool-result.ts';
 
 export interface HubDeps {
   store: HubStore;
@@ -223,7 +223,7 @@ export class Hub {
     const others = (existing?.secrets ?? []).filter((s) => s.key !== ref.key);
     await secrets.set(ref.key, value);
     this.#secrets.learn([value]);
-    this.#rescrubStored();
+    rescrubStored(this.store, this.#secrets.scrubber, this.#deps.clock.now());
     const connection: Connection = {
       namespace,
       name: connectionName,
@@ -300,72 +300,9 @@ export class Hub {
         signal: options.signal,
       });
     } catch (error) {
-      // The request may have reached the server before it failed (a timeout, a crash): calling
-      // again is safe only for a tool that says so.
-      const safe = tool.annotations?.readOnlyHint === true || tool.annotations?.idempotentHint === true;
-      const message = scrub.text(error instanceof Error ? error.message : String(error));
-      return {
-        ok: false,
-        error: {
-          code: 'upstream_unavailable',
-          message,
-          retryable: safe,
-          ...(safe ? {} : { hint: 'it may or may not have happened: check upstream before trying again' }),
-        },
-        ms: this.#deps.clock.now() - started,
-      };
+      return failedCall(error, tool, this.#deps.clock.now() - started, scrub);
     }
-    const ms = this.#deps.clock.now() - started;
-    try {
-      const value = toolValue(result);
-      return value.ok
-        ? { ok: true, value: scrub.value(value.value), ms }
-        : {
-            ok: false,
-            error: { code: 'upstream_error', message: scrub.text(value.message), retryable: false },
-            ms,
-          };
-    } catch {
-      // The call was made; only its answer could not be read (nested too deeply for JSON, say).
-      return {
-        ok: false,
-        error: {
-          code: 'upstream_error',
-          message: `${address} answered, but with something the hub cannot read (nested too deeply); the call was made`,
-          retryable: false,
-        },
-        ms,
-      };
-    }
-  }
-
-  /**
-   * After a secret is entered, what is already stored (manifests and the tools kept in reviews)
-   * is scrubbed of it too: a source may have declared it before the hub knew it was a secret.
-   * A manifest that changes gets a new fetch time, so every index re-reads it.
-   */
-  #rescrubStored(): void {
-    const scrubber = this.#secrets.scrubber;
-    const now = this.#deps.clock.now();
-    this.store.atomically(() => {
-      for (const manifest of this.store.listManifests()) {
-        const clean = scrubStored(manifest, scrubber);
-        if (clean) this.store.putManifest({ ...clean, fetchedAt: Math.max(now, manifest.fetchedAt + 1) });
-        for (const review of this.store.listReviews(manifest.namespace)) {
-          const tool = scrubber.value(review.tool);
-          if (JSON.stringify(tool) === JSON.stringify(review.tool)) continue;
-          if (tool.name === review.tool.name) {
-            this.store.putReview({ ...review, tool: { ...tool, address: review.address } });
-            continue;
-          }
-          // A tool named after the secret is left out; what was decided about it goes with it.
-          this.store.removeReview(review.address);
-          for (const rule of this.store.listPolicyRules(review.address)) {
-            if (rule.target.kind === 'tool') this.store.removePolicyRule(rule.id);
-          }
-        }
-      }
-    });
+    return answeredCall(result, tool, this.#deps.clock.now() - started, scrub);
   }
 
   /**
@@ -384,18 +321,7 @@ export class Hub {
     } catch (error) {
       throw this.#scrubbedError(error);
     }
-    // Tools past the most a source may declare are never read further, not even to scrub them.
-    const most = DECLARED_LIMITS.toolsPerSource;
-    const over = listed.tools.length > most ? listed.tools.slice(most).map((tool) => tool.name) : [];
-    const scrubbed = scrubListed(
-      over.length > 0 ? { ...listed, tools: listed.tools.slice(0, most) } : listed,
-      this.#secrets.scrubber,
-    );
-    if (over.length > 0) {
-      const names = over.slice(0, 3).map((name) => this.#secrets.scrubber.text(name));
-      scrubbed.notices.push(overCountNotice([...names, ...over.slice(3)], DECLARED_LIMITS));
-    }
-    return scrubbed;
+    return scrubListed(listed, this.#secrets.scrubber);
   }
 
   /**

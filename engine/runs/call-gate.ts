@@ -297,6 +297,8 @@ function ensurePending(
   const existing = store.listPendingInputs(run.id).find((p) => !decided.has(p.id) && showsExactly(p, shape));
   if (existing) return existing;
   const now = deps.clock.now();
+  // The guest holds no secret, but it could rebuild one from pieces of scrubbed answers.
+  const args = deps.scrubbing.scrubber.value(call.args);
   const pending: PendingInput = {
     id: randomId(deps.random, 'pending', 10),
     runId: run.id,
@@ -306,9 +308,8 @@ function ensurePending(
     connection: shape.connection,
     // Scrubbed here too: a secret entered after the tool was listed is in the scrubber now.
     summary: deps.scrubbing.scrubber.text(firstSentence(tool.description) || call.address),
-    // The guest holds no secret, but it could rebuild one from pieces of scrubbed answers.
-    argsPreview: argsPreview(deps.scrubbing.scrubber.value(call.args)),
-    args: deps.scrubbing.scrubber.value(call.args),
+    argsPreview: argsPreview(args),
+    args,
     argsDigest: shape.argsDigest,
     contract: shape.contract,
     reason: deps.scrubbing.scrubber.text(reason),

@@ -6,17 +6,20 @@
  * pending call's summary and several tables unless it is scrubbed here, once, on the way in.
  *
  * A tool whose own name carries a secret is left out, with a notice: its name is what the hub
- * calls upstream, so it cannot be scrubbed and still called.
+ * calls upstream, so it cannot be scrubbed and still called. Tools past the most a source may
+ * declare (declared-limits.ts) are left out before anything is scrubbed: never read further.
  *
  * A secret entered after a source was listed (`auth`) is scrubbed from what is already stored
- * with `scrubStored`, the same way: the contract digests stay, since they are taken over the
+ * with `rescrubStored`, the same way: the contract digests stay, since they are taken over the
  * tool as it was declared.
  *
- * Pure: the caller hands in the scrubber.
+ * The caller hands in the scrubber (and, to rescrub, the store).
  */
 import type { Manifest } from '../contracts.ts';
+import type { HubStore } from '../ports.ts';
 import type { Scrubber } from '../secrets/scrub.ts';
 import type { ListedTools } from './connector.ts';
+import { DECLARED_LIMITS, overCountNotice } from './declared-limits.ts';
 
 export interface ScrubbedList {
   listed: ListedTools;
@@ -26,7 +29,9 @@ export interface ScrubbedList {
 
 export function scrubListed(listed: ListedTools, scrubber: Scrubber): ScrubbedList {
   const notices: string[] = [];
-  const tools = listed.tools.flatMap((tool) => {
+  const most = DECLARED_LIMITS.toolsPerSource;
+  const over = listed.tools.slice(most).map((tool) => tool.name);
+  const tools = listed.tools.slice(0, most).flatMap((tool) => {
     const clean = scrubber.value(tool);
     if (clean.name === tool.name) return [clean];
     notices.push(
@@ -34,6 +39,9 @@ export function scrubListed(listed: ListedTools, scrubber: Scrubber): ScrubbedLi
     );
     return [];
   });
+  // Only the names shown are scrubbed; the rest are counted.
+  if (over.length > 0)
+    notices.push(overCountNotice([...over.slice(0, 3).map(scrubber.text), ...over.slice(3)]));
   const result: ListedTools = { tools };
   if (listed.server) result.server = scrubber.value(listed.server);
   if (listed.instructions !== undefined) result.instructions = scrubber.text(listed.instructions);
@@ -48,4 +56,31 @@ export function scrubStored(manifest: Manifest, scrubber: Scrubber): Manifest | 
   clean.tools = clean.tools.filter((tool, i) => tool.name === manifest.tools[i]?.name);
   clean.namespace = manifest.namespace;
   return clean;
+}
+
+/**
+ * After a secret is entered, what is already stored (manifests and the tools kept in reviews) is
+ * scrubbed of it too: a source may have declared it before the hub knew it was a secret. A
+ * manifest that changes gets a new fetch time, so every index re-reads it; a tool named after
+ * the secret is left out, and what was decided about it goes with it. One transaction.
+ */
+export function rescrubStored(store: HubStore, scrubber: Scrubber, now: number): void {
+  store.atomically(() => {
+    for (const manifest of store.listManifests()) {
+      const clean = scrubStored(manifest, scrubber);
+      if (clean) store.putManifest({ ...clean, fetchedAt: Math.max(now, manifest.fetchedAt + 1) });
+      for (const review of store.listReviews(manifest.namespace)) {
+        const tool = scrubber.value(review.tool);
+        if (JSON.stringify(tool) === JSON.stringify(review.tool)) continue;
+        if (tool.name === review.tool.name) {
+          store.putReview({ ...review, tool: { ...tool, address: review.address } });
+          continue;
+        }
+        store.removeReview(review.address);
+        for (const rule of store.listPolicyRules(review.address)) {
+          if (rule.target.kind === 'tool') store.removePolicyRule(rule.id);
+        }
+      }
+    }
+  });
 }

@@ -1,0 +1,58 @@
+/**
+ * A tool call's outcome as the journal records it and the guest receives it, scrubbed of every
+ * secret the hub holds: the value or the upstream's error (tool-result.ts reads the MCP result),
+ * or what to say when the call failed. Whether calling again is safe is the tool's to say: a
+ * request may have reached the server before it failed (a timeout, a crash), so a failure is
+ * retryable only for a tool that declares itself read-only or idempotent, and an answer the hub
+ * could not read never is: the call was made.
+ *
+ * Pure: the caller hands in the scrubber and the time taken.
+ */
+import type { CallOutcome, ManifestTool } from '../contracts.ts';
+import type { Scrubber } from '../secrets/scrub.ts';
+import { type McpCallResult, toolValue } from './tool-result.ts';
+
+/** The outcome of a call the server answered. */
+export function answeredCall(
+  result: McpCallResult,
+  tool: ManifestTool,
+  ms: number,
+  scrub: Scrubber,
+): CallOutcome {
+  try {
+    const value = toolValue(result);
+    return value.ok
+      ? { ok: true, value: scrub.value(value.value), ms }
+      : {
+          ok: false,
+          error: { code: 'upstream_error', message: scrub.text(value.message), retryable: false },
+          ms,
+        };
+  } catch {
+    // Only the answer could not be read (nested too deeply for JSON, say).
+    return {
+      ok: false,
+      error: {
+        code: 'upstream_error',
+        message: `${tool.address} answered, but with something the hub cannot read (nested too deeply); the call was made`,
+        retryable: false,
+      },
+      ms,
+    };
+  }
+}
+
+/** The outcome of a call that failed on its way to the server or back. */
+export function failedCall(error: unknown, tool: ManifestTool, ms: number, scrub: Scrubber): CallOutcome {
+  const safe = tool.annotations?.readOnlyHint === true || tool.annotations?.idempotentHint === true;
+  return {
+    ok: false,
+    error: {
+      code: 'upstream_unavailable',
+      message: scrub.text(error instanceof Error ? error.message : String(error)),
+      retryable: safe,
+      ...(safe ? {} : { hint: 'it may or may not have happened: check upstream before trying again' }),
+    },
+    ms,
+  };
+}
