@@ -22,7 +22,7 @@ import { DEFAULT_LIMITS } from '../engine/runs/limits.ts';
 import { Runs } from '../engine/runs/runs.ts';
 import { cryptoRandom, systemClock } from '../engine/system.ts';
 import { openLocalStore } from '../local/open-store.ts';
-import { QuickJsSandbox } from '../local/quickjs-sandbox.ts';
+import { QuickJsSandbox } from '../local/quickjs/sandbox.ts';
 import { fmt, table } from './measure.ts';
 
 const CODE = 'await new Promise((resolve) => setTimeout(resolve, 1000)); return 1;';

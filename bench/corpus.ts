@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Manifest } from '../engine/contracts.ts';
+import type { Manifest } from '../engine/contracts/sources.ts';
 import { buildManifest, type ListedTool } from '../engine/manifest.ts';
 import { type Intent, parseIntents } from '../test/search-quality.ts';
 

@@ -17,7 +17,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Manifest } from '../engine/contracts.ts';
+import type { Manifest } from '../engine/contracts/sources.ts';
 import { Lookup } from '../engine/lookup.ts';
 import { buildManifestWithNotices } from '../engine/manifest.ts';
 import { openLocalStore } from '../local/open-store.ts';

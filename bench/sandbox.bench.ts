@@ -20,8 +20,8 @@ import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import variant from '@jitl/quickjs-wasmfile-release-sync';
 import { newQuickJSWASMModuleFromVariant, newVariant } from 'quickjs-emscripten-core';
 import type { SandboxAttempt, SandboxHost } from '../engine/ports.ts';
-import type { QuickJsSandbox as Sandbox } from '../local/quickjs-sandbox.ts';
-import { WasmMemory } from '../local/wasm-memory.ts';
+import type { QuickJsSandbox as Sandbox } from '../local/quickjs/sandbox.ts';
+import { WasmMemory } from '../local/quickjs/wasm-memory.ts';
 import { fmt, median, table } from './measure.ts';
 
 /** One figure beside its floor. */
@@ -88,7 +88,7 @@ class FloorThread {
 
 async function quickjsBench(): Promise<SandboxFigure[]> {
   // Imported here, not at the top: this file is also the floor's thread, which loads QuickJS only.
-  const { QuickJsSandbox } = await import('../local/quickjs-sandbox.ts');
+  const { QuickJsSandbox } = await import('../local/quickjs/sandbox.ts');
   const open = (options: ConstructorParameters<typeof QuickJsSandbox>[0]): Sandbox =>
     new QuickJsSandbox(options);
   const cold = { ours: [] as number[], floor: [] as number[] };

@@ -3,7 +3,7 @@
  * ranking, and with one choice undone at a time. Development intents only: the held-out set is
  * measured once, with the shipped ranking, and never used to choose.
  */
-import type { Manifest } from '../engine/contracts.ts';
+import type { Manifest } from '../engine/contracts/sources.ts';
 import type { Field } from '../engine/search/document.ts';
 import { DEFAULT_RANKING, type Ranking, SearchIndex } from '../engine/search/index.ts';
 import { type Intent, measure } from '../test/search-quality.ts';

@@ -12,7 +12,7 @@
  *   the machine falls on both, and each figure is reported with its ratio, ours / MiniSearch.
  */
 import MiniSearch from 'minisearch';
-import type { Manifest } from '../engine/contracts.ts';
+import type { Manifest } from '../engine/contracts/sources.ts';
 import { parameterText } from '../engine/search/document.ts';
 import { SearchIndex } from '../engine/search/index.ts';
 import { type Intent, measure, type Quality } from '../test/search-quality.ts';

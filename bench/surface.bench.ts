@@ -26,7 +26,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import type { ExecuteEnvelope } from '../engine/contracts.ts';
+import type { ExecuteEnvelope } from '../engine/contracts/envelope.ts';
 import { BIN, cliEnv, REPO, tempHome } from '../test/node/cli-process.ts';
 import { elapsed, fmt, median, table } from './measure.ts';
 

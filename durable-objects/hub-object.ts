@@ -17,7 +17,8 @@
  */
 import { DurableObject } from 'cloudflare:workers';
 import { drizzle } from 'drizzle-orm/durable-sqlite';
-import type { ExecuteEnvelope, PromptOutcome, PromptRequest } from '../engine/contracts.ts';
+import type { ExecuteEnvelope } from '../engine/contracts/envelope.ts';
+import type { PromptOutcome, PromptRequest } from '../engine/contracts/prompt.ts';
 import { createEngine, type Engine } from '../engine/engine.ts';
 import { HubError } from '../engine/errors.ts';
 import { type HubAnswer, toAnswer } from '../engine/hub-answer.ts';

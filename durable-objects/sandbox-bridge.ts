@@ -12,11 +12,11 @@
  *   answers it with `answerBridgeCall` from the registry there.
  *
  * Fails closed: a call for an attempt that is over, or unknown where it is routed, is answered
- * "ended" and reaches no host. Everything the guest sends passes the attempt's CallGate.
+ * "ended" and reaches no host. Everything the guest sends passes the attempt's HostBridge.
  */
 import { WorkerEntrypoint } from 'cloudflare:workers';
-import { type CallGate, ENDED_ANSWER } from '../engine/prelude/call-gate.ts';
-import type { LogSink } from '../engine/prelude/log-sink.ts';
+import { ENDED_ANSWER, type HostBridge } from '../engine/sandbox/host-bridge.ts';
+import type { LogSink } from '../engine/sandbox/log-sink.ts';
 import type { HubEnv } from './hub-object.ts';
 
 /** What the host puts in the bridge's props. */
@@ -32,7 +32,7 @@ export interface BridgeProps {
 
 /** What the bridge needs of a running attempt. */
 export interface LiveAttempt {
-  gate: CallGate;
+  bridge: HostBridge;
   /** The attempt's log budget: console lines ride along with each call. */
   logs: LogSink;
 }
@@ -65,10 +65,10 @@ export async function answerBridgeCall(
 ): Promise<string> {
   const attempt = live.get(key);
   if (!attempt) return ENDED_ANSWER;
-  if (method === 'lookup') return attempt.gate.lookup(args[0]);
+  if (method === 'lookup') return attempt.bridge.lookup(args[0]);
   const logs = args[3];
   if (Array.isArray(logs)) for (const line of logs.slice(0, 10_000)) attempt.logs.add(line);
-  return attempt.gate.call(args[0], args[1], args[2]);
+  return attempt.bridge.call(args[0], args[1], args[2]);
 }
 
 export class SandboxBridge extends WorkerEntrypoint<HubEnv, BridgeProps> {

@@ -12,8 +12,9 @@
  *   bridge WorkerEntrypoint; nothing else is in `env`) and answers with the guest's report.
  *   Console lines ride along with each call, and the rest with the report.
  */
-import { GUEST_FILE } from '../engine/prelude/guest-report.ts';
+
 import { PRELUDE_SOURCE } from '../engine/prelude/index.ts';
+import { GUEST_FILE } from '../engine/sandbox/guest-report.ts';
 
 /** What `main.js`'s `run` answers over RPC. */
 export interface GuestRun {

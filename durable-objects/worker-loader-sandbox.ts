@@ -10,7 +10,7 @@
  * accounting covers the rest, the same in every environment: compute checks at every loop and
  * function entry (engine/pipeline/fuel.ts, `computeMs` × CHECKS_PER_MS, which also stops a
  * runaway loop where `cpuMs` is not enforced, as in local workerd), the wall clock, the bridge
- * (CallGate), the log budget and the result's size. Memory is the platform's: an isolate is
+ * (HostBridge), the log budget and the result's size. Memory is the platform's: an isolate is
  * capped by Cloudflare (128 MB), not at `memoryBytes`, and local workerd caps nothing.
  *
  * `run` never throws; every failure is an outcome.
@@ -19,7 +19,6 @@ import { hex } from '../engine/hex.ts';
 import { addComputeChecks } from '../engine/pipeline/fuel.ts';
 import { refuseModules } from '../engine/pipeline/index.ts';
 import type { Sandbox, SandboxAttempt, SandboxHost, SandboxOutcome } from '../engine/ports.ts';
-import { CallGate, type HostEnding } from '../engine/prelude/call-gate.ts';
 import {
   type AttemptTally,
   computeLimit,
@@ -28,10 +27,11 @@ import {
   memoryLimit,
   outcomeFromReport,
   wallLimit,
-} from '../engine/prelude/guest-report.ts';
-import { sandboxLimits } from '../engine/prelude/limits.ts';
-import { LogSink } from '../engine/prelude/log-sink.ts';
-import { preludeConfig } from '../engine/prelude/protocol.ts';
+} from '../engine/sandbox/guest-report.ts';
+import { HostBridge, type HostEnding } from '../engine/sandbox/host-bridge.ts';
+import { sandboxLimits } from '../engine/sandbox/limits.ts';
+import { LogSink } from '../engine/sandbox/log-sink.ts';
+import { preludeConfig } from '../engine/sandbox/protocol.ts';
 import { type BridgeProps, closeBridge, openBridge } from './sandbox-bridge.ts';
 import { type GuestEntrypoint, type GuestRun, guestModules } from './worker-loader-guest.ts';
 
@@ -82,7 +82,7 @@ export class WorkerLoaderSandbox implements Sandbox {
           column,
         });
       }
-      const gate = new CallGate(host, {
+      const bridge = new HostBridge(host, {
         maxConcurrent: limits.maxConcurrent,
         addresses: Object.entries(attempt.namespaces).flatMap(([ns, tools]) =>
           tools.map((tool) => `${ns}.${tool}`),
@@ -90,10 +90,10 @@ export class WorkerLoaderSandbox implements Sandbox {
         resultBytes: limits.resultBytes,
       });
       let hostEnding: HostEnding | undefined;
-      void gate.ended.then((ending) => {
+      void bridge.ended.then((ending) => {
         hostEnding = ending;
       });
-      openBridge(key, { gate, logs: tally.logs });
+      openBridge(key, { bridge, logs: tally.logs });
       const worker = this.#options.loader.load({
         compatibilityDate: COMPATIBILITY_DATE,
         mainModule: 'main.js',
@@ -115,7 +115,7 @@ export class WorkerLoaderSandbox implements Sandbox {
       // Only promises of this context are awaited here (the guest's answer, our own timer):
       // workerd runs a continuation in the context that resolved its promise, and the bridge's
       // calls resolve theirs in the bridge's context, which ends with each call. A host ending
-      // is read from the gate once the guest has reported, which it does only after its calls
+      // is read from the bridge once the guest has reported, which it does only after its calls
       // in flight have settled (and, after the host ended the attempt, as soon as it is idle).
       const wall: { timer?: ReturnType<typeof setTimeout> } = {};
       const ending = await Promise.race<Ending>([
@@ -128,8 +128,8 @@ export class WorkerLoaderSandbox implements Sandbox {
         }),
       ]);
       if (wall.timer !== undefined) clearTimeout(wall.timer);
-      gate.close();
-      tally.calls = gate.calls;
+      bridge.close();
+      tally.calls = bridge.calls;
       if (ending.kind === 'guest') for (const line of ending.run.logs) tally.logs.add(line);
       if (ending.kind !== 'wall' && hostEnding?.kind === 'suspend') {
         return {

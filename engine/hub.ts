@@ -8,17 +8,11 @@
  * scrubbing what comes back.
  */
 import { parseToolAddress } from './address.ts';
-import type {
-  CallOutcome,
-  Connection,
-  JsonValue,
-  Manifest,
-  ManifestTool,
-  PolicyEffect,
-  SecretRef,
-  Source,
-  ToolReview,
-} from './contracts.ts';
+import type { Connection, SecretRef } from './contracts/connections.ts';
+import type { JsonValue } from './contracts/names.ts';
+import type { PolicyEffect } from './contracts/policy.ts';
+import type { CallOutcome } from './contracts/runs.ts';
+import type { Manifest, ManifestTool, Source, ToolReview } from './contracts/sources.ts';
 import { HubError } from './errors.ts';
 import { randomId } from './hex.ts';
 import { buildManifestWithNotices } from './manifest.ts';

@@ -8,7 +8,9 @@
  * `[asks]` and hidden tools come from the same policy decision a call would get, on the
  * source's default connection.
  */
-import type { Manifest, ManifestTool, PolicyEffect } from './contracts.ts';
+
+import type { PolicyEffect } from './contracts/policy.ts';
+import type { Manifest, ManifestTool } from './contracts/sources.ts';
 import { decide } from './policy/decide.ts';
 import type { HubStore } from './ports.ts';
 import { SearchIndex, search } from './search/index.ts';

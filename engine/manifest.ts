@@ -10,7 +10,7 @@
  * only what is stored and shown is cut.
  */
 import { toolAddress, toolIdentifiers } from './address.ts';
-import type { Manifest, ManifestTool } from './contracts.ts';
+import type { Manifest, ManifestTool } from './contracts/sources.ts';
 import { contractDigest } from './digest.ts';
 import {
   DECLARED_LIMITS,

@@ -4,20 +4,11 @@
  * implementation runs. Two more ports live beside what uses them: SecretStore
  * (engine/secrets/secret-store.ts) and SourceConnector (engine/sources/connector.ts).
  */
-import type {
-  Connection,
-  Decision,
-  JournalEntry,
-  JsonValue,
-  Manifest,
-  ManifestTool,
-  PendingInput,
-  PolicyRule,
-  Run,
-  RunStatus,
-  Source,
-  ToolReview,
-} from './contracts.ts';
+import type { Connection } from './contracts/connections.ts';
+import type { JsonValue } from './contracts/names.ts';
+import type { PolicyRule } from './contracts/policy.ts';
+import type { Decision, JournalEntry, PendingInput, Run, RunStatus } from './contracts/runs.ts';
+import type { Manifest, ManifestTool, Source, ToolReview } from './contracts/sources.ts';
 
 /** Wall-clock time in epoch milliseconds. The engine never calls Date.now() itself. */
 export interface Clock {

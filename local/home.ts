@@ -22,7 +22,7 @@ import {
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { HubFile } from '../engine/contracts.ts';
+import { HubFile } from '../engine/contracts/hub-file.ts';
 import { HubError } from '../engine/errors.ts';
 
 export interface HomePaths {

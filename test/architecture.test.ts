@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { checkImportGraph, formatViolations, runtimeOf, sourceFiles } from './import-graph.ts';
 
@@ -171,5 +172,23 @@ describe('the repository stands alone (issue: the house before the next floor)',
     };
     for (const dir of CODE) walk(dir);
     expect(offenders).toEqual([]);
+  });
+});
+
+describe('rooms (issue: the house before the next floor)', () => {
+  it('engine/prelude/ holds the guest text alone: its files import only each other', () => {
+    const files = sourceFiles(REPO, 'engine/prelude');
+    expect(files).toContain('engine/prelude/index.ts');
+    const outside: string[] = [];
+    for (const file of files) {
+      const { importedFiles } = ts.preProcessFile(readFileSync(join(REPO, file), 'utf8'), true, true);
+      for (const { fileName } of importedFiles) {
+        const target = join(dirname(file), fileName);
+        if (!fileName.startsWith('.') || !target.startsWith(join('engine', 'prelude'))) {
+          outside.push(`${file} -> ${fileName}`);
+        }
+      }
+    }
+    expect(outside).toEqual([]);
   });
 });

@@ -8,7 +8,8 @@
  */
 /// <reference types="vite/client" />
 import { z } from 'zod';
-import { JsonObject, type Manifest } from '../engine/contracts.ts';
+import { JsonObject } from '../engine/contracts/names.ts';
+import type { Manifest } from '../engine/contracts/sources.ts';
 import { buildManifest, type ListedTool } from '../engine/manifest.ts';
 
 const CorpusTool = z.looseObject({

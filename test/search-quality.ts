@@ -8,7 +8,7 @@
  * to nothing is an error, so a typo cannot silently lower the bar. No file system here: callers
  * read the file (the tests under Node, the benchmark from bench/).
  */
-import type { Manifest } from '../engine/contracts.ts';
+import type { Manifest } from '../engine/contracts/sources.ts';
 
 export interface Intent {
   query: string;

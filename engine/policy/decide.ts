@@ -13,7 +13,8 @@
  * Pure: no I/O, no clock. Every decision carries its reason in words a person understands.
  */
 import { parseToolAddress } from '../address.ts';
-import type { ManifestTool, PolicyEffect, PolicyRule, ToolReview } from '../contracts.ts';
+import type { PolicyEffect, PolicyRule } from '../contracts/policy.ts';
+import type { ManifestTool, ToolReview } from '../contracts/sources.ts';
 import { changedParts, describeChange } from '../sources/manifest-diff.ts';
 
 export interface PolicyCall {

@@ -26,8 +26,6 @@ import { SETUP } from './source/setup.ts';
 import { TIMERS } from './source/timers.ts';
 import { WEB } from './source/web.ts';
 
-export type { GuestEntryPoints, HostPrimitives, PreludeConfig } from './protocol.ts';
-
 /** The prelude: a JavaScript function expression; its call returns `configure`. */
 export const PRELUDE_SOURCE = `(function prelude() {${[
   SETUP,

@@ -19,7 +19,9 @@
  */
 import { parseToolAddress } from '../address.ts';
 import { nestingDepth } from '../canonical-json.ts';
-import type { CallOutcome, JournalEntry, JsonValue, ManifestTool, PendingInput, Run } from '../contracts.ts';
+import type { JsonValue } from '../contracts/names.ts';
+import type { CallOutcome, JournalEntry, PendingInput, Run } from '../contracts/runs.ts';
+import type { ManifestTool } from '../contracts/sources.ts';
 import { HubError } from '../errors.ts';
 import { randomId } from '../hex.ts';
 import { decide, type PolicyDecision } from '../policy/decide.ts';

@@ -19,7 +19,8 @@
  * Every method takes and returns plain data, so the HubObject can expose it over RPC as is.
  */
 import { z } from 'zod';
-import { DecisionChoice, type PendingInput, type PromptOutcome, type PromptRequest } from '../contracts.ts';
+import type { PromptOutcome, PromptRequest } from '../contracts/prompt.ts';
+import { DecisionChoice, type PendingInput } from '../contracts/runs.ts';
 import { HubError } from '../errors.ts';
 import { hex } from '../hex.ts';
 import { recordPersonDecision } from './person-input.ts';

@@ -20,7 +20,7 @@
  *
  * Pure: no store, no clock. A reviewer can read it in one sitting.
  */
-import type { Decision, PendingInput } from '../contracts.ts';
+import type { Decision, PendingInput } from '../contracts/runs.ts';
 
 /** A call as the gate sees it, after its connection was resolved and its arguments digested. */
 export interface CallShape {

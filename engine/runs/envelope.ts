@@ -4,7 +4,8 @@
  * it has been scrubbed before it was stored; the budget cut happens here: result and logs
  * together fit in `inlineResultBytes`, the result first, with `truncated` flags saying what was cut.
  */
-import type { ExecuteEnvelope, JournalEntry, PendingInput, Run } from '../contracts.ts';
+import type { ExecuteEnvelope } from '../contracts/envelope.ts';
+import type { JournalEntry, PendingInput, Run } from '../contracts/runs.ts';
 
 const encoder = new TextEncoder();
 const bytes = (text: string) => encoder.encode(text).length;

@@ -10,7 +10,7 @@
  * A decision is accepted once, for that exact pending call, before it expires. `always` also
  * writes a policy rule pinned to the tool's current contract, and records the review.
  */
-import type { Decision, DecisionChannel, DecisionChoice, PendingInput } from '../contracts.ts';
+import type { Decision, DecisionChannel, DecisionChoice, PendingInput } from '../contracts/runs.ts';
 import { HubError } from '../errors.ts';
 import { randomId } from '../hex.ts';
 import type { Clock, HubStore, Random } from '../ports.ts';

@@ -6,7 +6,9 @@
  * that renders form elicitation can show. Untrusted text in it is inert (engine/inert.ts).
  * Everything here is for the person; the model never reads it.
  */
-import type { DecisionChoice, PendingInput, PromptForm, PromptSchema } from '../contracts.ts';
+
+import type { PromptForm, PromptSchema } from '../contracts/prompt.ts';
+import type { DecisionChoice, PendingInput } from '../contracts/runs.ts';
 import { inertJson, inertLine } from '../inert.ts';
 
 /** The choices, in the order a person reads them. */

@@ -17,7 +17,7 @@
  *   Workers and Node alike. Signed, not encrypted: the claim holds ids, never a secret.
  */
 import { z } from 'zod';
-import { Id, Timestamp } from '../contracts.ts';
+import { Id, Timestamp } from '../contracts/names.ts';
 import { HubError } from '../errors.ts';
 import { hex } from '../hex.ts';
 import type { Clock, HubStore, Random } from '../ports.ts';

@@ -7,7 +7,8 @@
  * (run, seq) key admits one start per call, across processes. An attempt runs only in one of the
  * hub's attempt slots (attempt-slots.ts), claimed with it in one transaction.
  */
-import type { ExecuteEnvelope, Run } from '../contracts.ts';
+import type { ExecuteEnvelope } from '../contracts/envelope.ts';
+import type { Run } from '../contracts/runs.ts';
 import { HubError, isHubError } from '../errors.ts';
 import { hex, randomId } from '../hex.ts';
 import { prepareCode } from '../pipeline/index.ts';

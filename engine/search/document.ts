@@ -13,7 +13,8 @@
  * - the input schema walk is bounded (depth and property count), so a pathological schema
  *   cannot make one document dominate the build.
  */
-import type { JsonValue, ManifestTool } from '../contracts.ts';
+import type { JsonValue } from '../contracts/names.ts';
+import type { ManifestTool } from '../contracts/sources.ts';
 import { firstSentence } from './first-sentence.ts';
 import { terms } from './tokenize.ts';
 

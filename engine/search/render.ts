@@ -13,7 +13,9 @@
  *
  * Pure formatting: what is shown, and the lines around it, are decided by search.ts.
  */
-import type { Connection, ManifestTool, PolicyEffect } from '../contracts.ts';
+import type { Connection } from '../contracts/connections.ts';
+import type { PolicyEffect } from '../contracts/policy.ts';
+import type { ManifestTool } from '../contracts/sources.ts';
 import type { IndexedDocument } from './document.ts';
 import { firstSentence } from './first-sentence.ts';
 

@@ -13,7 +13,7 @@
  * - ties in score are broken by address, never by insertion order;
  * - `namespace` and `where` filter before the limit, so `total` counts every match that passed.
  */
-import type { Manifest } from '../contracts.ts';
+import type { Manifest } from '../contracts/sources.ts';
 import { documentTerms, type IndexedDocument } from './document.ts';
 import { InvertedIndex } from './inverted-index.ts';
 import { queryConcepts } from './query.ts';

@@ -12,7 +12,7 @@
  *   that says which namespaces there are to list.
  */
 import { closest } from '../closest.ts';
-import type { PolicyEffect } from '../contracts.ts';
+import type { PolicyEffect } from '../contracts/policy.ts';
 import { HubError } from '../errors.ts';
 import type { IndexedDocument } from './document.ts';
 import { MAX_LIMIT, parseSearchInput } from './input.ts';

@@ -8,7 +8,8 @@
  *
  * Pure: the caller hands in the scrubber and the time taken.
  */
-import type { CallOutcome, ManifestTool } from '../contracts.ts';
+import type { CallOutcome } from '../contracts/runs.ts';
+import type { ManifestTool } from '../contracts/sources.ts';
 import type { Scrubber } from '../secrets/scrub.ts';
 import { type McpCallResult, toolValue } from './tool-result.ts';
 

@@ -4,7 +4,8 @@
  * stdio where the host hands it a launcher (the local hub's, local/sources/stdio-launcher.ts).
  * Credentials arrive already resolved, at the moment of the request, and never stay.
  */
-import type { JsonValue, Source } from '../contracts.ts';
+import type { JsonValue } from '../contracts/names.ts';
+import type { Source } from '../contracts/sources.ts';
 import type { ListedTool } from '../manifest.ts';
 import type { McpCallResult } from './tool-result.ts';
 

@@ -17,7 +17,7 @@
  * act on. Pure: no I/O, no clock; the tool as declared is never changed (the contract digest is
  * computed over it, so a change hidden past a cut still changes the digest and asks again).
  */
-import type { JsonValue } from '../contracts.ts';
+import type { JsonValue } from '../contracts/names.ts';
 import { schemaExtent } from './schema-extent.ts';
 
 /** Limits on what one source may declare; every real corpus tool (24 servers, 397 tools) passes unchanged. */

@@ -4,7 +4,7 @@
  * ("description", "input schema", …). Used by `refresh` and by policy's reasons (journey J4).
  */
 import { canonicalJson } from '../canonical-json.ts';
-import type { Manifest, ManifestTool } from '../contracts.ts';
+import type { Manifest, ManifestTool } from '../contracts/sources.ts';
 
 /** The parts of a tool's contract, as a person reads them. */
 export const CONTRACT_PARTS = {

@@ -14,7 +14,7 @@ import {
   StreamableHTTPClientTransport,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { hasConsent, type Source } from '../contracts.ts';
+import { hasConsent, type Source } from '../contracts/sources.ts';
 import { HubError, isHubError } from '../errors.ts';
 import type { ListedTool } from '../manifest.ts';
 import type { Clock } from '../ports.ts';

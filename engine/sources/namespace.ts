@@ -4,7 +4,7 @@
  * host (`mcp.linear.app` → `linear`), else the command's package (`@modelcontextprotocol/
  * server-memory` → `memory`). The result is a valid, unreserved namespace not yet taken.
  */
-import { Namespace } from '../contracts.ts';
+import { Namespace } from '../contracts/names.ts';
 
 const FILLER = new Set([
   'mcp', 'server', 'servers', 'modelcontextprotocol', 'model', 'context', 'protocol', 'secure', 'example',

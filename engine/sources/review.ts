@@ -4,7 +4,9 @@
  * changes something, or declares nothing about itself) → ask; destructive (it says it deletes
  * or overwrites) → ask, flagged. Accepting pins each tool's contract.
  */
-import type { ManifestTool, PolicyEffect } from '../contracts.ts';
+
+import type { PolicyEffect } from '../contracts/policy.ts';
+import type { ManifestTool } from '../contracts/sources.ts';
 
 export type ToolClass = 'read-only' | 'writes' | 'destructive';
 

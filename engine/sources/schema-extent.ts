@@ -9,7 +9,7 @@
  * (and recursion never goes deeper than `maxDepth`: following a reference is a level); a location
  * reached again is counted from memory, not walked again.
  */
-import type { JsonValue } from '../contracts.ts';
+import type { JsonValue } from '../contracts/names.ts';
 import { formatPointer, isSchemaObject, refOf, resolveRef } from '../typegen/schema.ts';
 
 export interface SchemaExtent {

@@ -15,7 +15,7 @@
  *
  * The caller hands in the scrubber (and, to rescrub, the store).
  */
-import type { Manifest } from '../contracts.ts';
+import type { Manifest } from '../contracts/sources.ts';
 import type { HubStore } from '../ports.ts';
 import type { Scrubber } from '../secrets/scrub.ts';
 import type { ListedTools } from './connector.ts';

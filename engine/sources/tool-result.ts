@@ -5,7 +5,7 @@
  * carrying large payloads. An upstream `isError` becomes a failed outcome with the upstream's
  * message, which the guest sees as a ToolError.
  */
-import type { JsonValue } from '../contracts.ts';
+import type { JsonValue } from '../contracts/names.ts';
 
 /** The parts of an MCP CallToolResult this module reads. */
 export interface McpCallResult {

@@ -9,7 +9,7 @@
  * (the migration's triggers refuse anything else even to raw SQL).
  */
 import { and, asc, count, desc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
-import { Decision, JournalEntry, PendingInput, type Run, type RunStatus } from '../contracts.ts';
+import { Decision, JournalEntry, PendingInput, type Run, type RunStatus } from '../contracts/runs.ts';
 import { HubError } from '../errors.ts';
 import type { HubStore, JournalStart, RunExpectation, RunUpdate } from '../ports.ts';
 import { latestSchemaVersion, type MigrationBundle, migrate } from './migrate.ts';

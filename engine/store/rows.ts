@@ -12,22 +12,18 @@
  * checked in full, by `isJsonValue` first and by zod only to say what is wrong.
  */
 import { z } from 'zod';
+import { Connection, type SecretRef } from '../contracts/connections.ts';
+import type { JsonValue } from '../contracts/names.ts';
+import { PolicyRule } from '../contracts/policy.ts';
 import {
   CallDecision,
   CallOutcome,
-  Connection,
   Decision,
   type JournalEntry,
-  type JsonValue,
-  Manifest,
-  ManifestTool,
   PendingInput,
-  PolicyRule,
   Run,
-  type SecretRef,
-  Source,
-  ToolReview,
-} from '../contracts.ts';
+} from '../contracts/runs.ts';
+import { Manifest, ManifestTool, Source, ToolReview } from '../contracts/sources.ts';
 import { HubError } from '../errors.ts';
 import type * as t from './schema.ts';
 

@@ -4,7 +4,9 @@
  * way out (rows.ts).
  */
 import { and, asc, eq, or, sql } from 'drizzle-orm';
-import { Connection, Manifest, type ManifestTool, PolicyRule, Source, ToolReview } from '../contracts.ts';
+import { Connection } from '../contracts/connections.ts';
+import { PolicyRule } from '../contracts/policy.ts';
+import { Manifest, type ManifestTool, Source, ToolReview } from '../contracts/sources.ts';
 import { HubError } from '../errors.ts';
 import * as rows from './rows.ts';
 import * as t from './schema.ts';

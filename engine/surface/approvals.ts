@@ -27,7 +27,8 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { ExecuteEnvelope, PromptOutcome, PromptRequest } from '../contracts.ts';
+import type { ExecuteEnvelope } from '../contracts/envelope.ts';
+import type { PromptOutcome, PromptRequest } from '../contracts/prompt.ts';
 
 /** The client prompt as the surface reaches it; the host injects it (SurfaceDeps.prompt). */
 export interface SurfacePrompt {

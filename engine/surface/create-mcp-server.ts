@@ -21,7 +21,7 @@
  * verifies the signed state it issued; `resume` only continues a run.
  */
 import { type InputRequiredResult, McpServer } from '@modelcontextprotocol/server';
-import { type ExecuteEnvelope, ExecuteEnvelope as ExecuteEnvelopeSchema } from '../contracts.ts';
+import { type ExecuteEnvelope, ExecuteEnvelope as ExecuteEnvelopeSchema } from '../contracts/envelope.ts';
 import { answered, type PromptFlow, promptFor, type SurfacePrompt } from './approvals.ts';
 import { DescribeArgs, ExecuteArgs, type SearchArgs, SearchArgs as SearchArgsSchema } from './inputs.ts';
 import { summaryLine } from './summary.ts';

@@ -11,7 +11,7 @@
  * agent session) answers status `running` with `retryAfterMs`: never `failed`, which a model
  * could take as a reason to run its writes again.
  */
-import type { ExecuteEnvelope } from '../contracts.ts';
+import type { ExecuteEnvelope } from '../contracts/envelope.ts';
 import { isHubError } from '../errors.ts';
 import { NO_SCRUBBING, type SecretScrubbing } from '../secrets/hub-secrets.ts';
 import type { SurfaceDeps } from './create-mcp-server.ts';

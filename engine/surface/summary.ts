@@ -9,7 +9,7 @@
  * It never holds a URL or a token: the approval path it names is the CLI's
  * `capabilities hub approve <runId>`, and the page (when there is one) is opened by the hub itself.
  */
-import type { ExecuteEnvelope } from '../contracts.ts';
+import type { ExecuteEnvelope } from '../contracts/envelope.ts';
 import { unreachable } from '../errors.ts';
 
 const fold = (text: string) => text.replace(/\s+/g, ' ').trim();

@@ -10,7 +10,7 @@
  *    note naming the rest;
  * 4. the note alone, shortened until it fits.
  */
-import type { Manifest } from '../contracts.ts';
+import type { Manifest } from '../contracts/sources.ts';
 import { HubError } from '../errors.ts';
 import { type Item, omissionNote, type Plan, renderAnswer } from './answer.ts';
 import { resolveTargets } from './targets.ts';

@@ -10,7 +10,8 @@
  */
 import { parseToolAddress, toolIdentifier } from '../address.ts';
 import { canonicalJson } from '../canonical-json.ts';
-import type { JsonValue, Manifest, ManifestTool } from '../contracts.ts';
+import type { JsonValue } from '../contracts/names.ts';
+import type { Manifest, ManifestTool } from '../contracts/sources.ts';
 import { breakUnguardedCycles } from './cycles.ts';
 import { pascalCase } from './names.ts';
 import { isHoistable, TypeRegistry, translateDocument } from './translate.ts';

@@ -7,7 +7,7 @@
  * plain-name anchors (`#node`, from `$anchor` or a draft-07 `$id: "#node"`). Anything else is
  * reported, never fetched: typegen runs with no network.
  */
-import type { JsonValue } from '../contracts.ts';
+import type { JsonValue } from '../contracts/names.ts';
 import type { Doc } from './ts-type.ts';
 
 export type SchemaObject = { [key: string]: JsonValue };

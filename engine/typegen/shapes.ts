@@ -15,7 +15,7 @@
  * - tuples: `prefixItems` + `items` (2020-12) or an `items` array + `additionalItems` (draft-07);
  *   elements past `minItems` are optional; a closed tuple has no rest.
  */
-import type { JsonValue } from '../contracts.ts';
+import type { JsonValue } from '../contracts/names.ts';
 import { docOf, isSchemaObject, type Pointer, refOf, resolveRef, type SchemaObject } from './schema.ts';
 import {
   type IndexSignature,

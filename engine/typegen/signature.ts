@@ -13,7 +13,7 @@
  * could not fit anyway. An output or a whole input that would print past OTHER_MAX characters is
  * `unknown`.
  */
-import type { Manifest, ManifestTool } from '../contracts.ts';
+import type { Manifest, ManifestTool } from '../contracts/sources.ts';
 import { namespaceModel, singleToolModel } from './model.ts';
 import { PrintBudget, within } from './print-budget.ts';
 import { eachMember, isEmpty, type PrintOptions, printType } from './print-type.ts';

@@ -6,7 +6,7 @@
  * candidates, so a model fixes them all in one go.
  */
 import { closest } from '../closest.ts';
-import type { Manifest } from '../contracts.ts';
+import type { Manifest } from '../contracts/sources.ts';
 import { HubError } from '../errors.ts';
 import type { Item } from './answer.ts';
 import { type NamespaceModel, namespaceModel } from './model.ts';

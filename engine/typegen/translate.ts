@@ -17,7 +17,7 @@
  * (OpenAPI 3.0) adds `null`.
  */
 import { canonicalJson } from '../canonical-json.ts';
-import type { JsonValue } from '../contracts.ts';
+import type { JsonValue } from '../contracts/names.ts';
 import { NameRegistry, nameAt, pascalCase } from './names.ts';
 import {
   docOf,

@@ -11,7 +11,7 @@
  *   are merged into one; a bare `{ [key: string]: unknown }` beside object types adds nothing and goes;
  * - a `loose` type is `unknown` with the reason the schema could not say more, printed as a comment.
  */
-import type { JsonValue } from '../contracts.ts';
+import type { JsonValue } from '../contracts/names.ts';
 
 export type Keyword = 'string' | 'number' | 'boolean' | 'null' | 'undefined' | 'unknown' | 'never';
 

@@ -5,7 +5,7 @@
  * in shell history or a process list. This is the person-input path for credentials.
  */
 import type { Command } from 'commander';
-import type { SecretRef } from '../../engine/contracts.ts';
+import type { SecretRef } from '../../engine/contracts/connections.ts';
 import { HubError } from '../../engine/errors.ts';
 import { inertLine } from '../../engine/inert.ts';
 import type { Output } from './output.ts';

@@ -9,7 +9,8 @@
  */
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
-import type { DecisionChoice, ExecuteEnvelope, PendingInput } from '../../engine/contracts.ts';
+import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
+import type { DecisionChoice, PendingInput } from '../../engine/contracts/runs.ts';
 import { HubError, isHubError } from '../../engine/errors.ts';
 import { inertJson, inertLine } from '../../engine/inert.ts';
 import { SHORTENED_NOTE } from '../../engine/runs/args-preview.ts';
@@ -102,7 +103,7 @@ export function registerRuns(hub: Command, output: () => Output): void {
     .action(async (options: { status?: string }) => {
       const out = output();
       const { withHub } = await import('./with-hub.ts');
-      const { RunStatus } = await import('../../engine/contracts.ts');
+      const { RunStatus } = await import('../../engine/contracts/runs.ts');
       const status = options.status === undefined ? undefined : RunStatus.safeParse(options.status);
       if (status && !status.success)
         throw new HubError('invalid_input', `unknown status "${options.status}"`);

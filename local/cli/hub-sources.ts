@@ -6,7 +6,7 @@
  * out. The source is stored whole or not at all.
  */
 import type { Command } from 'commander';
-import type { Source } from '../../engine/contracts.ts';
+import type { Source } from '../../engine/contracts/sources.ts';
 import { HubError } from '../../engine/errors.ts';
 import type { Refreshed } from '../../engine/hub.ts';
 import { inertLine } from '../../engine/inert.ts';

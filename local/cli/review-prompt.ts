@@ -5,7 +5,7 @@
  * Names and messages are shown inert, one line each (engine/inert.ts), prompts included.
  */
 import { confirm, expand, select } from '@inquirer/prompts';
-import type { PolicyEffect } from '../../engine/contracts.ts';
+import type { PolicyEffect } from '../../engine/contracts/policy.ts';
 import { HubError } from '../../engine/errors.ts';
 import { inertLine } from '../../engine/inert.ts';
 import type { ReviewItem, ToolClass } from '../../engine/sources/review.ts';

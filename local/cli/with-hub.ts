@@ -79,7 +79,7 @@ export function openHub(output: Output): OpenHub {
     scrubSecrets: quietSecrets,
     ownSecrets: hubOwnSecrets(local.store, [local.token]),
     sandbox: async () => {
-      const { QuickJsSandbox } = await import('../quickjs-sandbox.ts');
+      const { QuickJsSandbox } = await import('../quickjs/sandbox.ts');
       sandbox ??= new QuickJsSandbox({ poolSize: 2 });
       return sandbox;
     },

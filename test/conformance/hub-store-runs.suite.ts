@@ -3,7 +3,7 @@
  * describeHubStore (hub-store.suite.ts), so it runs in both runtimes with the same harness.
  */
 import { expect } from 'vitest';
-import type { Run } from '../../engine/contracts.ts';
+import type { Run } from '../../engine/contracts/runs.ts';
 import { fixtures, rejectsWith, T0 } from './hub-store.fixtures.ts';
 import type { StoreUnderTest } from './hub-store.suite.ts';
 

@@ -3,7 +3,8 @@
  * version, and `rejectsWith` for a HubError's code.
  */
 import { expect } from 'vitest';
-import type { JournalEntry, PendingInput, Run, Source } from '../../engine/contracts.ts';
+import type { JournalEntry, PendingInput, Run } from '../../engine/contracts/runs.ts';
+import type { Source } from '../../engine/contracts/sources.ts';
 import type { HubError } from '../../engine/errors.ts';
 import journal from '../../migrations/meta/_journal.json';
 import { hubErrorOf } from '../hub-error.ts';

@@ -4,7 +4,8 @@
  * the journal and decisions are checked in hub-store-runs.suite.ts, with the same harness.
  */
 import { describe, expect, it } from 'vitest';
-import type { Connection, PolicyRule } from '../../engine/contracts.ts';
+import type { Connection } from '../../engine/contracts/connections.ts';
+import type { PolicyRule } from '../../engine/contracts/policy.ts';
 import type { HubStore } from '../../engine/ports.ts';
 import { digest, fixtures, LATEST_SCHEMA_VERSION, rejectsWith, T0 } from './hub-store.fixtures.ts';
 import { describeRunRecords } from './hub-store-runs.suite.ts';

@@ -7,7 +7,9 @@
  * Real MCP servers behind the same gate are covered by test/node/runs.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import type { CallOutcome, DecisionChoice, ExecuteEnvelope, JsonValue } from '../../engine/contracts.ts';
+import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
+import type { JsonValue } from '../../engine/contracts/names.ts';
+import type { CallOutcome, DecisionChoice } from '../../engine/contracts/runs.ts';
 import { isHubError } from '../../engine/errors.ts';
 import { buildManifest, type ListedTool } from '../../engine/manifest.ts';
 import type { Clock, HubStore, Random, Sandbox } from '../../engine/ports.ts';

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseToolAddress, toolAddress, toolIdentifier, toolIdentifiers } from '../../engine/address.ts';
-import { Manifest, Namespace, ToolAddress } from '../../engine/contracts.ts';
+import { Namespace, ToolAddress } from '../../engine/contracts/names.ts';
+import { Manifest } from '../../engine/contracts/sources.ts';
 import { CORPUS_TOOL_COUNT, corpus, corpusManifests } from '../corpus.ts';
 
 describe('toolIdentifier', () => {

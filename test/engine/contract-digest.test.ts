@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { JsonValue } from '../../engine/contracts.ts';
+import type { JsonValue } from '../../engine/contracts/names.ts';
 import { argsDigest, contractDigest, sha256Hex } from '../../engine/digest.ts';
 import { buildManifest, type ListedTool } from '../../engine/manifest.ts';
 import { CORPUS_TOOL_COUNT, corpus, corpusContracts } from '../corpus.ts';

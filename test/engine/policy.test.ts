@@ -1,6 +1,7 @@
 /** Policy, table-driven: every row of the spec's rules, with the reason a person reads. */
 import { describe, expect, it } from 'vitest';
-import type { ManifestTool, PolicyRule, ToolReview } from '../../engine/contracts.ts';
+import type { PolicyRule } from '../../engine/contracts/policy.ts';
+import type { ManifestTool, ToolReview } from '../../engine/contracts/sources.ts';
 import { decide } from '../../engine/policy/decide.ts';
 
 const C1 = '1'.repeat(64);

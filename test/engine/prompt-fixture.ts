@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PendingInput } from '../../engine/contracts.ts';
+import type { PendingInput } from '../../engine/contracts/runs.ts';
 import type { Clock, HubStore, Random } from '../../engine/ports.ts';
 import { ClientPrompt } from '../../engine/runs/client-prompt.ts';
 import { openLocalStore } from '../../local/open-store.ts';

@@ -4,7 +4,9 @@
  * input errors.
  */
 import { describe, expect, it } from 'vitest';
-import type { Connection, Manifest, ManifestTool, PolicyEffect } from '../../engine/contracts.ts';
+import type { Connection } from '../../engine/contracts/connections.ts';
+import type { PolicyEffect } from '../../engine/contracts/policy.ts';
+import type { Manifest, ManifestTool } from '../../engine/contracts/sources.ts';
 import { HubError } from '../../engine/errors.ts';
 import { type SearchDeps, SearchIndex, search } from '../../engine/search/index.ts';
 

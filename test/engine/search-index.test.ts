@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Manifest, ManifestTool } from '../../engine/contracts.ts';
+import type { Manifest, ManifestTool } from '../../engine/contracts/sources.ts';
 import { type QueryResult, SearchIndex } from '../../engine/search/index.ts';
 import { corpusManifests } from '../corpus.ts';
 

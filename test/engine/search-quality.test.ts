@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Manifest } from '../../engine/contracts.ts';
+import type { Manifest } from '../../engine/contracts/sources.ts';
 import { SearchIndex } from '../../engine/search/index.ts';
 import { corpusManifests } from '../corpus.ts';
 import { type Intent, measure, parseIntents, type Quality } from '../search-quality.ts';

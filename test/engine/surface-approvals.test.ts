@@ -14,7 +14,7 @@ import {
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ExecuteEnvelope } from '../../engine/contracts.ts';
+import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import { createMcpHttpHandler, createMcpServer, type SurfaceDeps } from '../../engine/surface/index.ts';
 import { type PromptWorld, promptWorld, T0 } from './prompt-fixture.ts';
 

@@ -3,7 +3,7 @@
  * of what a model that reads only text sees.
  */
 import { describe, expect, it } from 'vitest';
-import type { ExecuteEnvelope } from '../../engine/contracts.ts';
+import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import { summaryLine } from '../../engine/surface/index.ts';
 
 const base = { runId: 'run_a1', calls: [] };

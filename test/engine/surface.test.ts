@@ -6,7 +6,7 @@
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ExecuteEnvelope } from '../../engine/contracts.ts';
+import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import { HubError } from '../../engine/errors.ts';
 import {
   createMcpHttpHandler,

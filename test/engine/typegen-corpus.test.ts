@@ -12,7 +12,7 @@
  * test was written: every accepted one is valid, every rejected one invalid.)
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import type { Manifest, ManifestTool } from '../../engine/contracts.ts';
+import type { Manifest, ManifestTool } from '../../engine/contracts/sources.ts';
 import { countTokens, type DescribeAnswer, describeTargets } from '../../engine/typegen/index.ts';
 import { CORPUS_TOOL_COUNT, corpusManifests } from '../corpus.ts';
 import { type Compilation, compile, formatDiagnostic, type SourceFile } from './typegen-compile.ts';

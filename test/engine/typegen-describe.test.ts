@@ -4,7 +4,7 @@
  * reads. The budget: typegen-budget.test.ts. The last test compiles every answer given.
  */
 import { describe, expect, it } from 'vitest';
-import type { Manifest } from '../../engine/contracts.ts';
+import type { Manifest } from '../../engine/contracts/sources.ts';
 import { isHubError } from '../../engine/errors.ts';
 import {
   answer,

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { toolAddress, toolIdentifiers } from '../../engine/address.ts';
-import type { JsonValue, Manifest, ManifestTool } from '../../engine/contracts.ts';
+import type { JsonValue } from '../../engine/contracts/names.ts';
+import type { Manifest, ManifestTool } from '../../engine/contracts/sources.ts';
 import * as typegen from '../../engine/typegen/index.ts';
 import { compile, formatDiagnostic } from './typegen-compile.ts';
 

@@ -5,7 +5,7 @@
  * with a comment saying why (never a silent `unknown`). The last test compiles every answer given.
  */
 import { describe, expect, it } from 'vitest';
-import type { JsonValue } from '../../engine/contracts.ts';
+import type { JsonValue } from '../../engine/contracts/names.ts';
 import {
   answer,
   compilesEveryAnswer,

@@ -11,7 +11,7 @@
  * Rejections are built from an accepted value, one change each, so the change is why it is rejected.
  */
 import { generateSync } from 'json-schema-faker';
-import type { JsonValue } from '../../engine/contracts.ts';
+import type { JsonValue } from '../../engine/contracts/names.ts';
 
 type JsonObject = { [key: string]: JsonValue };
 

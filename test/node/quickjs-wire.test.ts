@@ -1,12 +1,12 @@
 /**
- * The QuickJS bridge's wire form (local/quickjs-fields.ts, local/quickjs-outbox.ts): requests and
+ * The QuickJS bridge's wire form (local/quickjs/fields.ts, local/quickjs/outbox.ts): requests and
  * answers round-trip exactly, whatever the text holds, and a malformed or hostile text is read
  * only up to its last well-formed record, never past it.
  */
 import { describe, expect, it } from 'vitest';
-import { encodeAnswers, readAnswers } from '../../local/quickjs-fields.ts';
-import { encodeRequests, readRequests } from '../../local/quickjs-outbox.ts';
-import type { GuestRequest } from '../../local/quickjs-protocol.ts';
+import { encodeAnswers, readAnswers } from '../../local/quickjs/fields.ts';
+import { encodeRequests, readRequests } from '../../local/quickjs/outbox.ts';
+import type { GuestRequest } from '../../local/quickjs/protocol.ts';
 
 const requests: GuestRequest[] = [
   { kind: 'call', id: 0, address: 'board.post', args: '{"text":"12:34 ümlaut 🚀"}', connection: null },

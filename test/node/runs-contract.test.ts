@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { openLocalStore } from '../../local/open-store.ts';
-import { QuickJsSandbox } from '../../local/quickjs-sandbox.ts';
+import { QuickJsSandbox } from '../../local/quickjs/sandbox.ts';
 import { describeRuns, type RunsHarness } from '../conformance/runs.suite.ts';
 import { describeRunNames } from '../conformance/runs-names.suite.ts';
 

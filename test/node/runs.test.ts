@@ -8,14 +8,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { DecisionChoice, ExecuteEnvelope } from '../../engine/contracts.ts';
+import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
+import type { DecisionChoice } from '../../engine/contracts/runs.ts';
 import { Hub } from '../../engine/hub.ts';
 import { Lookup } from '../../engine/lookup.ts';
 import type { Clock } from '../../engine/ports.ts';
 import { recordPersonDecision } from '../../engine/runs/person-input.ts';
 import { Runs } from '../../engine/runs/runs.ts';
 import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
-import { QuickJsSandbox } from '../../local/quickjs-sandbox.ts';
+import { QuickJsSandbox } from '../../local/quickjs/sandbox.ts';
 import { EnvFileSecretStore } from '../../local/secret-store.ts';
 import { localConnector } from '../../local/sources/stdio-launcher.ts';
 import { REPO, tempHome } from './cli-process.ts';

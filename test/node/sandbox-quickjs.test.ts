@@ -6,7 +6,7 @@
  * more worker threads are alive at once than the sandbox's cap (issue #11, part 3).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { QuickJsSandbox } from '../../local/quickjs-sandbox.ts';
+import { QuickJsSandbox } from '../../local/quickjs/sandbox.ts';
 import { RecordingHost, resultOf, runner, sleep } from '../conformance/sandbox/fixtures.ts';
 
 const sandbox = new QuickJsSandbox({ poolSize: 1 });

@@ -1,5 +1,5 @@
 /** Runs the Sandbox contract against QuickJsSandbox (QuickJS in a worker thread). */
-import { QuickJsSandbox } from '../../local/quickjs-sandbox.ts';
+import { QuickJsSandbox } from '../../local/quickjs/sandbox.ts';
 import { describeSandbox } from '../conformance/sandbox.suite.ts';
 
 describeSandbox({

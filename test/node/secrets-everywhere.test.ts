@@ -16,7 +16,7 @@ import { SCRUBBED } from '../../engine/secrets/scrub.ts';
 import { engineSurfaceDeps } from '../../engine/surface/engine-deps.ts';
 import { cryptoRandom, systemClock } from '../../engine/system.ts';
 import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
-import { QuickJsSandbox } from '../../local/quickjs-sandbox.ts';
+import { QuickJsSandbox } from '../../local/quickjs/sandbox.ts';
 import { EnvFileSecretStore } from '../../local/secret-store.ts';
 import { localConnector } from '../../local/sources/stdio-launcher.ts';
 import { BIN, cli, cliEnv, REPO, tempHome } from './cli-process.ts';

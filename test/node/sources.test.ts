@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { PolicyEffect } from '../../engine/contracts.ts';
+import type { PolicyEffect } from '../../engine/contracts/policy.ts';
 import { Hub, type SourceDraft } from '../../engine/hub.ts';
 import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
 import { EnvFileSecretStore } from '../../local/secret-store.ts';

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { Source } from '../../engine/contracts.ts';
+import type { Source } from '../../engine/contracts/sources.ts';
 import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
 
 const T0 = 1_800_000_000_000;

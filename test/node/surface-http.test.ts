@@ -11,7 +11,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExecuteEnvelope } from '../../engine/contracts.ts';
+import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import { startServe, tempHome } from './cli-process.ts';
 import { addSources, approveOnce, httpClient, textOf } from './surface-fixture.ts';
 

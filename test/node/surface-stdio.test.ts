@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ExecuteEnvelope } from '../../engine/contracts.ts';
+import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import { homePaths } from '../../local/home.ts';
 import { openLocalHub } from '../../local/local-hub.ts';
 import { BIN, cli, cliEnv, tempHome } from './cli-process.ts';

@@ -10,7 +10,7 @@ import { env } from 'cloudflare:workers';
 import { Client, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import type { HubEnv, HubObject } from '../../durable-objects/hub-object.ts';
-import type { ExecuteEnvelope } from '../../engine/contracts.ts';
+import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import { addTestSources } from '../conformance/runs.suite.ts';
 import { workerTransport } from './worker-client.ts';
 

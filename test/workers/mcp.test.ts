@@ -5,7 +5,7 @@
  */
 import { Client } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import type { ExecuteEnvelope } from '../../engine/contracts.ts';
+import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import { WORKERS_TEST_TOKEN } from './token.ts';
 import { worker, workerTransport } from './worker-client.ts';
 

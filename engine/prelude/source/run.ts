@@ -1,6 +1,6 @@
 /**
  * Prelude fragment: running the model's function and reporting how it ended, once, through
- * `host.done(text)`: one JSON text the host parses (engine/prelude/guest-report.ts), `completed`
+ * `host.done(text)`: one JSON text the host parses (engine/sandbox/guest-report.ts), `completed`
  * with the result's JSON, or `failed` with the error. The result is serialized here, inside the
  * guest's own limits, and refused past `resultBytes`; the host checks the size again.
  *

@@ -4,7 +4,7 @@
  * clear error, and the next attempt in the same host works.
  */
 import { expect } from 'vitest';
-import { sandboxLimits } from '../../../engine/prelude/limits.ts';
+import { sandboxLimits } from '../../../engine/sandbox/limits.ts';
 import { type Check, RecordingHost, type Run, resultOf, sleep } from './fixtures.ts';
 
 async function nextAttemptWorks(run: Run): Promise<void> {

@@ -15,9 +15,9 @@
  * well above QuickJS's 1 MB stack limit, so deep recursion ends inside QuickJS.
  */
 import { Worker } from 'node:worker_threads';
-import type { FromWorker, ToWorker, WorkerSetup } from './quickjs-protocol.ts';
+import type { FromWorker, ToWorker, WorkerSetup } from './protocol.ts';
 
-const WORKER_FILE = new URL('./quickjs-worker.ts', import.meta.url);
+const WORKER_FILE = new URL('./worker.ts', import.meta.url);
 
 /** One worker thread, ready for attempts once `ready` resolves. */
 export class QuickJsWorker {

@@ -20,7 +20,7 @@ export interface PreludeConfig {
 /**
  * What a driver hands `configure`: plain functions taking strings and numbers, returning nothing.
  * - `call(id, address, argsJson, connection)` hands a tool call to the host; the answer (JSON
- *   text, see CallGate) comes back later through the guest's `deliver(id, text)`.
+ *   text, see HostBridge) comes back later through the guest's `deliver(id, text)`.
  * - `lookup(id, requestJson)` does the same for `hub.search`/`hub.describe`.
  * - `log(line)` takes one finished console line.
  * - `setTimer(id, ms)`/`clearTimer(id)` are the driver's real-time timers; when one goes off the

@@ -159,7 +159,7 @@ function internalsOf(context: QuickJSContext): ContextInternals {
     typeof memory.heapValueHandle !== 'function'
   ) {
     throw new Error(
-      'quickjs-emscripten-core no longer has the context internals local/quickjs-direct.ts reads ' +
+      'quickjs-emscripten-core no longer has the context internals local/quickjs/direct.ts reads ' +
         '(written for 0.32.0): update that file for the installed version',
     );
   }

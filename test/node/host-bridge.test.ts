@@ -1,12 +1,12 @@
 /**
- * The host half of the bridge (engine/prelude/call-gate.ts), driven the way a guest that got
+ * The host half of the bridge (engine/sandbox/host-bridge.ts), driven the way a guest that got
  * past the prelude would drive it: forged addresses, arguments that are not a JSON object or
  * too big, a bad connection name, a flood of calls, calls after the end. None of them reaches
  * the host unless it is a well-formed call to the attempt's own tools, numbered by the gate.
  */
 import { describe, expect, it } from 'vitest';
 import type { SandboxAnswer, SandboxCall, SandboxHost } from '../../engine/ports.ts';
-import { CallGate, ENDED_ANSWER } from '../../engine/prelude/call-gate.ts';
+import { ENDED_ANSWER, HostBridge } from '../../engine/sandbox/host-bridge.ts';
 
 function host(
   answer: (call: SandboxCall) => SandboxAnswer | Promise<SandboxAnswer> = () => ({ kind: 'value', value: 1 }),
@@ -31,7 +31,7 @@ function host(
 }
 
 const gateFor = (sandboxHost: SandboxHost, maxConcurrent = 8) =>
-  new CallGate(sandboxHost, {
+  new HostBridge(sandboxHost, {
     maxConcurrent,
     addresses: ['github.getIssue', 'slack.postMessage'],
     resultBytes: 1000,
@@ -39,7 +39,7 @@ const gateFor = (sandboxHost: SandboxHost, maxConcurrent = 8) =>
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
-describe('CallGate', () => {
+describe('HostBridge', () => {
   it('numbers calls from 0 in the order they arrive, and answers JSON text', async () => {
     const { sandboxHost, calls } = host((call) => ({ kind: 'value', value: { seq: call.seq } }));
     const gate = gateFor(sandboxHost);

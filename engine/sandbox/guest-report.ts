@@ -7,7 +7,7 @@
  * raised it, QuickJS's "out of memory" a `memory` limit; a line and column are read from the
  * first stack frame in the model's code (file `guest.js`, whose line 1 is the driver's wrapper).
  */
-import type { JsonValue } from '../contracts.ts';
+import type { JsonValue } from '../contracts/names.ts';
 import { utf8Length } from '../pipeline/utf8.ts';
 import type { SandboxError, SandboxLimit, SandboxOutcome } from '../ports.ts';
 import type { LogSink } from './log-sink.ts';

@@ -11,11 +11,11 @@
  *   case) and the WebAssembly.Memory `maximum` the worker was built with (the hard cap).
  * - The host holds no guest promise or function: guest calls carry an id, answers go back in
  *   through the prelude's `deliver(id, text)` and timers through `fire(id)`.
- * - Calls and lookups leave through the outbox (quickjs-outbox.ts), taken once per turn; a
+ * - Calls and lookups leave through the outbox (outbox.ts), taken once per turn; a
  *   turn's requests and log lines go to the host in one message, and answers that arrive
  *   together are delivered in one turn, with the guest's jobs run once after all of them. These
- *   per-call crossings go straight through the wasm API (quickjs-direct.ts).
- * - Timers and the prelude's idle check are quickjs-timers.ts; the idle check runs at the end
+ *   per-call crossings go straight through the wasm API (direct.ts).
+ * - Timers and the prelude's idle check are timers.ts; the idle check runs at the end
  *   of a turn once nothing is in flight and no timer waits (until then it could only find the
  *   guest busy).
  * - Every handle is disposed when the attempt ends; if disposal fails (a leak, an abort), the
@@ -28,12 +28,12 @@ import type {
   QuickJSRuntime,
   QuickJSWASMModule,
 } from 'quickjs-emscripten-core';
-import { GUEST_FILE } from '../engine/prelude/guest-report.ts';
-import { PRELUDE_SOURCE } from '../engine/prelude/index.ts';
-import { DirectCalls, WasmHeapFull } from './quickjs-direct.ts';
-import { encodeRequests, OUTBOX_SOURCE, readRequests } from './quickjs-outbox.ts';
-import type { FromWorker, WorkerEnding } from './quickjs-protocol.ts';
-import { GuestTimers, IDLE_CHECK } from './quickjs-timers.ts';
+import { PRELUDE_SOURCE } from '../../engine/prelude/index.ts';
+import { GUEST_FILE } from '../../engine/sandbox/guest-report.ts';
+import { DirectCalls, WasmHeapFull } from './direct.ts';
+import { encodeRequests, OUTBOX_SOURCE, readRequests } from './outbox.ts';
+import type { FromWorker, WorkerEnding } from './protocol.ts';
+import { GuestTimers, IDLE_CHECK } from './timers.ts';
 
 /** QuickJS's own stack limit; the worker thread's native stack (8 MB) stays well clear of it. */
 const STACK_BYTES = 1024 * 1024;

@@ -1,17 +1,17 @@
 /**
  * Messages between QuickJsSandbox (the host thread) and a QuickJS worker thread. One attempt at
  * a time per worker. Everything that comes from the guest is a string or a number: the host
- * parses and checks it (engine/prelude/call-gate.ts), never the worker's word for it.
+ * parses and checks it (engine/sandbox/host-bridge.ts), never the worker's word for it.
  *
  * Traffic is batched by turn (one stretch of guest execution): a turn's calls, lookups and log
  * lines leave in one message, and answers that are ready together arrive in one message,
  * delivered in one turn. Each message costs a thread hop; a turn costs QuickJS work. The two
- * messages of every bridged call are bare strings (quickjs-fields.ts), the cheapest to post.
+ * messages of every bridged call are bare strings (fields.ts), the cheapest to post.
  */
 
 /**
  * Host -> worker. A bare string is a batch of answers (`encodeAnswers`: each call's id, then
- * its answer's JSON text, see CallGate).
+ * its answer's JSON text, see HostBridge).
  */
 export type ToWorker =
   | string
@@ -41,7 +41,7 @@ export type WorkerEnding =
 
 /**
  * Worker -> host. A bare string is one turn's requests with no log lines; `turn` is one with
- * log lines (its requests may be empty). Requests are in the outbox's form (quickjs-outbox.ts).
+ * log lines (its requests may be empty). Requests are in the outbox's form (outbox.ts).
  */
 export type FromWorker =
   | string

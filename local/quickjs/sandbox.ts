@@ -1,9 +1,9 @@
 /**
  * QuickJsSandbox: the local hub's Sandbox (engine/ports.ts). Each attempt runs in QuickJS
  * (WebAssembly, the sync build with a promise bridge) in a worker thread from a warm pool
- * (quickjs-pool.ts); this side of the thread owns everything the guest must not decide:
+ * (pool.ts); this side of the thread owns everything the guest must not decide:
  *
- * - the bridge: calls and lookups pass the CallGate (numbering, `maxConcurrent`, checks); answers
+ * - the bridge: calls and lookups pass the HostBridge (numbering, `maxConcurrent`, checks); answers
  *   ready in the same microtask checkpoint go back to the worker in one message;
  * - the wall clock: at `wallMs` the worker is terminated, whatever it is doing;
  * - the log budget (LogSink) and the result's size (outcomeFromReport);
@@ -13,8 +13,14 @@
  * `run` never throws; every failure is an outcome, and the next attempt gets a healthy worker.
  */
 
-import type { Sandbox, SandboxAttempt, SandboxHost, SandboxLimits, SandboxOutcome } from '../engine/ports.ts';
-import { CallGate, type HostEnding } from '../engine/prelude/call-gate.ts';
+import type {
+  Sandbox,
+  SandboxAttempt,
+  SandboxHost,
+  SandboxLimits,
+  SandboxOutcome,
+} from '../../engine/ports.ts';
+import { DEFAULT_LIMITS } from '../../engine/runs/limits.ts';
 import {
   type AttemptTally,
   computeLimit,
@@ -23,15 +29,15 @@ import {
   memoryLimit,
   outcomeFromReport,
   wallLimit,
-} from '../engine/prelude/guest-report.ts';
-import { sandboxLimits } from '../engine/prelude/limits.ts';
-import { LogSink } from '../engine/prelude/log-sink.ts';
-import { preludeConfig } from '../engine/prelude/protocol.ts';
-import { DEFAULT_LIMITS } from '../engine/runs/limits.ts';
-import { encodeAnswers } from './quickjs-fields.ts';
-import { readRequests } from './quickjs-outbox.ts';
-import { type QuickJsPool as Pool, QuickJsPool, type QuickJsWorker } from './quickjs-pool.ts';
-import type { FromWorker, GuestRequest, WorkerEnding } from './quickjs-protocol.ts';
+} from '../../engine/sandbox/guest-report.ts';
+import { HostBridge, type HostEnding } from '../../engine/sandbox/host-bridge.ts';
+import { sandboxLimits } from '../../engine/sandbox/limits.ts';
+import { LogSink } from '../../engine/sandbox/log-sink.ts';
+import { preludeConfig } from '../../engine/sandbox/protocol.ts';
+import { encodeAnswers } from './fields.ts';
+import { readRequests } from './outbox.ts';
+import { type QuickJsPool as Pool, QuickJsPool, type QuickJsWorker } from './pool.ts';
+import type { FromWorker, GuestRequest, WorkerEnding } from './protocol.ts';
 
 /** QuickJS needs 16 MB to start; a smaller heap is raised to this. */
 const MIN_MEMORY_BYTES = 16 * 1024 * 1024;
@@ -65,13 +71,13 @@ export class QuickJsSandbox implements Sandbox {
     const limits = sandboxLimits(attempt.limits);
     const tally: AttemptTally = { logs: new LogSink(limits.logBytes), calls: 0 };
     try {
-      const gate = new CallGate(host, {
+      const bridge = new HostBridge(host, {
         maxConcurrent: limits.maxConcurrent,
         addresses: addressesOf(attempt.namespaces),
         resultBytes: limits.resultBytes,
       });
       const worker = await this.#pool.acquire(memoryFor(limits));
-      return await new AttemptRun(this.#pool, worker, gate, tally, limits).run(attempt);
+      return await new AttemptRun(this.#pool, worker, bridge, tally, limits).run(attempt);
     } catch (error) {
       return failedOutcome(tally, {
         code: 'sandbox_failed',
@@ -99,7 +105,7 @@ export class QuickJsSandbox implements Sandbox {
 class AttemptRun {
   readonly #pool: Pool;
   readonly #worker: QuickJsWorker;
-  readonly #gate: CallGate;
+  readonly #bridge: HostBridge;
   readonly #tally: AttemptTally;
   readonly #limits: SandboxLimits;
   #settle: (outcome: SandboxOutcome) => void = () => {};
@@ -112,10 +118,16 @@ class AttemptRun {
   #answerIds: number[] = [];
   #answerTexts: string[] = [];
 
-  constructor(pool: Pool, worker: QuickJsWorker, gate: CallGate, tally: AttemptTally, limits: SandboxLimits) {
+  constructor(
+    pool: Pool,
+    worker: QuickJsWorker,
+    bridge: HostBridge,
+    tally: AttemptTally,
+    limits: SandboxLimits,
+  ) {
     this.#pool = pool;
     this.#worker = worker;
-    this.#gate = gate;
+    this.#bridge = bridge;
     this.#tally = tally;
     this.#limits = limits;
   }
@@ -137,7 +149,7 @@ class AttemptRun {
         () => this.#finish(wallLimit(this.#tally, this.#limits.wallMs), 'discard'),
         this.#limits.wallMs,
       );
-      void this.#gate.ended.then((ending) => this.#hostEnded(ending));
+      void this.#bridge.ended.then((ending) => this.#hostEnded(ending));
       this.#worker.post({
         type: 'run',
         code: attempt.code,
@@ -166,7 +178,7 @@ class AttemptRun {
     }
   }
 
-  /** Hands a turn's requests to the gate, in the guest's order (the gate numbers calls). */
+  /** Hands a turn's requests to the bridge, in the guest's order (the bridge numbers calls). */
   #requests(text: string): void {
     for (const request of readRequests(text).requests) this.#request(request);
   }
@@ -174,8 +186,8 @@ class AttemptRun {
   #request(request: GuestRequest): void {
     const answered =
       request.kind === 'call'
-        ? this.#gate.call(request.address, request.args, request.connection)
-        : this.#gate.lookup(request.request);
+        ? this.#bridge.call(request.address, request.args, request.connection)
+        : this.#bridge.lookup(request.request);
     void answered.then((text) => this.#answer(request.id, text));
   }
 
@@ -197,8 +209,8 @@ class AttemptRun {
   /** The code finished (or hit a limit): calls still in flight settle first, within the wall. */
   async #guestEnded(ending: WorkerEnding, recycle: boolean): Promise<void> {
     const outcome = this.#outcomeOf(ending);
-    this.#gate.close();
-    await this.#withinWall(this.#gate.idle());
+    this.#bridge.close();
+    await this.#withinWall(this.#bridge.idle());
     this.#finish(outcome, recycle ? 'discard' : 'release');
   }
 
@@ -206,14 +218,14 @@ class AttemptRun {
   async #hostEnded(ending: HostEnding): Promise<void> {
     if (this.#over) return;
     this.#hostEnding = ending;
-    await this.#withinWall(this.#gate.idle());
+    await this.#withinWall(this.#bridge.idle());
     const outcome: SandboxOutcome =
       ending.kind === 'suspend'
         ? {
             status: 'suspended',
             logs: this.#tally.logs.lines,
             logsTruncated: this.#tally.logs.truncated,
-            calls: this.#gate.calls,
+            calls: this.#bridge.calls,
           }
         : failedOutcome(this.#tallied(), ending.error);
     const stopped = new Promise<boolean>((resolve) => {
@@ -263,7 +275,7 @@ class AttemptRun {
   }
 
   #tallied(): AttemptTally {
-    this.#tally.calls = this.#gate.calls;
+    this.#tally.calls = this.#bridge.calls;
     return this.#tally;
   }
 
@@ -278,8 +290,8 @@ class AttemptRun {
     if (this.#over && !stopping) return;
     this.#over = true;
     clearTimeout(this.#wall);
-    this.#gate.close();
-    outcome.calls = this.#gate.calls;
+    this.#bridge.close();
+    outcome.calls = this.#bridge.calls;
     if (fate === 'release' && this.#worker.alive) this.#pool.release(this.#worker);
     else this.#pool.discard(this.#worker);
     this.#settle(outcome);

@@ -1,5 +1,5 @@
 /**
- * A QuickJS worker thread (started by local/quickjs-pool.ts). It owns one QuickJS WebAssembly
+ * A QuickJS worker thread (started by local/quickjs/pool.ts). It owns one QuickJS WebAssembly
  * module built over its own WebAssembly.Memory whose `maximum` is the hard cap on the guest heap
  * (QuickJS's own memory limit is not a cap), and runs one attempt at a time on it.
  *
@@ -11,9 +11,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import variant from '@jitl/quickjs-wasmfile-release-sync';
 import { newQuickJSWASMModuleFromVariant, newVariant } from 'quickjs-emscripten-core';
-import { QuickJsAttempt } from './quickjs-attempt.ts';
-import { readAnswers } from './quickjs-fields.ts';
-import type { FromWorker, ToWorker, WorkerSetup } from './quickjs-protocol.ts';
+import { QuickJsAttempt } from './attempt.ts';
+import { readAnswers } from './fields.ts';
+import type { FromWorker, ToWorker, WorkerSetup } from './protocol.ts';
 import { WasmMemory } from './wasm-memory.ts';
 
 const PAGE = 64 * 1024;
@@ -23,7 +23,7 @@ const INITIAL_PAGES = 256;
 const OVERHEAD_BYTES = 8 * 1024 * 1024;
 
 const port = parentPort;
-if (!port) throw new Error('quickjs-worker.ts runs as a worker thread');
+if (!port) throw new Error('local/quickjs/worker.ts runs as a worker thread');
 const setup = workerData as WorkerSetup;
 const post = (message: FromWorker) => port.postMessage(message);
 

@@ -13,7 +13,7 @@
  *   nothing more starts: waiting calls are dropped and every later answer is "ended", so no call
  *   reaches the host after its attempt is over.
  */
-import type { JsonValue } from '../contracts.ts';
+import type { JsonValue } from '../contracts/names.ts';
 import { utf8Length } from '../pipeline/utf8.ts';
 import type { SandboxAnswer, SandboxCall, SandboxHost, SandboxLookup } from '../ports.ts';
 
@@ -32,14 +32,14 @@ interface Job {
   resolve: (text: string) => void;
 }
 
-export interface CallGateOptions {
+export interface HostBridgeOptions {
   maxConcurrent: number;
   /** Every address the attempt may call (its profile's tools). */
   addresses: Iterable<string>;
   resultBytes: number;
 }
 
-export class CallGate {
+export class HostBridge {
   readonly ended: Promise<HostEnding>;
   readonly #host: SandboxHost;
   readonly #max: number;
@@ -55,7 +55,7 @@ export class CallGate {
   #endWith: (ending: HostEnding) => void = () => {};
   #idle: (() => void)[] = [];
 
-  constructor(host: SandboxHost, options: CallGateOptions) {
+  constructor(host: SandboxHost, options: HostBridgeOptions) {
     this.#host = host;
     this.#max = Math.max(1, options.maxConcurrent);
     this.#addresses = new Set(options.addresses);

@@ -11,7 +11,7 @@
  *   reach the host even from a turn the compute or memory limit cuts short.
  * - A call still in the outbox when a limit ends its turn never left the guest: it never
  *   started, and the host never hears of it.
- * - The text is records of length-prefixed fields (quickjs-fields.ts), no JSON: QuickJS's
+ * - The text is records of length-prefixed fields (fields.ts), no JSON: QuickJS's
  *   JSON.stringify costs a microsecond or two even for a tiny array. A record is a kind (`c` a
  *   call, `d` a call with a connection, `l` a lookup) and its fields; the worker posts the
  *   text on as it is when every record in it was accepted. Arguments and requests
@@ -19,10 +19,10 @@
  *   config; a connection name is the model's string, so it is JSON-quoted to survive the
  *   UTF-8 crossing intact.
  * - Nothing here is trusted: `readRequests` keeps well-formed records up to the first
- *   malformed one; the worker checks ids against the attempt's, the CallGate everything else.
+ *   malformed one; the worker checks ids against the attempt's, the HostBridge everything else.
  */
-import { FieldReader, field } from './quickjs-fields.ts';
-import type { GuestRequest } from './quickjs-protocol.ts';
+import { FieldReader, field } from './fields.ts';
+import type { GuestRequest } from './protocol.ts';
 
 /** A function expression: `(OUTBOX_SOURCE)(native)` returns `{ primitives, take }`. */
 export const OUTBOX_SOURCE = `(function outbox(native) {
@@ -103,7 +103,7 @@ export function encodeRequests(requests: readonly GuestRequest[]): string {
   return out;
 }
 
-/** A JSON-quoted string, or an empty name (which the CallGate refuses) if it is not one. */
+/** A JSON-quoted string, or an empty name (which the HostBridge refuses) if it is not one. */
 function parseQuoted(quoted: string): string {
   try {
     const value: unknown = JSON.parse(quoted);

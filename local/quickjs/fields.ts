@@ -1,6 +1,6 @@
 /**
  * The wire form of the QuickJS bridge's hot messages: length-prefixed fields, `<UTF-16
- * length>:<text>`, one after another. A turn's requests (the guest's outbox, quickjs-outbox.ts)
+ * length>:<text>`, one after another. A turn's requests (the guest's outbox, outbox.ts)
  * and a batch of answers each cross the thread boundary as one such string: a bare string is
  * the cheapest thing to post (structured clone copies it in one go), costs no escaping, and
  * reads back with slices. Nothing read here is trusted: a malformed field ends the reading.

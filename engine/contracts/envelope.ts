@@ -1,0 +1,44 @@
+/**
+ * The execute envelope (spec: The MCP surface, execute): what the model gets back from a run.
+ *
+ * The hub's records, as zod 4 schemas. Every other module takes its types from these files
+ * (`z.infer`), so a record has exactly one definition. Timestamps are epoch milliseconds from
+ * the Clock port; ids are opaque strings.
+ */
+import { z } from 'zod';
+import { ErrorInfo, PendingKind } from './runs.ts';
+
+export const EnvelopeStatus = z.enum([
+  /** Another attempt is running the run right now: ask again after `retryAfterMs`; nothing failed. */
+  'running',
+  'completed',
+  'failed',
+  'awaiting_approval',
+  'awaiting_connection',
+  'cancelled',
+]);
+
+export const ExecuteEnvelope = z.object({
+  runId: z.string(),
+  status: EnvelopeStatus,
+  result: z.unknown().optional(),
+  error: ErrorInfo.optional(),
+  logs: z.array(z.string()).optional(),
+  calls: z.array(z.object({ address: z.string(), ok: z.boolean(), ms: z.number() })),
+  pending: z
+    .array(
+      z.object({
+        id: z.string(),
+        kind: PendingKind,
+        address: z.string().optional(),
+        summary: z.string(),
+        message: z.string().optional(),
+      }),
+    )
+    .optional(),
+  truncated: z.object({ result: z.boolean().optional(), logs: z.boolean().optional() }).optional(),
+  notices: z.array(z.string()).optional(),
+  /** With status `running`: when to call `execute({ resume })` again, in milliseconds. */
+  retryAfterMs: z.number().int().positive().optional(),
+});
+export type ExecuteEnvelope = z.infer<typeof ExecuteEnvelope>;
