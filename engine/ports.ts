@@ -152,7 +152,10 @@ export interface HubStore {
 
 // ── The sandbox (spec: The MCP surface, "Inside the sandbox" and "Default limits") ────────
 
-/** What bounds one attempt. Hosts may lower these but never raise them. */
+/**
+ * What bounds one attempt: a view of a run's limits (engine/sandbox/limits.ts, one model in
+ * engine/runs/limits.ts). Hosts may lower these but never raise them.
+ */
 export interface SandboxLimits {
   /** Guest execution time, paused while tool calls are in flight. */
   computeMs: number;
@@ -167,15 +170,6 @@ export interface SandboxLimits {
   /** The largest result, and the largest arguments of one call, as UTF-8 JSON. */
   resultBytes: number;
 }
-
-export const DEFAULT_SANDBOX_LIMITS: Readonly<SandboxLimits> = Object.freeze({
-  computeMs: 10_000,
-  wallMs: 90_000,
-  memoryBytes: 64 * 1024 * 1024,
-  maxConcurrent: 8,
-  logBytes: 24 * 1024,
-  resultBytes: 1024 * 1024,
-});
 
 /** One attempt of a run: the same seed and clock origin on every attempt make it replayable. */
 export interface SandboxAttempt {

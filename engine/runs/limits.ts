@@ -1,6 +1,9 @@
 /**
- * The default limits of a run (spec: The MCP surface, "Default limits"). Hosts may lower them
- * but not raise them.
+ * The one limits model (spec: The MCP surface, "Default limits"): one table of defaults and one
+ * rule, `lowered`, for a host's overrides. A host may lower a limit, never raise it; an override
+ * that is not a finite number is ignored, and none goes below its floor (1, or 0 for the queue
+ * wait, where 0 means "do not wait"). The sandbox's limits are a view of this table
+ * (engine/sandbox/limits.ts).
  *
  * `concurrentAttempts` and `attemptQueueMs` are the hub's own (spec: Security, I7 "every channel
  * has a budget"): twenty `execute`s at once once took 1.4 GB, sixty 3.8 GB. Attempts are counted in
@@ -19,8 +22,10 @@ export interface RunLimits {
   maxCalls: number;
   /** Tool calls in flight at once. */
   maxConcurrent: number;
-  /** Result and logs returned inline, together. */
+  /** Result and logs returned inline, together; also the console output an attempt keeps. */
   inlineResultBytes: number;
+  /** The largest result of an attempt, and the largest arguments of one call, as UTF-8 JSON. */
+  resultBytes: number;
   /** One upstream call. */
   upstreamTimeoutMs: number;
   /** How long a pending approval waits. */
@@ -47,6 +52,7 @@ export const DEFAULT_LIMITS: Readonly<RunLimits> = Object.freeze({
   maxCalls: 500,
   maxConcurrent: 8,
   inlineResultBytes: 24 * 1024,
+  resultBytes: 1024 * 1024,
   upstreamTimeoutMs: 30_000,
   approvalTtlMs: 24 * 60 * 60 * 1000,
   retentionMs: 7 * 24 * 60 * 60 * 1000,
@@ -54,14 +60,29 @@ export const DEFAULT_LIMITS: Readonly<RunLimits> = Object.freeze({
   attemptQueueMs: 10_000,
 });
 
-/** `overrides` applied to the defaults, never above them. */
-export function limitsWithin(overrides: Partial<RunLimits> = {}): RunLimits {
-  const limits = { ...DEFAULT_LIMITS };
-  for (const key of Object.keys(overrides) as (keyof RunLimits)[]) {
-    const value = overrides[key];
-    if (value !== undefined) limits[key] = Math.min(value, DEFAULT_LIMITS[key]);
+/** The least each limit can be lowered to: a hub with no attempt slot is always busy. */
+const FLOORS: Readonly<Partial<Record<keyof RunLimits, number>>> = Object.freeze({ attemptQueueMs: 0 });
+
+/**
+ * `defaults` lowered by `overrides`, never raised: each override that is a finite number is
+ * rounded down and kept between its floor (1 unless `floors` says otherwise) and its default.
+ */
+export function lowered<T extends { [K in keyof T]: number }>(
+  defaults: Readonly<T>,
+  overrides: Partial<T> = {},
+  floors?: Readonly<Partial<Record<keyof T, number>>>,
+): T {
+  const limits: T = { ...defaults } as T;
+  for (const key of Object.keys(defaults) as (keyof T)[]) {
+    const value: unknown = overrides[key];
+    if (typeof value !== 'number' || !Number.isFinite(value)) continue;
+    const floor = floors?.[key] ?? 1;
+    limits[key] = Math.min(Math.max(Math.floor(value), floor), defaults[key]) as T[keyof T];
   }
-  // A hub that can run no attempt at all is a hub that is always busy.
-  limits.concurrentAttempts = Math.max(1, limits.concurrentAttempts);
   return limits;
+}
+
+/** A run's limits: the defaults lowered by what the host asks (`lowered`). */
+export function limitsWithin(overrides: Partial<RunLimits> = {}): RunLimits {
+  return lowered(DEFAULT_LIMITS, overrides, FLOORS);
 }

@@ -22,6 +22,7 @@ import type {
   SandboxHost,
   SandboxLookup,
 } from '../ports.ts';
+import { sandboxPart } from '../sandbox/limits.ts';
 import { NO_SCRUBBING, type SecretScrubbing } from '../secrets/hub-secrets.ts';
 import { ATTEMPT_LEASE_MS, claimSlot, type SlotDeps, slotFreed } from './attempt-slots.ts';
 import { type GateDeps, gateCall, type Upstream } from './call-gate.ts';
@@ -309,13 +310,7 @@ export class Runs {
         namespaces: this.#namespaces(),
         seed: run.seed,
         clockOrigin: run.clockOrigin,
-        limits: {
-          computeMs: this.#limits.computeMs,
-          wallMs: this.#limits.wallMs,
-          memoryBytes: this.#limits.memoryBytes,
-          maxConcurrent: this.#limits.maxConcurrent,
-          logBytes: this.#limits.inlineResultBytes,
-        },
+        limits: sandboxPart(this.#limits),
       },
       host,
     );

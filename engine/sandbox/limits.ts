@@ -1,17 +1,24 @@
 /**
- * An attempt's limits: the defaults (engine/ports.ts, from the spec's "Default limits") lowered
- * by whatever the host asks, never raised. A value that is not a positive number is ignored.
+ * An attempt's limits, as a view of the one limits model (engine/runs/limits.ts): the part of a
+ * run's limits the sandbox enforces, lowered by whatever the host asks by the same rule
+ * (`lowered`), never raised.
  */
-import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from '../ports.ts';
+import type { SandboxLimits } from '../ports.ts';
+import { DEFAULT_LIMITS, lowered, type RunLimits } from '../runs/limits.ts';
 
-/** `overrides` applied to the defaults, each at most its default. */
+/** The part of a run's limits that bounds one attempt in the sandbox. */
+export function sandboxPart(limits: Readonly<RunLimits>): SandboxLimits {
+  return {
+    computeMs: limits.computeMs,
+    wallMs: limits.wallMs,
+    memoryBytes: limits.memoryBytes,
+    maxConcurrent: limits.maxConcurrent,
+    logBytes: limits.inlineResultBytes,
+    resultBytes: limits.resultBytes,
+  };
+}
+
+/** The defaults' sandbox part lowered by `overrides`, each at most its default. */
 export function sandboxLimits(overrides: Partial<SandboxLimits> = {}): SandboxLimits {
-  const limits = { ...DEFAULT_SANDBOX_LIMITS };
-  for (const key of Object.keys(DEFAULT_SANDBOX_LIMITS) as (keyof SandboxLimits)[]) {
-    const value = overrides[key];
-    if (typeof value === 'number' && value > 0 && Number.isFinite(value)) {
-      limits[key] = Math.min(Math.floor(value), DEFAULT_SANDBOX_LIMITS[key]);
-    }
-  }
-  return limits;
+  return lowered(sandboxPart(DEFAULT_LIMITS), overrides);
 }
