@@ -18,17 +18,18 @@
 import { hex } from '../engine/hex.ts';
 import { addComputeChecks } from '../engine/pipeline/fuel.ts';
 import { refuseModules } from '../engine/pipeline/index.ts';
-import type { Sandbox, SandboxAttempt, SandboxHost, SandboxOutcome } from '../engine/ports.ts';
+import type { Sandbox, SandboxAttempt, SandboxEnding, SandboxHost, SandboxOutcome } from '../engine/ports.ts';
 import {
   type AttemptTally,
   computeLimit,
+  endedByHost,
   failedOutcome,
   guestErrorOutcome,
   memoryLimit,
   outcomeFromReport,
   wallLimit,
 } from '../engine/sandbox/guest-report.ts';
-import { HostBridge, type HostEnding } from '../engine/sandbox/host-bridge.ts';
+import { HostBridge } from '../engine/sandbox/host-bridge.ts';
 import { sandboxLimits } from '../engine/sandbox/limits.ts';
 import { LogSink } from '../engine/sandbox/log-sink.ts';
 import { preludeConfig } from '../engine/sandbox/protocol.ts';
@@ -89,7 +90,7 @@ export class WorkerLoaderSandbox implements Sandbox {
         ),
         resultBytes: limits.resultBytes,
       });
-      let hostEnding: HostEnding | undefined;
+      let hostEnding: SandboxEnding | undefined;
       void bridge.ended.then((ending) => {
         hostEnding = ending;
       });
@@ -131,16 +132,7 @@ export class WorkerLoaderSandbox implements Sandbox {
       bridge.close();
       tally.calls = bridge.calls;
       if (ending.kind === 'guest') for (const line of ending.run.logs) tally.logs.add(line);
-      if (ending.kind !== 'wall' && hostEnding?.kind === 'suspend') {
-        return {
-          status: 'suspended',
-          logs: tally.logs.lines,
-          logsTruncated: tally.logs.truncated,
-          calls: tally.calls,
-        };
-      }
-      if (ending.kind !== 'wall' && hostEnding?.kind === 'fail')
-        return failedOutcome(tally, hostEnding.error);
+      if (ending.kind !== 'wall' && hostEnding) return endedByHost(hostEnding, tally);
       return outcomeOf(ending, tally, limits.resultBytes, limits.computeMs, limits.wallMs);
     } catch (error) {
       return failedOutcome(tally, {

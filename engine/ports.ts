@@ -210,15 +210,20 @@ export interface ToolErrorInfo {
 }
 
 /**
- * The host's answer to a call: a value or a ToolError for the guest, or the end of the attempt.
- * `suspend` (e.g. awaiting approval) lets the calls in flight settle, starts no other, and ends
- * the attempt `suspended`; `fail` (e.g. divergence) does the same and ends it `failed`.
+ * The host ending an attempt from inside a call, as the sandbox sees it (the engine's reasons,
+ * engine/runs/attempt-ending.ts, come down to these two). `suspend` (e.g. awaiting approval)
+ * lets the calls in flight settle, starts no other, and ends the attempt `suspended`; `fail`
+ * (e.g. divergence) does the same and ends it `failed` with this error.
  */
+export type SandboxEnding =
+  | { kind: 'suspend' }
+  | { kind: 'fail'; error: { code: string; message: string; hint?: string } };
+
+/** The host's answer to a call: a value or a ToolError for the guest, or the end of the attempt. */
 export type SandboxAnswer =
   | { kind: 'value'; value: JsonValue }
   | { kind: 'error'; error: ToolErrorInfo }
-  | { kind: 'suspend' }
-  | { kind: 'fail'; error: { code: string; message: string; hint?: string } };
+  | SandboxEnding;
 
 /** The host side of the bridge. A rejected promise is a hub bug: it fails the attempt. */
 export interface SandboxHost {

@@ -22,7 +22,7 @@ import { nestingDepth } from '../canonical-json.ts';
 import type { JsonValue } from '../contracts/names.ts';
 import type { CallOutcome, JournalEntry, PendingInput, Run } from '../contracts/runs.ts';
 import type { ManifestTool } from '../contracts/sources.ts';
-import { HubError } from '../errors.ts';
+import { HubError, isHubError } from '../errors.ts';
 import { randomId } from '../hex.ts';
 import { decide, type PolicyDecision } from '../policy/decide.ts';
 import type { Clock, HubStore, JournalStart, Random } from '../ports.ts';
@@ -30,6 +30,7 @@ import { firstSentence } from '../search/first-sentence.ts';
 import type { SecretScrubbing } from '../secrets/hub-secrets.ts';
 import { callArgsDigest } from './args-digest.ts';
 import { argsPreview } from './args-preview.ts';
+import type { EndingWitness } from './attempt-ending.ts';
 import { type CallShape, type Decided, personRuling, showsExactly } from './decision-cover.ts';
 import type { RunLimits } from './limits.ts';
 
@@ -41,14 +42,14 @@ export interface GuestCall {
   connection?: string | undefined;
 }
 
-/** What goes back into the guest, or the signal to end the attempt. */
+/**
+ * What goes back into the guest, or the end of the attempt and why (attempt-ending.ts): a call
+ * waits for a person, the code took another path, or this attempt no longer owns its run
+ * (cancelled, or another attempt holds it), and nothing more is sent.
+ */
 export type GateAnswer =
   /** `replayed`: the outcome comes from the journal, recorded when the call first ran. */
-  | { kind: 'outcome'; outcome: CallOutcome; replayed?: true }
-  | { kind: 'suspend' }
-  | { kind: 'divergence'; message: string }
-  /** This attempt no longer owns its run (cancelled, or taken over): nothing more is sent. */
-  | { kind: 'lost'; status: Run['status']; message: string };
+  { kind: 'outcome'; outcome: CallOutcome; replayed?: true } | { kind: 'end'; ending: EndingWitness };
 
 /** Calls one tool upstream, scrubbed (the Hub does this); `tool` is the one the gate let through. */
 export type Upstream = (
@@ -76,7 +77,21 @@ const toolError = (code: string, message: string, retryable = false, hint?: stri
 /** Arguments nested deeper than this are refused before anything reads them recursively. */
 export const MAX_ARGS_DEPTH = 256;
 
+/**
+ * Passes one guest call through the gate. A store conflict on the way (another process wrote
+ * this run's journal at this seq first) means another attempt holds the run: the attempt ends
+ * `busy`.
+ */
 export async function gateCall(deps: GateDeps, run: Run, call: GuestCall): Promise<GateAnswer> {
+  try {
+    return await gate(deps, run, call);
+  } catch (error) {
+    if (isHubError(error, 'conflict')) return { kind: 'end', ending: { kind: 'busy' } };
+    throw error;
+  }
+}
+
+async function gate(deps: GateDeps, run: Run, call: GuestCall): Promise<GateAnswer> {
   const { store, clock } = deps;
   if (nestingDepth(call.args, MAX_ARGS_DEPTH) > MAX_ARGS_DEPTH) {
     return {
@@ -95,15 +110,12 @@ export async function gateCall(deps: GateDeps, run: Run, call: GuestCall): Promi
     // over, stops this one at its next call.
     const current = store.getRun(run.id);
     if (current?.status !== 'running' || current.attempts !== run.attempts) {
-      const status = current?.status ?? 'cancelled';
-      return {
-        kind: 'lost',
-        status,
-        message:
-          status === 'cancelled'
-            ? `run ${run.id} was cancelled; no more calls are made`
-            : `run ${run.id} was taken over by another attempt; this one makes no more calls`,
-      };
+      return (current?.status ?? 'cancelled') === 'cancelled'
+        ? {
+            kind: 'end',
+            ending: { kind: 'cancelled', message: `run ${run.id} was cancelled; no more calls are made` },
+          }
+        : { kind: 'end', ending: { kind: 'busy' } };
     }
     const entry = store.getJournalEntry(run.id, call.seq);
     return entry ? replay(store, call, digest, entry) : admit(deps, run, call, digest);
@@ -137,11 +149,14 @@ interface Send {
 function replay(store: HubStore, call: GuestCall, digest: string, entry: JournalEntry): GateAnswer {
   if (entry.address !== call.address || entry.argsDigest !== digest) {
     return {
-      kind: 'divergence',
-      message:
-        `call ${call.seq} was ${entry.address} with other arguments when this run first ran, ` +
-        `but now it is ${call.address}${entry.address === call.address ? ' with different arguments' : ''}. ` +
-        'The code took another path on resume; run it again as a new execute.',
+      kind: 'end',
+      ending: {
+        kind: 'divergence',
+        message:
+          `call ${call.seq} was ${entry.address} with other arguments when this run first ran, ` +
+          `but now it is ${call.address}${entry.address === call.address ? ' with different arguments' : ''}. ` +
+          'The code took another path on resume; run it again as a new execute.',
+      },
     };
   }
   if (entry.outcome) return { kind: 'outcome', outcome: entry.outcome, replayed: true };
@@ -217,7 +232,7 @@ function admit(deps: GateDeps, run: Run, call: GuestCall, digest: string): GateA
   if (decision.effect === 'ask') {
     const reason = decision.changed ? `${decision.reason}; ${decision.changed}` : decision.reason;
     ensurePending(deps, run, call, shape, tool, reason);
-    return { kind: 'suspend' };
+    return { kind: 'end', ending: { kind: 'suspend' } };
   }
   store.appendJournal(journalStart(run, call, digest, connection, decision, deps.clock.now()));
   return { kind: 'send', tool, connection };

@@ -16,7 +16,6 @@ import type {
   Clock,
   HubStore,
   Random,
-  RunUpdate,
   Sandbox,
   SandboxAnswer,
   SandboxHost,
@@ -24,6 +23,7 @@ import type {
 } from '../ports.ts';
 import { sandboxPart } from '../sandbox/limits.ts';
 import { NO_SCRUBBING, type SecretScrubbing } from '../secrets/hub-secrets.ts';
+import { AttemptEnding, busyRun, recordEnding } from './attempt-ending.ts';
 import { ATTEMPT_LEASE_MS, claimSlot, type SlotDeps, slotFreed } from './attempt-slots.ts';
 import { type GateDeps, gateCall, type Upstream } from './call-gate.ts';
 import { buildEnvelope } from './envelope.ts';
@@ -124,7 +124,7 @@ export class Runs {
       case 'running':
         // A live attempt beats every few seconds; one not heard from in a lease is presumed dead
         // (its process was killed), and its unsettled calls are in doubt, never sent again.
-        if (now - run.updatedAt < ATTEMPT_LEASE_MS) throw this.#busy(run);
+        if (now - run.updatedAt < ATTEMPT_LEASE_MS) throw busyRun(run.id);
         return this.#attempt(run);
       case 'awaiting_input': {
         const open = this.#undecided(runId);
@@ -236,7 +236,7 @@ export class Runs {
             { status: run.status, attempts: run.attempts, updatedAt: run.updatedAt },
           );
         } catch (error) {
-          throw isHubError(error, 'conflict') ? this.#busy(run) : error;
+          throw isHubError(error, 'conflict') ? busyRun(run.id) : error;
         }
       },
       { unchanged: `run ${run.id} is unchanged`, retry: `execute({ resume: "${run.id}" })` },
@@ -268,44 +268,31 @@ export class Runs {
     return { store: this.#deps.store, clock: this.#deps.clock, limits: this.#limits };
   }
 
-  /** Runs the attempt `run` was claimed for (running, at `run.attempts`) and records how it ended. */
+  /**
+   * Runs the attempt `run` was claimed for (running, at `run.attempts`) and records how it ended.
+   * The way back is one object: the gate's answer goes to the guest, or ends the attempt in the
+   * attempt's AttemptEnding, which with the sandbox's outcome says how the run ends.
+   */
   async #runAttempt(run: Run): Promise<ExecuteEnvelope> {
-    const { clock, sandbox } = this.#deps;
-    const attempt = run.attempts;
+    const { clock, sandbox, store } = this.#deps;
     const gate: GateDeps = { ...this.#deps, limits: this.#limits, scrubbing: this.#scrubbing };
-    let failure: { code: string; message: string; hint?: string } | undefined;
+    const ending = new AttemptEnding(run.id);
     const pace = new ReplayPace();
     const host: SandboxHost = {
       call: async (call): Promise<SandboxAnswer> => {
-        try {
-          const answer = await gateCall(gate, run, call);
-          if (answer.kind === 'outcome' && answer.replayed) await pace.wait(answer.outcome.ms);
-          if (answer.kind === 'suspend') return answer;
-          if (answer.kind === 'divergence') {
-            failure = { code: 'divergence', message: answer.message };
-            return { kind: 'fail', error: failure };
-          }
-          if (answer.kind === 'lost') {
-            failure = { code: answer.status === 'cancelled' ? 'cancelled' : 'busy', message: answer.message };
-            return { kind: 'fail', error: failure };
-          }
-          return answer.outcome.ok
-            ? { kind: 'value', value: answer.outcome.value }
-            : { kind: 'error', error: answer.outcome.error };
-        } catch (error) {
-          if (isHubError(error, 'conflict')) {
-            failure = { code: 'busy', message: this.#busy(run).message };
-            return { kind: 'fail', error: failure };
-          }
-          throw error;
-        }
+        const answer = await gateCall(gate, run, call);
+        if (answer.kind === 'end') return ending.witnessed(answer.ending);
+        if (answer.replayed) await pace.wait(answer.outcome.ms);
+        return answer.outcome.ok
+          ? { kind: 'value', value: answer.outcome.value }
+          : { kind: 'error', error: answer.outcome.error };
       },
       lookup: (request: SandboxLookup) => this.#deps.lookup(request),
     };
     const outcome = await sandbox.run(
       {
         runId: run.id,
-        attempt,
+        attempt: run.attempts,
         code: run.code,
         namespaces: this.#namespaces(),
         seed: run.seed,
@@ -315,66 +302,12 @@ export class Runs {
       host,
     );
     const now = clock.now();
+    const ended = ending.settle(outcome, () => this.#undecided(run.id).length);
     // Another process holds this run's attempt; its outcome is the run's. Report, change nothing.
-    if (failure?.code === 'busy') throw this.#busy(run);
-    const scrub = this.#scrubbing.scrubber;
-    const logs = [...run.logs, ...outcome.logs.map(scrub.text)];
-    let update: RunUpdate;
-    if (outcome.status === 'completed') {
-      update = { status: 'completed', result: scrub.value(outcome.result ?? null), logs, updatedAt: now };
-    } else if (outcome.status === 'suspended' && !failure && this.#undecided(run.id).length > 0) {
-      update = { status: 'awaiting_input', logs, updatedAt: now };
-    } else {
-      const error: { code: string; message: string; hint?: string } = failure ??
-        outcome.error ?? { code: 'internal', message: 'the attempt ended without a result' };
-      update = {
-        status: 'failed',
-        error: scrub.value({
-          code: error.code,
-          message: error.message,
-          ...(error.hint ? { hint: error.hint } : {}),
-        }),
-        logs,
-        updatedAt: now,
-      };
-    }
-    this.#record(run, attempt, update);
+    if (ended.kind === 'busy') throw busyRun(run.id);
+    const scrubber = this.#scrubbing.scrubber;
+    recordEnding(ended, { store, run, logs: outcome.logs.map(scrubber.text), now, scrubber });
     return this.envelope(run.id);
-  }
-
-  /**
-   * Writes how the attempt ended. Only this attempt's own run is written: a cancel, or a newer
-   * attempt, since it began wins. An outcome the store cannot take (a result nested deeper than
-   * it can serialize, say) still ends the run, as failed: it never stays `running`.
-   */
-  #record(run: Run, attempt: number, update: RunUpdate): void {
-    const expected = { status: 'running' as const, attempts: attempt };
-    try {
-      this.#deps.store.updateRun(run.id, update, expected);
-    } catch (error) {
-      if (isHubError(error, 'conflict')) return;
-      const failed: RunUpdate = {
-        status: 'failed',
-        error: {
-          code: 'result',
-          message:
-            'the hub could not record how this run ended (its result or logs may nest too deeply); return something simpler',
-        },
-        updatedAt: update.updatedAt,
-      };
-      try {
-        this.#deps.store.updateRun(run.id, failed, expected);
-      } catch (again) {
-        if (!isHubError(again, 'conflict')) throw again;
-      }
-    }
-  }
-
-  #busy(run: Run): HubError {
-    return new HubError(
-      'conflict',
-      `run ${run.id} is being run by another attempt right now; call execute({ resume: "${run.id}" }) again in a few seconds`,
-    );
   }
 
   #expire(runId: string, now: number, message?: string): void {

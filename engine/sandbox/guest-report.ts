@@ -1,7 +1,8 @@
 /**
  * Turning what an attempt produced into a SandboxOutcome, the same way in both drivers: the
  * prelude's report (JSON text, trusted for nothing: parsed defensively, the result's size
- * checked again), or a limit or failure the driver saw itself.
+ * checked again), a limit or failure the driver saw itself, or the host's ending from inside a
+ * call (HostBridge.ended), which outranks how the guest itself stopped.
  *
  * Uncaught errors are named plainly: a stack overflow becomes a `stack` limit whichever engine
  * raised it, QuickJS's "out of memory" a `memory` limit; a line and column are read from the
@@ -9,7 +10,7 @@
  */
 import type { JsonValue } from '../contracts/names.ts';
 import { utf8Length } from '../pipeline/utf8.ts';
-import type { SandboxError, SandboxLimit, SandboxOutcome } from '../ports.ts';
+import type { SandboxEnding, SandboxError, SandboxLimit, SandboxOutcome } from '../ports.ts';
 import type { LogSink } from './log-sink.ts';
 
 /** The file name both drivers give the model's code. */
@@ -118,6 +119,13 @@ function withHint(described: SandboxError, error: ReportedError): SandboxError {
   const hint = text(error.hint, 1000);
   if (hint) described.hint = hint;
   return described;
+}
+
+/** The outcome of an attempt the host ended from inside a call (HostBridge.ended). */
+export function endedByHost(ending: SandboxEnding, tally: AttemptTally): SandboxOutcome {
+  return ending.kind === 'suspend'
+    ? { status: 'suspended', ...base(tally) }
+    : failedOutcome(tally, ending.error);
 }
 
 /** An attempt that failed, with everything it logged. */

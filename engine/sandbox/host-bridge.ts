@@ -15,12 +15,7 @@
  */
 import type { JsonValue } from '../contracts/names.ts';
 import { utf8Length } from '../pipeline/utf8.ts';
-import type { SandboxAnswer, SandboxCall, SandboxHost, SandboxLookup } from '../ports.ts';
-
-/** How the host ended an attempt from inside a call. */
-export type HostEnding =
-  | { kind: 'suspend' }
-  | { kind: 'fail'; error: { code: string; message: string; hint?: string } };
+import type { SandboxAnswer, SandboxCall, SandboxEnding, SandboxHost, SandboxLookup } from '../ports.ts';
 
 /** The answer that tells the prelude its attempt is over: the awaiting guest code never resumes. */
 export const ENDED_ANSWER = '{"ended":true}';
@@ -40,7 +35,7 @@ export interface HostBridgeOptions {
 }
 
 export class HostBridge {
-  readonly ended: Promise<HostEnding>;
+  readonly ended: Promise<SandboxEnding>;
   readonly #host: SandboxHost;
   readonly #max: number;
   readonly #addresses: ReadonlySet<string>;
@@ -51,8 +46,8 @@ export class HostBridge {
   #nextSeq = 0;
   #handed = 0;
   #open = true;
-  #ending: HostEnding | undefined;
-  #endWith: (ending: HostEnding) => void = () => {};
+  #ending: SandboxEnding | undefined;
+  #endWith: (ending: SandboxEnding) => void = () => {};
   #idle: (() => void)[] = [];
 
   constructor(host: SandboxHost, options: HostBridgeOptions) {
@@ -185,7 +180,7 @@ export class HostBridge {
     }
   }
 
-  #end(ending: HostEnding): void {
+  #end(ending: SandboxEnding): void {
     if (this.#ending) return;
     this.#ending = ending;
     this.close();

@@ -16,6 +16,7 @@
 import type {
   Sandbox,
   SandboxAttempt,
+  SandboxEnding,
   SandboxHost,
   SandboxLimits,
   SandboxOutcome,
@@ -24,13 +25,14 @@ import { DEFAULT_LIMITS } from '../../engine/runs/limits.ts';
 import {
   type AttemptTally,
   computeLimit,
+  endedByHost,
   failedOutcome,
   guestErrorOutcome,
   memoryLimit,
   outcomeFromReport,
   wallLimit,
 } from '../../engine/sandbox/guest-report.ts';
-import { HostBridge, type HostEnding } from '../../engine/sandbox/host-bridge.ts';
+import { HostBridge } from '../../engine/sandbox/host-bridge.ts';
 import { sandboxLimits } from '../../engine/sandbox/limits.ts';
 import { LogSink } from '../../engine/sandbox/log-sink.ts';
 import { preludeConfig } from '../../engine/sandbox/protocol.ts';
@@ -111,7 +113,7 @@ class AttemptRun {
   #settle: (outcome: SandboxOutcome) => void = () => {};
   #over = false;
   /** Set as soon as the host ends the attempt: from then on the guest's own ending is moot. */
-  #hostEnding: HostEnding | undefined;
+  #hostEnding: SandboxEnding | undefined;
   #deadline = 0;
   #wall: NodeJS.Timeout | undefined;
   /** Answers waiting for this microtask checkpoint to end, to leave in one message. */
@@ -215,19 +217,11 @@ class AttemptRun {
   }
 
   /** The host ended the attempt from inside a call: let calls in flight settle, then stop. */
-  async #hostEnded(ending: HostEnding): Promise<void> {
+  async #hostEnded(ending: SandboxEnding): Promise<void> {
     if (this.#over) return;
     this.#hostEnding = ending;
     await this.#withinWall(this.#bridge.idle());
-    const outcome: SandboxOutcome =
-      ending.kind === 'suspend'
-        ? {
-            status: 'suspended',
-            logs: this.#tally.logs.lines,
-            logsTruncated: this.#tally.logs.truncated,
-            calls: this.#bridge.calls,
-          }
-        : failedOutcome(this.#tallied(), ending.error);
+    const outcome = endedByHost(ending, this.#tallied());
     const stopped = new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), STOP_MS);
       this.#worker.onMessage = (message) => {
