@@ -6,6 +6,10 @@
  * point and another resumes from the journal. A call is never sent twice: the journal's
  * (run, seq) key admits one start per call, across processes. An attempt runs only in one of the
  * hub's attempt slots (attempt-slots.ts), claimed with it in one transaction.
+ *
+ * This file is the attempt's lifecycle: claim, run, record. How an attempt ended is one object,
+ * AttemptEnding (attempt-ending.ts), which also writes the run's final status; the sweep of runs
+ * left behind is housekeeping.ts.
  */
 import type { ExecuteEnvelope } from '../contracts/envelope.ts';
 import type { Run } from '../contracts/runs.ts';
@@ -27,6 +31,7 @@ import { AttemptEnding, busyRun, recordEnding } from './attempt-ending.ts';
 import { ATTEMPT_LEASE_MS, claimSlot, type SlotDeps, slotFreed } from './attempt-slots.ts';
 import { type GateDeps, gateCall, type Upstream } from './call-gate.ts';
 import { buildEnvelope } from './envelope.ts';
+import { expireRun, type SweepReport, sweepRuns } from './housekeeping.ts';
 import { limitsWithin, type RunLimits } from './limits.ts';
 import { ReplayPace } from './replay-pace.ts';
 
@@ -129,7 +134,7 @@ export class Runs {
       case 'awaiting_input': {
         const open = this.#undecided(runId);
         if (open.some((p) => p.expiresAt <= now)) {
-          this.#expire(runId, now);
+          expireRun(this.#deps.store, runId, now);
           return this.envelope(runId);
         }
         if (open.length > 0) return this.envelope(runId);
@@ -153,59 +158,10 @@ export class Runs {
     return this.envelope(runId);
   }
 
-  /**
-   * Housekeeping, run by each host on a timer (the local server) or an alarm (the HubObject):
-   * a run waiting on a request that has expired becomes `expired`, a run left behind for a day
-   * (decided but never resumed; or running in a process that died) ends, and runs that ended more
-   * than `retentionMs` ago are deleted with their journals. Answers when it is next needed: the
-   * earliest expiry of a request still open, if any.
-   */
-  sweep(): { expired: number; pruned: number; nextExpiry: number | undefined } {
+  /** Housekeeping (housekeeping.ts): expires, ends and prunes runs; says when it is next needed. */
+  sweep(): SweepReport {
     const { store, clock } = this.#deps;
-    const now = clock.now();
-    let expired = 0;
-    let nextExpiry: number | undefined;
-    // A run nobody moved on for as long as a request may wait is left behind: a person decided
-    // and no one resumed it, or its process died and no one resumed it. It ends, so it is pruned.
-    const stale = now - this.#limits.approvalTtlMs;
-    for (const run of store.listRuns({ status: 'awaiting_input', limit: 10_000 })) {
-      const open = this.#undecided(run.id);
-      const overdue = open.some((p) => p.expiresAt <= now);
-      if (overdue || (open.length === 0 && run.updatedAt <= stale)) {
-        this.#expire(
-          run.id,
-          now,
-          overdue
-            ? undefined
-            : `run ${run.id} was decided but no one resumed it within a day; run the code again`,
-        );
-        expired++;
-        continue;
-      }
-      for (const pending of open) nextExpiry = Math.min(nextExpiry ?? pending.expiresAt, pending.expiresAt);
-    }
-    for (const run of store.listRuns({ status: 'running', limit: 10_000 })) {
-      if (run.updatedAt > stale) continue;
-      try {
-        store.updateRun(
-          run.id,
-          {
-            status: 'failed',
-            error: {
-              code: 'abandoned',
-              message: `run ${run.id} stopped when the process running it died, and no one resumed it; run the code again`,
-            },
-            updatedAt: now,
-          },
-          { status: 'running', attempts: run.attempts, updatedAt: run.updatedAt },
-        );
-        expired++;
-      } catch (error) {
-        if (!isHubError(error, 'conflict')) throw error;
-      }
-    }
-    const pruned = store.pruneRuns(now - this.#limits.retentionMs);
-    return { expired, pruned, nextExpiry };
+    return sweepRuns({ store, clock, limits: this.#limits, openInputs: (runId) => this.#undecided(runId) });
   }
 
   /** The envelope of a run as the store holds it now, scrubbed of every secret the hub knows. */
@@ -308,17 +264,6 @@ export class Runs {
     const scrubber = this.#scrubbing.scrubber;
     recordEnding(ended, { store, run, logs: outcome.logs.map(scrubber.text), now, scrubber });
     return this.envelope(run.id);
-  }
-
-  #expire(runId: string, now: number, message?: string): void {
-    this.#deps.store.updateRun(runId, {
-      status: 'expired',
-      error: {
-        code: 'expired',
-        message: message ?? `the approval for run ${runId} was not given in time; run the code again`,
-      },
-      updatedAt: now,
-    });
   }
 
   #namespaces(): Record<string, string[]> {
