@@ -200,7 +200,10 @@ export type SandboxLookup =
   | { kind: 'search'; query: string; namespace?: string; limit?: number }
   | { kind: 'describe'; targets: string[] };
 
-/** What the guest's `ToolError` carries (its address is the call's). */
+/**
+ * What the guest's `ToolError` carries (its address is the call's). The sandbox carries any code;
+ * what the engine answers and journals is a ToolErrorCode (contracts/error-codes.ts).
+ */
 export interface ToolErrorInfo {
   code: string;
   message: string;
@@ -238,6 +241,7 @@ export type SandboxLimit = 'compute' | 'wall' | 'memory' | 'stack' | 'result';
 
 /** Why an attempt failed; line and column are in the model's code when known. */
 export interface SandboxError {
+  /** Read as a RunErrorCode when the run records it (runErrorCode). */
   code: string;
   message: string;
   hint?: string;

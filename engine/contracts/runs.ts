@@ -7,6 +7,7 @@
  * the Clock port; ids are opaque strings.
  */
 import { z } from 'zod';
+import { RunErrorCode, ToolErrorCode } from './error-codes.ts';
 import {
   ConnectionName,
   ContractDigest,
@@ -21,12 +22,16 @@ import { PolicyEffect } from './policy.ts';
 export const RunStatus = z.enum(['running', 'awaiting_input', 'completed', 'failed', 'cancelled', 'expired']);
 export type RunStatus = z.infer<typeof RunStatus>;
 
-/** An error as the model and the guest see it. */
+/** An error as the model and the guest see it (the envelope's `error`: any code, as published). */
 export const ErrorInfo = z.object({
   code: z.string().min(1),
   message: z.string(),
   hint: z.string().optional(),
 });
+
+/** Why a run failed, as stored: its code is one of RUN_ERROR_CODES (error-codes.ts). */
+export const RunError = ErrorInfo.extend({ code: RunErrorCode });
+export type RunError = z.infer<typeof RunError>;
 
 /** One `execute` request's lifecycle (spec: Concepts, Run). */
 export const Run = z.object({
@@ -40,7 +45,7 @@ export const Run = z.object({
   clockOrigin: Timestamp,
   attempts: z.number().int().nonnegative(),
   result: JsonValue.optional(),
-  error: ErrorInfo.optional(),
+  error: RunError.optional(),
   logs: z.array(z.string()),
   notices: z.array(z.string()),
   createdAt: Timestamp,
@@ -53,7 +58,12 @@ export const CallOutcome = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), value: JsonValue, ms: z.number().nonnegative() }),
   z.object({
     ok: z.literal(false),
-    error: ErrorInfo.extend({ status: z.number().int().optional(), retryable: z.boolean() }),
+    /** Why the call failed, as journaled and as the guest's ToolError carries it. */
+    error: ErrorInfo.extend({
+      code: ToolErrorCode,
+      status: z.number().int().optional(),
+      retryable: z.boolean(),
+    }),
     ms: z.number().nonnegative(),
   }),
 ]);

@@ -18,8 +18,10 @@
  * cancelled, then divergence, then suspend (a call that diverged fails the run even if another
  * call asked a person at the same moment).
  */
+
+import { runErrorCode } from '../contracts/error-codes.ts';
 import type { JsonValue } from '../contracts/names.ts';
-import type { Run } from '../contracts/runs.ts';
+import type { Run, RunError } from '../contracts/runs.ts';
 import { HubError, isHubError } from '../errors.ts';
 import type { HubStore, RunUpdate, SandboxEnding, SandboxOutcome } from '../ports.ts';
 import type { Scrubber } from '../secrets/scrub.ts';
@@ -40,7 +42,7 @@ export type RunEnding =
   | { kind: 'busy' }
   | { kind: 'completed'; result: JsonValue }
   | { kind: 'awaiting_input' }
-  | { kind: 'failed'; error: { code: string; message: string; hint?: string } };
+  | { kind: 'failed'; error: RunError };
 
 const RANK: Record<EndingWitness['kind'], number> = { suspend: 0, divergence: 1, cancelled: 2, busy: 3 };
 
@@ -83,14 +85,14 @@ export class AttemptEnding {
     if (outcome.status === 'suspended' && witness?.kind === 'suspend' && openInputs() > 0) {
       return { kind: 'awaiting_input' };
     }
-    const error =
-      witness && witness.kind !== 'suspend'
-        ? { code: witness.kind, message: witness.message }
-        : (outcome.error ?? { code: 'internal', message: 'the attempt ended without a result' });
-    return {
-      kind: 'failed',
-      error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) },
-    };
+    if (witness && witness.kind !== 'suspend') {
+      return { kind: 'failed', error: { code: witness.kind, message: witness.message } };
+    }
+    if (!outcome.error) {
+      return { kind: 'failed', error: { code: 'internal', message: 'the attempt ended without a result' } };
+    }
+    const { code, message, hint } = outcome.error;
+    return { kind: 'failed', error: { code: runErrorCode(code), message, ...(hint ? { hint } : {}) } };
   }
 }
 

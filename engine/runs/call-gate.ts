@@ -19,6 +19,7 @@
  */
 import { parseToolAddress } from '../address.ts';
 import { nestingDepth } from '../canonical-json.ts';
+import type { ToolErrorCode } from '../contracts/error-codes.ts';
 import type { JsonValue } from '../contracts/names.ts';
 import type { CallOutcome, JournalEntry, PendingInput, Run } from '../contracts/runs.ts';
 import type { ManifestTool } from '../contracts/sources.ts';
@@ -68,7 +69,7 @@ export interface GateDeps {
   scrubbing: SecretScrubbing;
 }
 
-const toolError = (code: string, message: string, retryable = false, hint?: string): CallOutcome => ({
+const toolError = (code: ToolErrorCode, message: string, retryable = false, hint?: string): CallOutcome => ({
   ok: false,
   error: { code, message, retryable, ...(hint ? { hint } : {}) },
   ms: 0,

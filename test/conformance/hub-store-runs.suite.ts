@@ -47,7 +47,7 @@ export function describeRunRecords(check: Check): void {
       store.settleJournal(
         'run_1',
         0,
-        { ok: false, error: { code: 'x', message: 'y', retryable: false }, ms: 1 },
+        { ok: false, error: { code: 'upstream_error', message: 'y', retryable: false }, ms: 1 },
         T0,
       ),
     );
@@ -131,7 +131,7 @@ export function describeRunRecords(check: Check): void {
     const run: Run = {
       ...fixtures.run('run_1'),
       result: { list: [1, 'two', null, { three: true }] },
-      error: { code: 'x', message: 'y', hint: 'z' },
+      error: { code: 'divergence', message: 'y', hint: 'z' },
       logs: ['a', 'b'],
       notices: ['n'],
     };
