@@ -61,8 +61,6 @@ export const RUN_ERROR_CODES = [
   /** The code took another path on resume than the journal recorded. */
   'divergence',
   'cancelled',
-  /** Another attempt holds the run (never stored: the caller is told to ask again). */
-  'busy',
   /** A request for a person expired, or a decided run was never resumed. */
   'expired',
   /** The process running the attempt died and no one resumed the run. */
