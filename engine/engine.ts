@@ -1,5 +1,6 @@
 /**
- * The engine, assembled: a Hub (sources, connections, scrubbed upstream calls), a Lookup
+ * The engine, assembled: the facade every host calls. Sources (what a person administers:
+ * sources, reviews, connections), Upstream (the hub's scrubbed calls to its sources), a Lookup
  * (search and describe) and Runs (execute and resume in the sandbox), wired to each other the
  * same way on every host. The local hub (local/cli/with-hub.ts) and the HubObject build theirs
  * with `createEngine`, handing in only their adapters: the store, the connector, the secret
@@ -7,9 +8,8 @@
  *
  * The sandbox is asked for on the first run, so a process that only searches never starts one.
  * One `HubSecrets` knows every secret the hub holds (every connection's, and the host's own
- * tokens and keys) and scrubs what the Hub, the runs and the lookups hand out.
+ * tokens and keys) and scrubs what the sources, the upstream calls, the runs and the lookups hand out.
  */
-import { Hub } from './hub.ts';
 import { Lookup } from './lookup.ts';
 import type { Clock, HubStore, Random, Sandbox, SandboxHost } from './ports.ts';
 import type { RunLimits } from './runs/limits.ts';
@@ -17,6 +17,8 @@ import { Runs } from './runs/runs.ts';
 import { HubSecrets } from './secrets/hub-secrets.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
 import type { SourceConnector } from './sources/connector.ts';
+import { Sources } from './sources/sources.ts';
+import { Upstream } from './sources/upstream.ts';
 
 export interface EngineDeps {
   store: HubStore;
@@ -41,7 +43,10 @@ export interface EngineDeps {
 }
 
 export interface Engine {
-  hub: Hub;
+  /** What a person administers: sources, their reviews and connections. */
+  sources: Sources;
+  /** The hub's calls to its sources, scrubbed. */
+  upstream: Upstream;
   lookup: Lookup;
   /** Every secret the hub holds, as one scrubber for whatever leaves the hub. */
   secrets: HubSecrets;
@@ -57,7 +62,8 @@ export function createEngine(deps: EngineDeps): Engine {
     own: deps.ownSecrets,
     clock,
   });
-  const hub = new Hub({ store, connector, secrets, clock, random, hubSecrets });
+  const upstream = new Upstream({ store, connector, secrets, clock, hubSecrets });
+  const sources = new Sources({ store, connector, secrets, clock, random, hubSecrets, upstream });
   const lookup = new Lookup(store);
   const answerLookup: SandboxHost['lookup'] = async (request) => {
     try {
@@ -77,13 +83,14 @@ export function createEngine(deps: EngineDeps): Engine {
       sandbox: await deps.sandbox(),
       clock,
       random,
-      upstream: (address, args, options) => hub.callTool(address, args, options),
+      upstream: (address, args, options) => upstream.callTool(address, args, options),
       lookup: answerLookup,
       scrubbing: hubSecrets,
       ...(deps.limits ? { limits: deps.limits } : {}),
     });
   return {
-    hub,
+    sources,
+    upstream,
     lookup,
     secrets: hubSecrets,
     runs: () => {

@@ -50,7 +50,7 @@ export type GateAnswer =
   /** This attempt no longer owns its run (cancelled, or taken over): nothing more is sent. */
   | { kind: 'lost'; status: Run['status']; message: string };
 
-/** Calls one tool upstream, scrubbed (the Hub does this); `tool` is the one the gate let through. */
+/** Calls one tool upstream, scrubbed (`Upstream.callTool`); `tool` is the one the gate let through. */
 export type Upstream = (
   address: string,
   args: { [key: string]: JsonValue },
