@@ -19,6 +19,7 @@ import type { SecretStore } from './secrets/secret-store.ts';
 import type { SourceConnector } from './sources/connector.ts';
 import { Sources } from './sources/sources.ts';
 import { Upstream } from './sources/upstream.ts';
+import type { HostWording } from './wording.ts';
 
 export interface EngineDeps {
   store: HubStore;
@@ -29,6 +30,8 @@ export interface EngineDeps {
   sandbox: () => Sandbox | Promise<Sandbox>;
   clock: Clock;
   random: Random;
+  /** How a person acts on this host, for the engine's messages: CLI commands, or the dashboard. */
+  wording: HostWording;
   limits?: Partial<RunLimits>;
   /**
    * The host's own secrets, scrubbed like every connection's: its HTTP token, the client-prompt
@@ -52,19 +55,21 @@ export interface Engine {
   secrets: HubSecrets;
   /** The runs, with the sandbox started on first use. */
   runs(): Promise<Runs>;
+  /** How a person acts on this host, for whatever else the host builds over the engine. */
+  wording: HostWording;
 }
 
 export function createEngine(deps: EngineDeps): Engine {
-  const { store, connector, secrets, clock, random } = deps;
+  const { store, connector, secrets, clock, random, wording } = deps;
   const hubSecrets = new HubSecrets({
     store,
     secrets: deps.scrubSecrets ?? secrets,
     own: deps.ownSecrets,
     clock,
   });
-  const upstream = new Upstream({ store, connector, secrets, clock, hubSecrets });
-  const sources = new Sources({ store, connector, secrets, clock, random, hubSecrets, upstream });
-  const lookup = new Lookup(store);
+  const upstream = new Upstream({ store, connector, secrets, clock, hubSecrets, wording });
+  const sources = new Sources({ store, connector, secrets, clock, random, hubSecrets, upstream, wording });
+  const lookup = new Lookup(store, wording);
   const answerLookup: SandboxHost['lookup'] = async (request) => {
     try {
       const { kind, ...input } = request;
@@ -86,6 +91,7 @@ export function createEngine(deps: EngineDeps): Engine {
       upstream: (address, args, options) => upstream.callTool(address, args, options),
       lookup: answerLookup,
       scrubbing: hubSecrets,
+      wording,
       ...(deps.limits ? { limits: deps.limits } : {}),
     });
   return {
@@ -93,6 +99,7 @@ export function createEngine(deps: EngineDeps): Engine {
     upstream,
     lookup,
     secrets: hubSecrets,
+    wording,
     runs: () => {
       // A failed start (no sandbox yet) is not kept: the next call tries again.
       runs ??= start().catch((error: unknown) => {

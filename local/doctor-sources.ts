@@ -15,6 +15,7 @@ import type { HomePaths } from './home.ts';
 import { openLocalHub } from './local-hub.ts';
 import { openSecretStore } from './secret-store.ts';
 import { localConnector } from './sources/stdio-launcher.ts';
+import { localWording } from './wording.ts';
 
 export async function sourceChecks(paths: HomePaths, version: string): Promise<Check[]> {
   const local = openLocalHub(paths, Date.now());
@@ -27,7 +28,14 @@ export async function sourceChecks(paths: HomePaths, version: string): Promise<C
     own: hubOwnSecrets(local.store, [local.token]),
     clock: systemClock,
   });
-  const upstream = new Upstream({ store: local.store, connector, secrets, clock: systemClock, hubSecrets });
+  const upstream = new Upstream({
+    store: local.store,
+    connector,
+    secrets,
+    clock: systemClock,
+    hubSecrets,
+    wording: localWording,
+  });
   const sources = new Sources({
     store: local.store,
     connector,
@@ -36,6 +44,7 @@ export async function sourceChecks(paths: HomePaths, version: string): Promise<C
     random: cryptoRandom,
     hubSecrets,
     upstream,
+    wording: localWording,
   });
   try {
     await hubSecrets.refresh();

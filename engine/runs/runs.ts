@@ -23,6 +23,7 @@ import type {
   SandboxLookup,
 } from '../ports.ts';
 import { NO_SCRUBBING, type SecretScrubbing } from '../secrets/hub-secrets.ts';
+import type { HostWording } from '../wording.ts';
 import { ATTEMPT_LEASE_MS, claimSlot, type SlotDeps, slotFreed } from './attempt-slots.ts';
 import { type GateDeps, gateCall, type Upstream } from './call-gate.ts';
 import { buildEnvelope } from './envelope.ts';
@@ -43,6 +44,8 @@ export interface RunsDeps {
    * stored, and every envelope before it leaves (the guest could rebuild a secret from pieces).
    */
   scrubbing?: SecretScrubbing;
+  /** How a person acts, in the host's words (deciding, adding a connection, listing runs). */
+  wording: HostWording;
 }
 
 /** A live attempt marks its run this often. */
@@ -217,6 +220,7 @@ export class Runs {
         pending: this.#undecided(runId),
         inlineResultBytes: this.#limits.inlineResultBytes,
         retryAfterMs: RESUME_RETRY_MS,
+        wording: this.#deps.wording,
       }),
     );
   }
@@ -410,7 +414,7 @@ export class Runs {
 
   #run(runId: string): Run {
     const run = this.#deps.store.getRun(runId);
-    if (!run) throw new HubError('not_found', `no run ${runId}; list runs with \`capabilities hub runs\``);
+    if (!run) throw new HubError('not_found', `no run ${runId}; ${this.#deps.wording.listRuns}`);
     return run;
   }
 }

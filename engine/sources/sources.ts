@@ -15,6 +15,7 @@ import { buildManifestWithNotices } from '../manifest.ts';
 import type { Clock, HubStore, Random } from '../ports.ts';
 import type { HubSecrets } from '../secrets/hub-secrets.ts';
 import { type SecretStore, secretKey } from '../secrets/secret-store.ts';
+import type { HostWording } from '../wording.ts';
 import { type Credentials, type ListedTools, NO_CREDENTIALS, type SourceConnector } from './connector.ts';
 import { diffManifests, type ManifestDiff } from './manifest-diff.ts';
 import { proposeNamespace } from './namespace.ts';
@@ -34,6 +35,8 @@ export interface SourcesDeps {
   hubSecrets: HubSecrets;
   /** Resolves a connection's secrets when a refresh lists tools on it. */
   upstream: Upstream;
+  /** How a person acts, in the host's words (listing sources, refreshing one). */
+  wording: HostWording;
 }
 
 /** A source before it is stored: what `add` was given, with consent already asked for. */
@@ -125,7 +128,9 @@ export class Sources {
 
   /** New and changed tools of a namespace (or of every source) that wait for a person. */
   pendingReview(namespace?: string): ReviewItem[] {
-    const manifests = namespace ? [storedManifest(this.store, namespace)] : this.store.listManifests();
+    const manifests = namespace
+      ? [storedManifest(this.store, namespace, this.#deps.wording)]
+      : this.store.listManifests();
     return manifests.flatMap((manifest) => {
       const reviews = new Map(this.store.listReviews(manifest.namespace).map((r) => [r.address, r]));
       return manifest.tools
@@ -136,13 +141,13 @@ export class Sources {
 
   /** Records the person's choices for reviewed tools: rules pinned to the current contracts. */
   acceptReview(namespace: string, effects: ReadonlyMap<string, PolicyEffect>): void {
-    const manifest = storedManifest(this.store, namespace);
+    const manifest = storedManifest(this.store, namespace, this.#deps.wording);
     this.store.atomically(() => this.#acceptReview(namespace, manifest, effects, this.#deps.clock.now()));
   }
 
   /** Reads a source's tools again and reports what is new, changed and gone since the last read. */
   async refresh(namespace: string): Promise<Refreshed> {
-    const source = storedSource(this.store, namespace);
+    const source = storedSource(this.store, namespace, this.#deps.wording);
     const { listed, notices } = await this.#listTools(
       source,
       await this.#deps.upstream.credentials(namespace),
@@ -170,7 +175,9 @@ export class Sources {
 
   /** Removes a source with everything that hangs off it, its secrets included. */
   async removeSource(namespace: string): Promise<void> {
-    const connections = this.store.listConnections(storedSource(this.store, namespace).namespace);
+    const connections = this.store.listConnections(
+      storedSource(this.store, namespace, this.#deps.wording).namespace,
+    );
     this.store.removeSource(namespace);
     for (const connection of connections) {
       for (const ref of connection.secrets) await this.#deps.secrets?.delete(ref.key);
@@ -187,7 +194,7 @@ export class Sources {
     delivery: SecretRef['delivery'],
     value: string,
   ): Promise<Connection> {
-    storedSource(this.store, namespace);
+    storedSource(this.store, namespace, this.#deps.wording);
     const secrets = heldSecrets(this.#deps.secrets);
     if (value.trim() === '') throw new HubError('invalid_input', 'the secret is empty; nothing was stored');
     if (value.length < MIN_STORED_SECRET_LENGTH) {

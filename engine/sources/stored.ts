@@ -6,23 +6,23 @@ import type { Connection } from '../contracts/connections.ts';
 import type { Manifest, Source } from '../contracts/sources.ts';
 import { HubError } from '../errors.ts';
 import type { HubStore } from '../ports.ts';
+import type { HostWording } from '../wording.ts';
 
 /** The source under `namespace`; not_found, saying how to list them, when there is none. */
-export function storedSource(store: HubStore, namespace: string): Source {
+export function storedSource(store: HubStore, namespace: string, wording: HostWording): Source {
   const source = store.getSource(namespace);
-  if (!source)
-    throw new HubError('not_found', `no source "${namespace}"; list sources with \`capabilities hub list\``);
+  if (!source) throw new HubError('not_found', `no source "${namespace}"; ${wording.listSources}`);
   return source;
 }
 
 /** The source's tool list as last read; not_found, saying how to read it, when there is none yet. */
-export function storedManifest(store: HubStore, namespace: string): Manifest {
-  storedSource(store, namespace);
+export function storedManifest(store: HubStore, namespace: string, wording: HostWording): Manifest {
+  storedSource(store, namespace, wording);
   const manifest = store.getManifest(namespace);
   if (!manifest)
     throw new HubError(
       'not_found',
-      `"${namespace}" has no tool list yet; run \`capabilities hub refresh ${namespace}\``,
+      `"${namespace}" has no tool list yet; ${wording.refreshSource(namespace)}`,
     );
   return manifest;
 }

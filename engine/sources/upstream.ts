@@ -12,6 +12,7 @@ import { HubError } from '../errors.ts';
 import type { Clock, HubStore } from '../ports.ts';
 import type { HubSecrets } from '../secrets/hub-secrets.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
+import type { HostWording } from '../wording.ts';
 import { answeredCall, failedCall } from './call-outcome.ts';
 import { type Credentials, NO_CREDENTIALS, type SourceConnector } from './connector.ts';
 import { storedConnection, storedSource } from './stored.ts';
@@ -28,6 +29,8 @@ export interface UpstreamDeps {
   clock: Clock;
   /** Every secret the hub holds, for scrubbing (one per engine). */
   hubSecrets: HubSecrets;
+  /** How a person acts, in the host's words (entering a missing secret again). */
+  wording: HostWording;
 }
 
 /** How one upstream call is made: on which connection, for how long, with which tool record. */
@@ -48,7 +51,7 @@ export class Upstream {
 
   /** A connection's secrets, resolved now (the default connection when none is named). */
   async credentials(namespace: string, connectionName?: string): Promise<Credentials> {
-    return this.#credentials(storedSource(this.#deps.store, namespace), connectionName);
+    return this.#credentials(storedSource(this.#deps.store, namespace, this.#deps.wording), connectionName);
   }
 
   /**
@@ -67,7 +70,7 @@ export class Upstream {
     const parsed = parseToolAddress(address);
     const tool = options.tool?.address === address ? options.tool : parsed && store.getTool(address);
     if (!parsed || !tool) throw new HubError('not_found', `no tool ${address}; find tools with search`);
-    const source = storedSource(store, parsed.namespace);
+    const source = storedSource(store, parsed.namespace, this.#deps.wording);
     const credentials = await this.#credentials(source, options.connection);
     await hubSecrets.refresh();
     hubSecrets.learn(credentials.secrets);
@@ -101,7 +104,7 @@ export class Upstream {
         throw new HubError(
           'not_found',
           `the secret of connection "${namespace}/${connection.name}" is missing from the secret store. ` +
-            `Enter it again with \`capabilities hub auth ${namespace} --connection ${connection.name}\`.`,
+            this.#deps.wording.enterSecretAgain(namespace, connection.name),
           { detail: `the secret store is ${secrets.where}` },
         );
       }

@@ -69,6 +69,7 @@ async function surfaceDeps(open: OpenHub, profile: string): Promise<SurfaceDeps>
     hubId: open.local.hubId,
     clock: systemClock,
     random: cryptoRandom,
+    wording: open.engine.wording,
   });
   return engineSurfaceDeps({
     lookup: open.engine.lookup,
@@ -78,6 +79,7 @@ async function surfaceDeps(open: OpenHub, profile: string): Promise<SurfaceDeps>
     prompt,
     log: logToStderr,
     scrubbing: open.engine.secrets,
+    wording: open.engine.wording,
   });
 }
 

@@ -19,6 +19,7 @@ import { homePaths } from '../home.ts';
 import { initHub, type LocalHub, openLocalHub } from '../local-hub.ts';
 import { openSecretStore } from '../secret-store.ts';
 import { localConnector } from '../sources/stdio-launcher.ts';
+import { localWording } from '../wording.ts';
 import { type Output, scrubOutput } from './output.ts';
 
 /** The CLI's version (package.json), which the hub reports to sources and MCP clients. */
@@ -64,6 +65,7 @@ export function openHub(output: Output): OpenHub {
     secrets: lazySecrets,
     clock: systemClock,
     random: cryptoRandom,
+    wording: localWording,
     scrubSecrets: quietSecrets,
     ownSecrets: hubOwnSecrets(local.store, [local.token]),
     sandbox: async () => {

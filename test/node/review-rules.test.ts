@@ -11,6 +11,7 @@ import { buildManifest } from '../../engine/manifest.ts';
 import { decide } from '../../engine/policy/decide.ts';
 import type { SourceConnector } from '../../engine/sources/connector.ts';
 import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
+import { localWording } from '../../local/wording.ts';
 import { addTestSources } from '../conformance/runs.suite.ts';
 import { engineWithoutSandbox } from '../engine-without-sandbox.ts';
 
@@ -41,6 +42,7 @@ it('attack: an old "always" on no connection does not come back when the tool re
   const store = local.store;
   await addTestSources(store);
   const hub = engineWithoutSandbox({
+    wording: localWording,
     store,
     connector: unused,
     clock: { now: () => 1 },

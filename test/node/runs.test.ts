@@ -19,6 +19,7 @@ import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
 import { QuickJsSandbox } from '../../local/quickjs/sandbox.ts';
 import { EnvFileSecretStore } from '../../local/secret-store.ts';
 import { localConnector } from '../../local/sources/stdio-launcher.ts';
+import { localWording } from '../../local/wording.ts';
 import { engineWithoutSandbox } from '../engine-without-sandbox.ts';
 import { REPO, tempHome } from './cli-process.ts';
 
@@ -51,6 +52,7 @@ beforeEach(async () => {
   local = openLocalStore(join(dir, 'hub.db'), now);
   connector = localConnector({ version: 'test' });
   hub = engineWithoutSandbox({
+    wording: localWording,
     store: local.store,
     connector,
     secrets: new EnvFileSecretStore(join(dir, '.env')),
@@ -78,8 +80,9 @@ afterEach(async () => {
 });
 
 function runs(limits: ConstructorParameters<typeof Runs>[0]['limits'] = {}): Runs {
-  const lookup = new Lookup(local.store);
+  const lookup = new Lookup(local.store, localWording);
   return new Runs({
+    wording: localWording,
     store: local.store,
     sandbox,
     clock,

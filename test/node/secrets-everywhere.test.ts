@@ -19,6 +19,7 @@ import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
 import { QuickJsSandbox } from '../../local/quickjs/sandbox.ts';
 import { EnvFileSecretStore } from '../../local/secret-store.ts';
 import { localConnector } from '../../local/sources/stdio-launcher.ts';
+import { localWording } from '../../local/wording.ts';
 import { BIN, cli, cliEnv, REPO, tempHome } from './cli-process.ts';
 
 const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
@@ -47,6 +48,7 @@ beforeEach(() => {
   const sources = connector();
   connectors = [sources];
   engine = createEngine({
+    wording: localWording,
     store: local.store,
     connector: sources,
     secrets: new EnvFileSecretStore(join(dir, '.env')),
@@ -120,6 +122,7 @@ describe('attack: a token the server writes into its declarations after a refres
     expectNoSecret(JSON.stringify(manifest));
 
     const surface = engineSurfaceDeps({
+      wording: localWording,
       lookup: engine.lookup,
       runs: engine.runs,
       version: 'test',

@@ -13,6 +13,7 @@ import type { Engine } from '../../engine/engine.ts';
 import type { SourceDraft } from '../../engine/sources/sources.ts';
 import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
 import { localConnector } from '../../local/sources/stdio-launcher.ts';
+import { localWording } from '../../local/wording.ts';
 import { engineWithoutSandbox } from '../engine-without-sandbox.ts';
 import { LONG_NAME } from '../fixtures/hostile-tools.ts';
 import { cli, REPO, tempHome } from './cli-process.ts';
@@ -43,6 +44,7 @@ function hub(): Engine {
   const connector = localConnector({ version: 'test', connectTimeoutMs: 20_000 });
   connectors.push(connector);
   return engineWithoutSandbox({
+    wording: localWording,
     store: local.store,
     connector,
     clock: { now: () => Date.now() },

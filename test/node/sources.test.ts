@@ -15,6 +15,7 @@ import type { SourceDraft } from '../../engine/sources/sources.ts';
 import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
 import { EnvFileSecretStore } from '../../local/secret-store.ts';
 import { localConnector } from '../../local/sources/stdio-launcher.ts';
+import { localWording } from '../../local/wording.ts';
 import { engineWithoutSandbox } from '../engine-without-sandbox.ts';
 import { hubErrorOf } from '../hub-error.ts';
 import { freePort, REPO, tempHome } from './cli-process.ts';
@@ -56,6 +57,7 @@ function hub(options: { connectTimeoutMs?: number } = {}): Engine {
   });
   connectors.push(connector);
   return engineWithoutSandbox({
+    wording: localWording,
     store: local.store,
     connector,
     secrets: new EnvFileSecretStore(join(dir, '.env')),
