@@ -23,6 +23,7 @@ import { Runs } from '../engine/runs/runs.ts';
 import { cryptoRandom, systemClock } from '../engine/system.ts';
 import { openLocalStore } from '../local/open-store.ts';
 import { QuickJsSandbox } from '../local/quickjs/sandbox.ts';
+import { localWording } from '../local/wording.ts';
 import { fmt, table } from './measure.ts';
 
 const CODE = 'await new Promise((resolve) => setTimeout(resolve, 1000)); return 1;';
@@ -64,6 +65,7 @@ async function child(mode: ChildReport['mode'], attempts: number): Promise<Child
     const local = openLocalStore(join(dir, 'hub.db'), Date.now());
     const sandbox = new QuickJsSandbox({ poolSize: 2 });
     const runs = new Runs({
+      wording: localWording,
       store: local.store,
       sandbox,
       clock: systemClock,

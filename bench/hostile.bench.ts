@@ -21,6 +21,7 @@ import type { Manifest } from '../engine/contracts/sources.ts';
 import { Lookup } from '../engine/lookup.ts';
 import { buildManifestWithNotices } from '../engine/manifest.ts';
 import { openLocalStore } from '../local/open-store.ts';
+import { localWording } from '../local/wording.ts';
 import { worstLegalTools } from '../test/fixtures/hostile-tools.ts';
 import { cli, REPO, startServe, tempHome } from '../test/node/cli-process.ts';
 import { httpClient } from '../test/node/surface-fixture.ts';
@@ -80,7 +81,7 @@ export async function answers(): Promise<Figure[]> {
     });
     if (worst.notices.length > 0) throw new Error(`the worst legal list is not legal: ${worst.notices[0]}`);
     for (const manifest of [...corpus, worst.manifest]) add(local.store, manifest);
-    const lookup = new Lookup(local.store);
+    const lookup = new Lookup(local.store, localWording);
     // A write to any cached record makes the store read manifests again (as another process's does).
     let n = 0;
     const touch = () =>

@@ -36,6 +36,7 @@ import { cryptoRandom, systemClock } from '../engine/system.ts';
 import migrations from '../migrations/migrations.js';
 import pkg from '../package.json';
 import type { HubHealth } from '../worker/app.ts';
+import { hostedWording } from './hosted-wording.ts';
 import { answerBridgeCall, type BridgeProps, type BridgeRouter } from './sandbox-bridge.ts';
 import { WorkerLoaderSandbox } from './worker-loader-sandbox.ts';
 
@@ -82,9 +83,10 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
   get engine(): Engine {
     this.#engine ??= createEngine({
       store: this.store,
-      connector: new McpConnector({ version: pkg.version }),
+      connector: new McpConnector({ version: pkg.version, wording: hostedWording }),
       clock: systemClock,
       random: cryptoRandom,
+      wording: hostedWording,
       // The hub's own secrets: the bearer token and the client-prompt key.
       ownSecrets: hubOwnSecrets(this.store, [this.env.HUB_TOKEN]),
       sandbox: () => {
@@ -188,6 +190,7 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
       runs: this.engine.runs,
       version: pkg.version,
       scrubbing: this.engine.secrets,
+      wording: this.engine.wording,
     });
     return this.#surfaceDeps;
   }
@@ -198,6 +201,7 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
       hubId: this.#hubId,
       clock: systemClock,
       random: cryptoRandom,
+      wording: hostedWording,
     });
     return this.#clientPrompt;
   }

@@ -1,5 +1,6 @@
 /**
- * The engine, assembled: a Hub (sources, connections, scrubbed upstream calls), a Lookup
+ * The engine, assembled: the facade every host calls. Sources (what a person administers:
+ * sources, reviews, connections), Upstream (the hub's scrubbed calls to its sources), a Lookup
  * (search and describe) and Runs (execute and resume in the sandbox), wired to each other the
  * same way on every host. The local hub (local/cli/with-hub.ts) and the HubObject build theirs
  * with `createEngine`, handing in only their adapters: the store, the connector, the secret
@@ -7,9 +8,8 @@
  *
  * The sandbox is asked for on the first run, so a process that only searches never starts one.
  * One `HubSecrets` knows every secret the hub holds (every connection's, and the host's own
- * tokens and keys) and scrubs what the Hub, the runs and the lookups hand out.
+ * tokens and keys) and scrubs what the sources, the upstream calls, the runs and the lookups hand out.
  */
-import { Hub } from './hub.ts';
 import { Lookup } from './lookup.ts';
 import type { Clock, HubStore, Random, Sandbox, SandboxHost } from './ports.ts';
 import type { RunLimits } from './runs/limits.ts';
@@ -17,6 +17,9 @@ import { Runs } from './runs/runs.ts';
 import { HubSecrets } from './secrets/hub-secrets.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
 import type { SourceConnector } from './sources/connector.ts';
+import { Sources } from './sources/sources.ts';
+import { Upstream } from './sources/upstream.ts';
+import type { HostWording } from './wording.ts';
 
 export interface EngineDeps {
   store: HubStore;
@@ -27,6 +30,8 @@ export interface EngineDeps {
   sandbox: () => Sandbox | Promise<Sandbox>;
   clock: Clock;
   random: Random;
+  /** How a person acts on this host, for the engine's messages: CLI commands, or the dashboard. */
+  wording: HostWording;
   limits?: Partial<RunLimits>;
   /**
    * The host's own secrets, scrubbed like every connection's: its HTTP token, the client-prompt
@@ -41,24 +46,30 @@ export interface EngineDeps {
 }
 
 export interface Engine {
-  hub: Hub;
+  /** What a person administers: sources, their reviews and connections. */
+  sources: Sources;
+  /** The hub's calls to its sources, scrubbed. */
+  upstream: Upstream;
   lookup: Lookup;
   /** Every secret the hub holds, as one scrubber for whatever leaves the hub. */
   secrets: HubSecrets;
   /** The runs, with the sandbox started on first use. */
   runs(): Promise<Runs>;
+  /** How a person acts on this host, for whatever else the host builds over the engine. */
+  wording: HostWording;
 }
 
 export function createEngine(deps: EngineDeps): Engine {
-  const { store, connector, secrets, clock, random } = deps;
+  const { store, connector, secrets, clock, random, wording } = deps;
   const hubSecrets = new HubSecrets({
     store,
     secrets: deps.scrubSecrets ?? secrets,
     own: deps.ownSecrets,
     clock,
   });
-  const hub = new Hub({ store, connector, secrets, clock, random, hubSecrets });
-  const lookup = new Lookup(store);
+  const upstream = new Upstream({ store, connector, secrets, clock, hubSecrets, wording });
+  const sources = new Sources({ store, connector, secrets, clock, random, hubSecrets, upstream, wording });
+  const lookup = new Lookup(store, wording);
   const answerLookup: SandboxHost['lookup'] = async (request) => {
     try {
       const { kind, ...input } = request;
@@ -77,15 +88,18 @@ export function createEngine(deps: EngineDeps): Engine {
       sandbox: await deps.sandbox(),
       clock,
       random,
-      upstream: (address, args, options) => hub.callTool(address, args, options),
+      upstream: (address, args, options) => upstream.callTool(address, args, options),
       lookup: answerLookup,
       scrubbing: hubSecrets,
+      wording,
       ...(deps.limits ? { limits: deps.limits } : {}),
     });
   return {
-    hub,
+    sources,
+    upstream,
     lookup,
     secrets: hubSecrets,
+    wording,
     runs: () => {
       // A failed start (no sandbox yet) is not kept: the next call tries again.
       runs ??= start().catch((error: unknown) => {

@@ -15,14 +15,17 @@ import { decide } from './policy/decide.ts';
 import type { HubStore } from './ports.ts';
 import { SearchIndex, search } from './search/index.ts';
 import { describeTargets, signatureLine } from './typegen/index.ts';
+import type { HostWording } from './wording.ts';
 
 export class Lookup {
   readonly #store: HubStore;
+  readonly #wording: HostWording;
   #index: SearchIndex | undefined;
   readonly #indexed = new Map<string, number>();
 
-  constructor(store: HubStore) {
+  constructor(store: HubStore, wording: HostWording) {
     this.#store = store;
+    this.#wording = wording;
   }
 
   /** The plain-text answer of `search` (spec: The MCP surface, search). */
@@ -47,6 +50,7 @@ export class Lookup {
           .effect;
       },
       connectionsOf: (namespace: string) => this.#store.listConnections(namespace),
+      wording: this.#wording,
     });
   }
 

@@ -6,14 +6,16 @@
  * stderr tail may quote any connection's token).
  */
 import { isHubError } from '../engine/errors.ts';
-import { Hub } from '../engine/hub.ts';
 import { HubSecrets, hubOwnSecrets } from '../engine/secrets/hub-secrets.ts';
+import { Sources } from '../engine/sources/sources.ts';
+import { Upstream } from '../engine/sources/upstream.ts';
 import { cryptoRandom, systemClock } from '../engine/system.ts';
 import type { Check } from './doctor.ts';
 import type { HomePaths } from './home.ts';
 import { openLocalHub } from './local-hub.ts';
 import { openSecretStore } from './secret-store.ts';
 import { localConnector } from './sources/stdio-launcher.ts';
+import { localWording } from './wording.ts';
 
 export async function sourceChecks(paths: HomePaths, version: string): Promise<Check[]> {
   const local = openLocalHub(paths, Date.now());
@@ -26,13 +28,23 @@ export async function sourceChecks(paths: HomePaths, version: string): Promise<C
     own: hubOwnSecrets(local.store, [local.token]),
     clock: systemClock,
   });
-  const hub = new Hub({
+  const upstream = new Upstream({
+    store: local.store,
+    connector,
+    secrets,
+    clock: systemClock,
+    hubSecrets,
+    wording: localWording,
+  });
+  const sources = new Sources({
     store: local.store,
     connector,
     secrets,
     clock: systemClock,
     random: cryptoRandom,
     hubSecrets,
+    upstream,
+    wording: localWording,
   });
   try {
     await hubSecrets.refresh();
@@ -40,8 +52,8 @@ export async function sourceChecks(paths: HomePaths, version: string): Promise<C
     for (const source of local.store.listSources()) {
       const name = `source ${source.namespace}`;
       try {
-        const listed = await connector.listTools(source, await hub.credentials(source.namespace));
-        const waiting = hub.pendingReview(source.namespace).length;
+        const listed = await connector.listTools(source, await upstream.credentials(source.namespace));
+        const waiting = sources.pendingReview(source.namespace).length;
         checks.push({
           name,
           level: waiting > 0 ? 'warn' : 'ok',

@@ -10,6 +10,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { hostedWording } from '../durable-objects/hosted-wording.ts';
+import type { HostWording } from '../engine/wording.ts';
+import { localWording } from '../local/wording.ts';
 import { checkImportGraph, formatViolations, runtimeOf, sourceFiles } from './import-graph.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -190,5 +193,46 @@ describe('rooms (issue: the house before the next floor)', () => {
       }
     }
     expect(outside).toEqual([]);
+  });
+});
+
+describe('host-neutral wording (issue: the house before the next floor)', () => {
+  /** A CLI command: `capabilities hub …`, or one of its subcommands spelled `hub <verb>`. */
+  const COMMAND =
+    /capabilities hub|\bhub (approve|auth|add|list|refresh|review|runs|connections|remove|serve|init|doctor|exec|call|cancel)\b/;
+
+  /** Every string and template literal of a file, as written. */
+  function literals(file: string): string[] {
+    const source = ts.createSourceFile(file, readFileSync(join(REPO, file), 'utf8'), ts.ScriptTarget.Latest);
+    const found: string[] = [];
+    const visit = (node: ts.Node) => {
+      if (ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node)) found.push(node.text);
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+    return found;
+  }
+
+  it('holds on a planted message', () => {
+    expect(COMMAND.test('no run r; list runs with `capabilities hub runs`')).toBe(true);
+    expect(COMMAND.test("no run r; see the runs in the hub's dashboard")).toBe(false);
+  });
+
+  it("no message the engine writes names a CLI command: how a person acts is the host's wording", () => {
+    const named = sourceFiles(REPO, 'engine').flatMap((file) =>
+      literals(file)
+        .filter((text) => COMMAND.test(text))
+        .map((text) => `${file}: ${text}`),
+    );
+    expect(named).toEqual([]);
+  });
+
+  it('the hosted hub words every way of acting without a command; the local hub names its command', () => {
+    const said = (wording: HostWording) =>
+      Object.values(wording).map((entry: string | ((...args: string[]) => string)) =>
+        typeof entry === 'string' ? entry : entry('github', 'work'),
+      );
+    expect(said(hostedWording).filter((text) => COMMAND.test(text))).toEqual([]);
+    expect(said(localWording).every((text) => COMMAND.test(text))).toBe(true);
   });
 });

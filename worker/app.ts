@@ -19,7 +19,7 @@ export interface HubHealth {
   schemaVersion: number;
 }
 
-/** The part of a hub the app needs; each host adapts its Hub to it. */
+/** The part of a hub the app needs; each host adapts its engine to it. */
 export interface AppHub {
   health(): Promise<HubHealth>;
 }

@@ -6,6 +6,7 @@
  * model reads the same errors as on the local hub.
  */
 import { createMcpHandler } from 'agents/mcp/server';
+import { hostedWording } from '../durable-objects/hosted-wording.ts';
 import type { HubObject } from '../durable-objects/hub-object.ts';
 import { type HubAnswer, unwrapAnswer } from '../engine/hub-answer.ts';
 import { createMcpServer, MAX_REQUEST_BYTES, type SurfaceDeps } from '../engine/surface/index.ts';
@@ -17,6 +18,7 @@ export function hubObjectSurface(hub: DurableObjectStub<HubObject>, version: str
     unwrapAnswer((await answer) as HubAnswer<T>);
   return {
     version,
+    wording: hostedWording,
     search: (input) => call<string>(hub.search(input)),
     describe: (targets) => call<string>(hub.describe([...targets])),
     execute: (code) => call(hub.execute(code)),

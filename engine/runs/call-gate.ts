@@ -52,7 +52,7 @@ export type GateAnswer =
   /** `replayed`: the outcome comes from the journal, recorded when the call first ran. */
   { kind: 'outcome'; outcome: CallOutcome; replayed?: true } | { kind: 'end'; ending: EndingWitness };
 
-/** Calls one tool upstream, scrubbed (the Hub does this); `tool` is the one the gate let through. */
+/** Calls one tool upstream, scrubbed (`Upstream.callTool`); `tool` is the one the gate let through. */
 export type Upstream = (
   address: string,
   args: { [key: string]: JsonValue },

@@ -6,6 +6,7 @@
  */
 import type { ExecuteEnvelope } from '../contracts/envelope.ts';
 import type { JournalEntry, PendingInput, Run } from '../contracts/runs.ts';
+import type { HostWording } from '../wording.ts';
 
 const encoder = new TextEncoder();
 const bytes = (text: string) => encoder.encode(text).length;
@@ -30,6 +31,8 @@ export interface EnvelopeInput {
   inlineResultBytes: number;
   /** For a run another attempt is running: when to ask again. */
   retryAfterMs: number;
+  /** How a person acts, in the host's words (deciding, adding a connection). */
+  wording: HostWording;
 }
 
 export function buildEnvelope({
@@ -38,6 +41,7 @@ export function buildEnvelope({
   pending,
   inlineResultBytes,
   retryAfterMs,
+  wording,
 }: EnvelopeInput): ExecuteEnvelope {
   const status = envelopeStatus(run, pending);
   // A running run's calls in flight have not failed: only settled calls are reported.
@@ -82,16 +86,19 @@ export function buildEnvelope({
   const waiting = envelope.status === 'awaiting_approval' || envelope.status === 'awaiting_connection';
   const open = waiting ? pending : [];
   if (open.length > 0) {
-    envelope.pending = open.map((p) => ({
-      id: p.id,
-      kind: p.kind,
-      address: p.address,
-      summary: p.summary,
-      message:
-        p.kind === 'approval'
-          ? `A person must decide: capabilities hub approve ${run.id}. Then call execute({ resume: "${run.id}" }).`
-          : `A person must add a connection for ${p.address.split('.')[0]}: capabilities hub auth ${p.address.split('.')[0]}. Then resume.`,
-    }));
+    envelope.pending = open.map((p) => {
+      const namespace = p.address.split('.')[0] ?? '';
+      return {
+        id: p.id,
+        kind: p.kind,
+        address: p.address,
+        summary: p.summary,
+        message:
+          p.kind === 'approval'
+            ? `A person must decide: ${wording.decide(run.id)}. Then call execute({ resume: "${run.id}" }).`
+            : `A person must add a connection for ${namespace}: ${wording.addConnection(namespace)}. Then resume.`,
+      };
+    });
   }
   if (run.notices.length > 0) envelope.notices = run.notices;
   if (status === 'running') envelope.retryAfterMs = retryAfterMs;

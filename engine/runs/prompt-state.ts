@@ -22,6 +22,7 @@ import { HubError } from '../errors.ts';
 import { hex } from '../hex.ts';
 import type { Clock, HubStore, Random } from '../ports.ts';
 import { PROMPT_KEY_SETTING } from '../settings.ts';
+import type { HostWording } from '../wording.ts';
 
 export { PROMPT_KEY_SETTING };
 /** The most pending calls one state (one prompt) names; a run has at most maxConcurrent in flight. */
@@ -47,6 +48,8 @@ export interface PromptStateDeps {
   hubId: string;
   clock: Clock;
   random: Random;
+  /** How a person decides without the prompt, in the host's words (said when a state is refused). */
+  wording: HostWording;
 }
 
 /** The imported HMAC key (named this way because Node's types declare `CryptoKey` as a value). */
@@ -71,10 +74,10 @@ function fromBase64url(text: string): Uint8Array<ArrayBuffer> | undefined {
 }
 
 /** Why a state was refused. Opaque to the client: it says what to do, never what was wrong inside. */
-const refused = (why: string) =>
+const refused = (why: string, wording: HostWording) =>
   new HubError(
     'denied',
-    `the answer came with a request state that is ${why}; nothing was decided. Resume the run to be asked again, or decide with \`capabilities hub approve\`.`,
+    `the answer came with a request state that is ${why}; nothing was decided. Resume the run to be asked again, or ${wording.decideElsewhere}.`,
   );
 
 /** Signs and opens prompt states with the hub's key. */
@@ -104,25 +107,26 @@ export class PromptState {
    */
   async open(state: string): Promise<PromptClaim> {
     const dot = state.lastIndexOf('.');
-    if (!state.startsWith(PREFIX) || dot <= PREFIX.length || state.length > 8192) throw refused('malformed');
+    if (!state.startsWith(PREFIX) || dot <= PREFIX.length || state.length > 8192)
+      throw refused('malformed', this.#deps.wording);
     const body = state.slice(PREFIX.length, dot);
     const mac = fromBase64url(state.slice(dot + 1));
     const bytes = fromBase64url(body);
-    if (!mac || !bytes) throw refused('malformed');
+    if (!mac || !bytes) throw refused('malformed', this.#deps.wording);
     // subtle.verify compares in constant time.
     if (!(await crypto.subtle.verify('HMAC', await this.#hmacKey(), mac, this.#signed(body)))) {
-      throw refused('not signed by this hub');
+      throw refused('not signed by this hub', this.#deps.wording);
     }
     let parsed: unknown;
     try {
       parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes));
     } catch {
-      throw refused('malformed');
+      throw refused('malformed', this.#deps.wording);
     }
     const claim = PromptClaim.safeParse(parsed);
-    if (!claim.success) throw refused('malformed');
-    if (claim.data.hub !== this.#deps.hubId) throw refused('for another hub');
-    if (this.#deps.clock.now() >= claim.data.exp) throw refused('expired');
+    if (!claim.success) throw refused('malformed', this.#deps.wording);
+    if (claim.data.hub !== this.#deps.hubId) throw refused('for another hub', this.#deps.wording);
+    if (this.#deps.clock.now() >= claim.data.exp) throw refused('expired', this.#deps.wording);
     return claim.data;
   }
 

@@ -27,6 +27,7 @@ import type {
 } from '../ports.ts';
 import { sandboxPart } from '../sandbox/limits.ts';
 import { NO_SCRUBBING, type SecretScrubbing } from '../secrets/hub-secrets.ts';
+import type { HostWording } from '../wording.ts';
 import { AttemptEnding, busyRun, recordEnding } from './attempt-ending.ts';
 import { ATTEMPT_LEASE_MS, claimSlot, type SlotDeps, slotFreed } from './attempt-slots.ts';
 import { type GateDeps, gateCall, type Upstream } from './call-gate.ts';
@@ -49,6 +50,8 @@ export interface RunsDeps {
    * stored, and every envelope before it leaves (the guest could rebuild a secret from pieces).
    */
   scrubbing?: SecretScrubbing;
+  /** How a person acts, in the host's words (deciding, adding a connection, listing runs). */
+  wording: HostWording;
 }
 
 /** A live attempt marks its run this often. */
@@ -174,6 +177,7 @@ export class Runs {
         pending: this.#undecided(runId),
         inlineResultBytes: this.#limits.inlineResultBytes,
         retryAfterMs: RESUME_RETRY_MS,
+        wording: this.#deps.wording,
       }),
     );
   }
@@ -283,7 +287,7 @@ export class Runs {
 
   #run(runId: string): Run {
     const run = this.#deps.store.getRun(runId);
-    if (!run) throw new HubError('not_found', `no run ${runId}; list runs with \`capabilities hub runs\``);
+    if (!run) throw new HubError('not_found', `no run ${runId}; ${this.#deps.wording.listRuns}`);
     return run;
   }
 }

@@ -16,6 +16,7 @@
 import type { Connection } from '../contracts/connections.ts';
 import type { PolicyEffect } from '../contracts/policy.ts';
 import type { ManifestTool } from '../contracts/sources.ts';
+import type { HostWording } from '../wording.ts';
 import type { IndexedDocument } from './document.ts';
 import { firstSentence } from './first-sentence.ts';
 
@@ -27,6 +28,8 @@ export interface SearchDeps {
   effectOf(tool: ManifestTool): PolicyEffect;
   /** The source's connections (the default one has `isDefault`); none is fine. */
   connectionsOf(namespace: string): readonly Connection[];
+  /** How a person acts, in the host's words (adding a first source). */
+  wording: HostWording;
 }
 
 /** `(connections: personal*, work)`: names sorted, the default marked `*`; '' when there are none. */

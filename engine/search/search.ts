@@ -91,7 +91,7 @@ function listNamespaces(
 ): string {
   const namespaces = index.namespaces();
   if (namespaces.length === 0) {
-    return 'No tools yet: this hub has no sources. Ask the user to add one with `capabilities hub add <ref>`.';
+    return `No tools yet: this hub has no sources. Ask the user to ${deps.wording.addSource}.`;
   }
   const lines: string[] = [];
   let hidden = 0;

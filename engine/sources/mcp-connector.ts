@@ -19,6 +19,7 @@ import { HubError, isHubError } from '../errors.ts';
 import type { ListedTool } from '../manifest.ts';
 import type { Clock } from '../ports.ts';
 import { systemClock } from '../system.ts';
+import type { HostWording } from '../wording.ts';
 import type { CallRequest, Credentials, ListedTools, SourceConnector } from './connector.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, type FetchLike, guardedFetch } from './guarded-fetch.ts';
 import { type StderrLike, type Supervision, Supervisor } from './supervisor.ts';
@@ -52,6 +53,8 @@ export interface McpConnectorOptions {
   fetch?: FetchLike | undefined;
   /** Time for the backoff between restarts of a crashed server (the system clock by default). */
   clock?: Clock | undefined;
+  /** How a person acts on this host, for the errors a person reads (consent to a command). */
+  wording: HostWording;
 }
 
 interface Session {
@@ -196,7 +199,7 @@ export class McpConnector implements SourceConnector {
       throw new HubError(
         'denied',
         `the source "${source.namespace}" runs a command you have not consented to. ` +
-          `Add it again with \`capabilities hub add\` to review the command.`,
+          `${this.#options.wording.addSourceAgain} to review the command.`,
         { detail: where(source) },
       );
     }

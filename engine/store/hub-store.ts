@@ -207,7 +207,7 @@ export class SqliteHubStore extends SourceRecords implements HubStore {
   updateRun(id: string, update: RunUpdate, expected?: RunExpectation): Run {
     return this.write(() => {
       const current = this.getRun(id);
-      if (!current) throw new HubError('not_found', `no run ${id}; list runs with \`capabilities hub runs\``);
+      if (!current) throw new HubError('not_found', `no run ${id}`);
       if (
         expected &&
         (current.attempts !== expected.attempts ||

@@ -337,10 +337,7 @@ export abstract class SourceRecords extends SqliteRecords {
       .returning({ name: t.hubConnections.name })
       .all();
     if (removed.length === 0) {
-      throw new HubError(
-        'not_found',
-        `no connection "${namespace}/${name}"; list them with \`capabilities hub connections ${namespace}\``,
-      );
+      throw new HubError('not_found', `no connection "${namespace}/${name}"`);
     }
   }
 

@@ -145,10 +145,7 @@ export abstract class SqliteRecords {
 
   protected requireSource(namespace: string): void {
     if (!this.#sourceExists().get({ namespace })) {
-      throw new HubError(
-        'not_found',
-        `no source "${namespace}"; list sources with \`capabilities hub list\``,
-      );
+      throw new HubError('not_found', `no source "${namespace}"`);
     }
   }
 

@@ -22,6 +22,7 @@
  */
 import { type InputRequiredResult, McpServer } from '@modelcontextprotocol/server';
 import { type ExecuteEnvelope, ExecuteEnvelope as ExecuteEnvelopeSchema } from '../contracts/envelope.ts';
+import type { HostWording } from '../wording.ts';
 import { answered, type PromptFlow, promptFor, type SurfacePrompt } from './approvals.ts';
 import { DescribeArgs, ExecuteArgs, type SearchArgs, SearchArgs as SearchArgsSchema } from './inputs.ts';
 import { summaryLine } from './summary.ts';
@@ -47,6 +48,8 @@ export interface SurfaceDeps {
   prompt?: SurfacePrompt;
   /** Where errors the model is not told about go, with their detail (the host scrubs and logs). */
   log?(message: string, error: unknown): void;
+  /** How a person acts on this host, for the lines the model reads (deciding, adding a connection). */
+  wording: HostWording;
 }
 
 /** The server's name in `serverInfo`. */
@@ -56,8 +59,8 @@ type TextResult = { content: { type: 'text'; text: string }[] };
 type ExecuteResult = TextResult & { structuredContent: ExecuteEnvelope };
 
 const text = (value: string): TextResult => ({ content: [{ type: 'text', text: value }] });
-const envelopeResult = (envelope: ExecuteEnvelope): ExecuteResult => ({
-  ...text(summaryLine(envelope)),
+const envelopeResult = (envelope: ExecuteEnvelope, wording: HostWording): ExecuteResult => ({
+  ...text(summaryLine(envelope, wording)),
   structuredContent: envelope,
 });
 
@@ -130,11 +133,11 @@ export function createMcpServer(deps: SurfaceDeps): McpServer {
           // The same call, retried with a person's answers: record them, resume the run here.
           const retried = await answered(flow, state);
           envelope = retried.envelope;
-          if (!retried.askAgain) return envelopeResult(envelope);
+          if (!retried.askAgain) return envelopeResult(envelope, deps.wording);
         } else if (code !== undefined && resume === undefined) envelope = await deps.execute(code);
         else if (resume !== undefined && code === undefined) envelope = await deps.resume(resume);
         else return errorResult('invalid_input: send exactly one of code or resume');
-        return (await promptFor(flow, envelope)) ?? envelopeResult(envelope);
+        return (await promptFor(flow, envelope)) ?? envelopeResult(envelope, deps.wording);
       }),
   );
 

@@ -4,8 +4,8 @@
  * its surface with this, so the tools mean the same everywhere.
  *
  * One rule lives here rather than in Runs: `execute({ resume })` on a run that has already ended
- * answers that run's final envelope. A person who approves with `capabilities hub approve` also
- * resumes the run there, so by the time the model resumes, as it was told to, the run may be
+ * answers that run's final envelope. A person who approves where the host lets them (the CLI's
+ * `approve`, a page) also resumes the run there, so by the time the model resumes, as it was told to, the run may be
  * complete; the model then gets the result rather than an error, and nothing runs again. And a
  * resume of a run that another attempt is running right now (the person's `approve`, another
  * agent session) answers status `running` with `retryAfterMs`: never `failed`, which a model
@@ -14,6 +14,7 @@
 import type { ExecuteEnvelope } from '../contracts/envelope.ts';
 import { isHubError } from '../errors.ts';
 import { NO_SCRUBBING, type SecretScrubbing } from '../secrets/hub-secrets.ts';
+import type { HostWording } from '../wording.ts';
 import type { SurfaceDeps } from './create-mcp-server.ts';
 import type { SearchArgs } from './inputs.ts';
 
@@ -45,6 +46,8 @@ export interface EngineSurface {
    * (manifests are stored scrubbed too; this also covers a secret entered after they were).
    */
   scrubbing?: SecretScrubbing;
+  /** How a person acts on this host, for the lines the model reads. */
+  wording: HostWording;
 }
 
 /** Statuses a resume that Runs refused answers with: how the run ended, or that it is running. */
@@ -66,6 +69,7 @@ export function engineSurfaceDeps(engine: EngineSurface): SurfaceDeps {
   };
   return {
     version: engine.version,
+    wording: engine.wording,
     search: (input) => scrubbed(() => engine.lookup.search(input)),
     describe: (targets) => scrubbed(() => engine.lookup.describe(targets)),
     execute: async (code) => (await engine.runs()).execute(code, engine.profile ?? 'default'),

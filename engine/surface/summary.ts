@@ -11,6 +11,7 @@
  */
 import type { ExecuteEnvelope } from '../contracts/envelope.ts';
 import { unreachable } from '../errors.ts';
+import type { HostWording } from '../wording.ts';
 
 const fold = (text: string) => text.replace(/\s+/g, ' ').trim();
 
@@ -35,7 +36,7 @@ function callsMade(calls: ExecuteEnvelope['calls']): string {
   return parts.join(', ');
 }
 
-function head(envelope: ExecuteEnvelope): string {
+function head(envelope: ExecuteEnvelope, wording: HostWording): string {
   const { runId, status } = envelope;
   const resume = `call execute({ "resume": "${runId}" })`;
   switch (status) {
@@ -58,12 +59,12 @@ function head(envelope: ExecuteEnvelope): string {
     case 'awaiting_approval': {
       const waiting = (envelope.pending ?? []).map((p) => p.address ?? 'a call');
       const verb = new Set(waiting).size > 1 ? 'need' : 'needs';
-      return `${runId} awaiting_approval: ${listed(waiting)} ${verb} a person's decision. Tell the user to run \`capabilities hub approve ${runId}\`, then ${resume}.`;
+      return `${runId} awaiting_approval: ${listed(waiting)} ${verb} a person's decision. Tell the user to ${wording.decide(runId)}, then ${resume}.`;
     }
     case 'awaiting_connection': {
       const namespaces = (envelope.pending ?? []).map((p) => (p.address ?? '').split('.')[0] || 'a source');
       const verb = new Set(namespaces).size > 1 ? 'need' : 'needs';
-      return `${runId} awaiting_connection: ${listed(namespaces)} ${verb} a connection the user adds (\`capabilities hub auth ${namespaces[0] ?? '<namespace>'}\`). Tell the user, then ${resume}.`;
+      return `${runId} awaiting_connection: ${listed(namespaces)} ${verb} a connection the user adds (${wording.addConnection(namespaces[0] ?? '<namespace>')}). Tell the user, then ${resume}.`;
     }
     case 'cancelled':
       return `${runId} cancelled.${envelope.calls.length > 0 ? ` Calls that ran: ${callsMade(envelope.calls)}.` : ''}`;
@@ -73,8 +74,8 @@ function head(envelope: ExecuteEnvelope): string {
 }
 
 /** The envelope as one line for the model: never a URL, never a token, never a line break. */
-export function summaryLine(envelope: ExecuteEnvelope): string {
-  const parts = [head(envelope)];
+export function summaryLine(envelope: ExecuteEnvelope, wording: HostWording): string {
+  const parts = [head(envelope, wording)];
   if (envelope.logs && envelope.logs.length > 0) parts.push(`Logs: ${JSON.stringify(envelope.logs)}`);
   if (envelope.notices && envelope.notices.length > 0)
     parts.push(`Notices: ${JSON.stringify(envelope.notices)}`);

@@ -24,9 +24,10 @@ export function registerConnections(hub: Command, output: () => Output): void {
     .action(async (namespace: string) => {
       const out = output();
       const { withHub } = await import('./with-hub.ts');
-      await withHub(out, async (h) => {
-        if (!h.store.getSource(namespace)) throw new HubError('not_found', `no source "${namespace}"`);
-        const connections = h.store.listConnections(namespace);
+      await withHub(out, async (engine) => {
+        if (!engine.sources.store.getSource(namespace))
+          throw new HubError('not_found', `no source "${namespace}"`);
+        const connections = engine.sources.store.listConnections(namespace);
         const text =
           connections.length === 0
             ? `"${namespace}" has no connections. Add one with \`capabilities hub auth ${namespace}\`.`
@@ -52,8 +53,8 @@ export function registerConnections(hub: Command, output: () => Output): void {
       if (options.env && options.header)
         throw new HubError('invalid_input', 'pass --env or --header, not both');
       const { withHub } = await import('./with-hub.ts');
-      await withHub(out, async (h) => {
-        const source = h.store.getSource(namespace);
+      await withHub(out, async (engine) => {
+        const source = engine.sources.store.getSource(namespace);
         if (!source)
           throw new HubError(
             'not_found',
@@ -74,7 +75,12 @@ export function registerConnections(hub: Command, output: () => Output): void {
           out,
           `Secret for ${namespace}/${options.connection} (${describeDelivery(delivery)})`,
         );
-        const connection = await h.saveCredential(namespace, options.connection, delivery, value);
+        const connection = await engine.sources.saveCredential(
+          namespace,
+          options.connection,
+          delivery,
+          value,
+        );
         out.result(
           { namespace, connection: connection.name, isDefault: connection.isDefault },
           `Stored the secret for ${namespace}/${connection.name}${connection.isDefault ? ' (the default connection)' : ''}.`,

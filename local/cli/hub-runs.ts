@@ -67,7 +67,7 @@ export function registerRuns(hub: Command, output: () => Output): void {
     .action(async (code: string) => {
       const out = output();
       const { withHub } = await import('./with-hub.ts');
-      await withHub(out, async (_h, context) => report(out, await (await context.runs()).execute(code)));
+      await withHub(out, async (engine) => report(out, await (await engine.runs()).execute(code)));
     });
 
   hub
@@ -90,7 +90,7 @@ export function registerRuns(hub: Command, output: () => Output): void {
       const callOptions = options.connection ? `, ${JSON.stringify({ connection: options.connection })}` : '';
       const code = `return await ${address}(${JSON.stringify(input)}${callOptions});`;
       const { withHub } = await import('./with-hub.ts');
-      await withHub(out, async (_h, context) => report(out, await (await context.runs()).execute(code)));
+      await withHub(out, async (engine) => report(out, await (await engine.runs()).execute(code)));
     });
 
   const runs = hub
@@ -107,8 +107,8 @@ export function registerRuns(hub: Command, output: () => Output): void {
       const status = options.status === undefined ? undefined : RunStatus.safeParse(options.status);
       if (status && !status.success)
         throw new HubError('invalid_input', `unknown status "${options.status}"`);
-      await withHub(out, async (h) => {
-        const list = h.store.listRuns(status?.data ? { status: status.data } : {});
+      await withHub(out, async (engine) => {
+        const list = engine.sources.store.listRuns(status?.data ? { status: status.data } : {});
         const text =
           list.length === 0
             ? 'No runs.'
@@ -129,9 +129,9 @@ export function registerRuns(hub: Command, output: () => Output): void {
     .action(async (runId: string) => {
       const out = output();
       const { withHub } = await import('./with-hub.ts');
-      await withHub(out, async (h, context) => {
-        const envelope = (await context.runs()).envelope(runId);
-        const journal = h.store.listJournal(runId);
+      await withHub(out, async (engine) => {
+        const envelope = (await engine.runs()).envelope(runId);
+        const journal = engine.sources.store.listJournal(runId);
         const rows = journal.map(
           (e) =>
             `  ${String(e.seq).padStart(3)}  ${inertLine(e.address).padEnd(32)} ${inertLine(e.connection ?? '-').padEnd(10)} ${e.decision.effect.padEnd(5)} ` +
@@ -160,12 +160,12 @@ export function registerRuns(hub: Command, output: () => Output): void {
         import('../../engine/runs/person-input.ts'),
         import('./review-prompt.ts'),
       ]);
-      await withHub(out, async (h, context) => {
-        const run = h.store.getRun(runId);
+      await withHub(out, async (engine) => {
+        const run = engine.sources.store.getRun(runId);
         if (!run)
           throw new HubError('not_found', `no run ${runId}; list runs with \`capabilities hub runs\``);
-        const decided = new Set(h.store.listDecisions(runId).map((d) => d.pendingId));
-        const open = h.store.listPendingInputs(runId).filter((p) => !decided.has(p.id));
+        const decided = new Set(engine.sources.store.listDecisions(runId).map((d) => d.pendingId));
+        const open = engine.sources.store.listPendingInputs(runId).filter((p) => !decided.has(p.id));
         // A run whose calls are all decided but which no one resumed yet (the hub was busy): resume it.
         if (run.status !== 'awaiting_input') {
           throw new HubError(
@@ -207,11 +207,11 @@ export function registerRuns(hub: Command, output: () => Output): void {
             });
           }
           recordPersonDecision(
-            { store: h.store, clock: systemClock, random: cryptoRandom },
+            { store: engine.sources.store, clock: systemClock, random: cryptoRandom },
             { pendingId: pending.id, choice, channel: 'cli', who: userInfo().username },
           );
         }
-        const runs = await context.runs();
+        const runs = await engine.runs();
         try {
           report(out, await runs.resume(runId));
         } catch (error) {
@@ -240,6 +240,6 @@ export function registerRuns(hub: Command, output: () => Output): void {
     .action(async (runId: string) => {
       const out = output();
       const { withHub } = await import('./with-hub.ts');
-      await withHub(out, async (_h, context) => report(out, (await context.runs()).cancel(runId)));
+      await withHub(out, async (engine) => report(out, (await engine.runs()).cancel(runId)));
     });
 }

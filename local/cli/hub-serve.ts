@@ -61,7 +61,7 @@ async function surfaceDeps(open: OpenHub, profile: string): Promise<SurfaceDeps>
     import('../../engine/runs/client-prompt.ts'),
   ]);
   // Warm the sandbox now, so the first execute does not pay for it; a failure shows up there.
-  open.context.runs().catch(() => {});
+  open.engine.runs().catch(() => {});
   // Approvals in the client's own prompt: the host hands the surface the one signed path to
   // the person-input module (the surface itself never imports it).
   const prompt = new ClientPrompt({
@@ -69,15 +69,17 @@ async function surfaceDeps(open: OpenHub, profile: string): Promise<SurfaceDeps>
     hubId: open.local.hubId,
     clock: systemClock,
     random: cryptoRandom,
+    wording: open.engine.wording,
   });
   return engineSurfaceDeps({
-    lookup: open.context.lookup,
-    runs: open.context.runs,
+    lookup: open.engine.lookup,
+    runs: open.engine.runs,
     version,
     profile,
     prompt,
     log: logToStderr,
-    scrubbing: open.secrets,
+    scrubbing: open.engine.secrets,
+    wording: open.engine.wording,
   });
 }
 
@@ -91,7 +93,7 @@ const SWEEP_EVERY_MS = 10 * 60 * 1000;
  */
 function sweepRuns(open: OpenHub): () => void {
   const sweep = () =>
-    open.context
+    open.engine
       .runs()
       .then((runs) => runs.sweep())
       .catch((error: unknown) => logToStderr('sweeping runs failed', error));

@@ -8,8 +8,8 @@
 import type { Command } from 'commander';
 import type { Source } from '../../engine/contracts/sources.ts';
 import { HubError } from '../../engine/errors.ts';
-import type { Refreshed } from '../../engine/hub.ts';
 import { inertLine } from '../../engine/inert.ts';
+import type { Refreshed } from '../../engine/sources/sources.ts';
 import type { Output } from './output.ts';
 import type { Interaction } from './review-prompt.ts';
 
@@ -79,7 +79,7 @@ export function registerSources(hub: Command, output: () => Output): void {
         );
       }
       const shown = [...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...parts].join(' ');
-      await withHub(out, async (h) => {
+      await withHub(out, async (engine) => {
         if (!isUrl) {
           await review.confirmOrYes(
             ask,
@@ -110,7 +110,7 @@ export function registerSources(hub: Command, output: () => Output): void {
           }
         }
         out.note(isUrl ? `Connecting to ${first}…` : `Starting \`${parts.join(' ')}\`…`);
-        const inspection = await h.inspect(
+        const inspection = await engine.sources.inspect(
           isUrl
             ? { kind: 'mcp-http', url: first }
             : { kind: 'mcp-stdio', command: parts, env, cwd: process.cwd(), consented: true },
@@ -125,7 +125,7 @@ export function registerSources(hub: Command, output: () => Output): void {
           out.result({ added: false }, 'Cancelled; nothing was added.');
           return;
         }
-        h.addSource(inspection, effects);
+        engine.sources.addSource(inspection, effects);
         const counts = countEffects(effects);
         out.result(
           {
@@ -147,16 +147,16 @@ export function registerSources(hub: Command, output: () => Output): void {
     .action(async () => {
       const out = output();
       const { withHub } = await import('./with-hub.ts');
-      await withHub(out, async (h) => {
-        const rows = h.store.listSources().map((source) => ({
+      await withHub(out, async (engine) => {
+        const rows = engine.sources.store.listSources().map((source) => ({
           namespace: source.namespace,
           kind: source.kind,
           target: describeSource(source),
-          tools: h.store.getManifest(source.namespace)?.tools.length ?? 0,
-          connections: h.store
+          tools: engine.sources.store.getManifest(source.namespace)?.tools.length ?? 0,
+          connections: engine.sources.store
             .listConnections(source.namespace)
             .map((c) => (c.isDefault ? `${c.name}*` : c.name)),
-          toReview: h.pendingReview(source.namespace).length,
+          toReview: engine.sources.pendingReview(source.namespace).length,
         }));
         const text =
           rows.length === 0
@@ -184,8 +184,8 @@ export function registerSources(hub: Command, output: () => Output): void {
         import('./with-hub.ts'),
         import('./review-prompt.ts'),
       ]);
-      await withHub(out, async (h) => {
-        if (!h.store.getSource(namespace)) {
+      await withHub(out, async (engine) => {
+        if (!engine.sources.store.getSource(namespace)) {
           throw new HubError(
             'not_found',
             `no source "${namespace}"; list sources with \`capabilities hub list\``,
@@ -200,7 +200,7 @@ export function registerSources(hub: Command, output: () => Output): void {
           out.result({ removed: false }, 'Kept it.');
           return;
         }
-        await h.removeSource(namespace);
+        await engine.sources.removeSource(namespace);
         out.result({ removed: true, namespace }, `Removed "${namespace}".`);
       });
     });
@@ -212,14 +212,16 @@ export function registerSources(hub: Command, output: () => Output): void {
     .action(async (namespace: string | undefined) => {
       const out = output();
       const { withHub } = await import('./with-hub.ts');
-      await withHub(out, async (h) => {
-        const namespaces = namespace ? [namespace] : h.store.listSources().map((s) => s.namespace);
+      await withHub(out, async (engine) => {
+        const namespaces = namespace
+          ? [namespace]
+          : engine.sources.store.listSources().map((s) => s.namespace);
         const results: ({ namespace: string } & Refreshed)[] = [];
         for (const ns of namespaces) {
           out.note(`Refreshing "${ns}"…`);
-          results.push({ namespace: ns, ...(await h.refresh(ns)) });
+          results.push({ namespace: ns, ...(await engine.sources.refresh(ns)) });
         }
-        const waiting = h.pendingReview(namespace).length;
+        const waiting = engine.sources.pendingReview(namespace).length;
         const lines = results.map(describeDiff);
         if (waiting > 0)
           lines.push(`${waiting} tools wait for review and ask until then: \`capabilities hub review\`.`);
@@ -238,8 +240,8 @@ export function registerSources(hub: Command, output: () => Output): void {
         import('./with-hub.ts'),
         import('./review-prompt.ts'),
       ]);
-      await withHub(out, async (h) => {
-        const items = h.pendingReview(namespace);
+      await withHub(out, async (engine) => {
+        const items = engine.sources.pendingReview(namespace);
         if (items.length === 0) {
           out.result({ reviewed: 0 }, 'Nothing to review: every tool is as you approved it.');
           return;
@@ -251,7 +253,7 @@ export function registerSources(hub: Command, output: () => Output): void {
         }
         for (const ns of new Set(items.map((item) => item.address.split('.')[0] ?? ''))) {
           const mine = new Map([...effects].filter(([address]) => address.startsWith(`${ns}.`)));
-          h.acceptReview(ns, mine);
+          engine.sources.acceptReview(ns, mine);
         }
         out.result(
           { reviewed: effects.size, policies: Object.fromEntries(effects) },

@@ -1,6 +1,6 @@
 /**
  * Opens the local hub for one CLI command or one `serve`: creates the home on first use (saying
- * so), wires the engine's Hub to the local store, the MCP connector and the secret store, and
+ * so), wires the engine to the local store, the MCP connector and the secret store, and
  * the runs to the QuickJS sandbox (started on first use), and closes all of it at the end.
  * `withHub` is the one-command form; `openHub` is the same wiring for a process that serves. The
  * secret store opens on first use only, so the keychain-fallback notice is printed exactly when
@@ -10,18 +10,16 @@
  * Everything a command prints goes through the hub's scrubber (`scrubOutput`).
  */
 import { readFileSync } from 'node:fs';
-import { createEngine } from '../../engine/engine.ts';
-import type { Hub } from '../../engine/hub.ts';
-import type { Lookup } from '../../engine/lookup.ts';
+import { createEngine, type Engine } from '../../engine/engine.ts';
 import type { Sandbox } from '../../engine/ports.ts';
-import type { Runs } from '../../engine/runs/runs.ts';
-import { type HubSecrets, hubOwnSecrets } from '../../engine/secrets/hub-secrets.ts';
+import { hubOwnSecrets } from '../../engine/secrets/hub-secrets.ts';
 import type { SecretStore } from '../../engine/secrets/secret-store.ts';
 import { cryptoRandom, systemClock } from '../../engine/system.ts';
 import { homePaths } from '../home.ts';
 import { initHub, type LocalHub, openLocalHub } from '../local-hub.ts';
 import { openSecretStore } from '../secret-store.ts';
 import { localConnector } from '../sources/stdio-launcher.ts';
+import { localWording } from '../wording.ts';
 import { type Output, scrubOutput } from './output.ts';
 
 /** The CLI's version (package.json), which the hub reports to sources and MCP clients. */
@@ -29,19 +27,10 @@ export const { version } = JSON.parse(
   readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
 ) as { version: string };
 
-/** What a command may use besides the Hub: runs (with the sandbox, started on first use) and lookups. */
-export interface HubContext {
-  runs(): Promise<Runs>;
-  lookup: Lookup;
-}
-
-/** An open hub: the engine, its context, the local hub's files, and how to close all of it. */
+/** An open hub: the engine (its runs start the sandbox on first use), the local hub's files, and how to close all of it. */
 export interface OpenHub {
-  hub: Hub;
-  context: HubContext;
+  engine: Engine;
   local: LocalHub;
-  /** Every secret the hub holds, as one scrubber. */
-  secrets: HubSecrets;
   close(): Promise<void>;
 }
 
@@ -76,6 +65,7 @@ export function openHub(output: Output): OpenHub {
     secrets: lazySecrets,
     clock: systemClock,
     random: cryptoRandom,
+    wording: localWording,
     scrubSecrets: quietSecrets,
     ownSecrets: hubOwnSecrets(local.store, [local.token]),
     sandbox: async () => {
@@ -84,13 +74,10 @@ export function openHub(output: Output): OpenHub {
       return sandbox;
     },
   });
-  const { hub, lookup } = engine;
   scrubOutput(() => engine.secrets.scrubber);
   return {
-    hub,
+    engine,
     local,
-    secrets: engine.secrets,
-    context: { lookup, runs: engine.runs },
     async close() {
       await sandbox?.close();
       await connector.close();
@@ -112,14 +99,11 @@ function onFirstUse(open: () => SecretStore): SecretStore {
 }
 
 /** Runs `body` on the open hub and closes it afterwards, whatever happens. */
-export async function withHub<T>(
-  output: Output,
-  body: (hub: Hub, context: HubContext) => Promise<T>,
-): Promise<T> {
+export async function withHub<T>(output: Output, body: (engine: Engine) => Promise<T>): Promise<T> {
   const open = openHub(output);
   try {
-    await open.secrets.refresh();
-    return await body(open.hub, open.context);
+    await open.engine.secrets.refresh();
+    return await body(open.engine);
   } finally {
     await open.close();
   }

@@ -13,6 +13,7 @@ import {
   type McpConnectorOptions,
   type StdioLauncher,
 } from '../../engine/sources/mcp-connector.ts';
+import { localWording } from '../wording.ts';
 
 export const launchStdio: StdioLauncher = ([command, ...args], env, cwd) => {
   if (cwd !== undefined && !existsSync(cwd)) {
@@ -51,7 +52,7 @@ export const launchStdio: StdioLauncher = ([command, ...args], env, cwd) => {
   return { transport, stderr: transport.stderr, kill };
 };
 
-/** The local hub's connector: HTTP and stdio sources. */
-export function localConnector(options: Omit<McpConnectorOptions, 'launchStdio'>): McpConnector {
-  return new McpConnector({ ...options, launchStdio });
+/** The local hub's connector: HTTP and stdio sources, its errors in the CLI's words. */
+export function localConnector(options: Omit<McpConnectorOptions, 'launchStdio' | 'wording'>): McpConnector {
+  return new McpConnector({ ...options, launchStdio, wording: localWording });
 }

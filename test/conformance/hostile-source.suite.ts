@@ -17,6 +17,7 @@ import { buildManifest } from '../../engine/manifest.ts';
 import { decide } from '../../engine/policy/decide.ts';
 import type { HubStore } from '../../engine/ports.ts';
 import { countTokens } from '../../engine/typegen/index.ts';
+import { localWording } from '../../local/wording.ts';
 import { HOSTILE_INSTRUCTIONS, hostileTools, LONG_NAME } from '../fixtures/hostile-tools.ts';
 
 export interface HostileSourceHarness {
@@ -98,7 +99,7 @@ export function describeHostileSource(h: HostileSourceHarness): void {
       h.withStore(async (store) => {
         await addHostile(store);
         const encode = vi.spyOn(Tiktoken.prototype, 'encode');
-        const lookup = new Lookup(store);
+        const lookup = new Lookup(store, localWording);
         const answers = [
           lookup.describe(['hostile']),
           ...['post_note', 'one_word', 'dag_legal', 'read_notes'].map((tool) =>

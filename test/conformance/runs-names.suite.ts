@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { buildManifest, type ListedTool } from '../../engine/manifest.ts';
 import type { HubStore } from '../../engine/ports.ts';
 import { Runs } from '../../engine/runs/runs.ts';
+import { localWording } from '../../local/wording.ts';
 import type { RunsHarness } from './runs.suite.ts';
 
 const T0 = 1_800_000_000_000;
@@ -56,6 +57,7 @@ export function describeRunNames(h: RunsHarness): void {
         ]);
         const sent: string[] = [];
         const runs = new Runs({
+          wording: localWording,
           store,
           sandbox,
           clock: { now: () => T0 },

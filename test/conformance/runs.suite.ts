@@ -19,6 +19,7 @@ import { Runs } from '../../engine/runs/runs.ts';
 import { createScrubber } from '../../engine/secrets/scrub.ts';
 import { engineSurfaceDeps } from '../../engine/surface/engine-deps.ts';
 import { summaryLine } from '../../engine/surface/summary.ts';
+import { localWording } from '../../local/wording.ts';
 
 export interface RunsHost {
   store: HubStore;
@@ -108,6 +109,7 @@ class World {
 
   runs(limits: Partial<RunLimits> = {}): Runs {
     return new Runs({
+      wording: localWording,
       store: this.store,
       sandbox: this.#host.sandbox,
       clock: this.clock,
@@ -571,6 +573,7 @@ export function describeRuns(h: RunsHarness): void {
       const [run] = w.store.listRuns({ status: 'running' });
       if (!run) throw new Error('the run did not start');
       const surface = engineSurfaceDeps({
+        wording: localWording,
         lookup: { search: () => '', describe: () => '' },
         runs: async () => w.runs(),
         version: 'test',
@@ -579,7 +582,7 @@ export function describeRuns(h: RunsHarness): void {
       expect(answer).toMatchObject({ runId: run.id, status: 'running', retryAfterMs: expect.any(Number) });
       expect(answer.error).toBeUndefined();
       expect(answer.calls.every((call) => call.ok)).toBe(true);
-      expect(summaryLine(answer)).toMatch(/running: .*nothing failed.*again in \d+ seconds/);
+      expect(summaryLine(answer, localWording)).toMatch(/running: .*nothing failed.*again in \d+ seconds/);
       expect(await running).toMatchObject({ status: 'completed', result: 'all five' });
       expect(w.sent).toHaveLength(5);
     });

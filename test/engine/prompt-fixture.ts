@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import type { PendingInput } from '../../engine/contracts/runs.ts';
 import type { Clock, HubStore, Random } from '../../engine/ports.ts';
 import { ClientPrompt } from '../../engine/runs/client-prompt.ts';
+import type { HostWording } from '../../engine/wording.ts';
 import { openLocalStore } from '../../local/open-store.ts';
+import { localWording } from '../../local/wording.ts';
 
 export const T0 = 1_800_000_000_000;
 export const DAY = 24 * 60 * 60 * 1000;
@@ -19,6 +21,7 @@ export interface PromptWorld {
   hubId: string;
   clock: Clock & { now(): number; set(ms: number): void };
   random: Random;
+  wording: HostWording;
   prompt(hubId?: string): ClientPrompt;
   /** A run waiting for a person on `count` board.post calls; answers their pending ids. */
   seedRun(runId: string, count?: number): string[];
@@ -43,7 +46,8 @@ export function promptWorld(hubId = 'hub_test'): PromptWorld {
     hubId,
     clock,
     random,
-    prompt: (id = hubId) => new ClientPrompt({ store, hubId: id, clock, random }),
+    wording: localWording,
+    prompt: (id = hubId) => new ClientPrompt({ store, hubId: id, clock, random, wording: localWording }),
     seedRun(runId, count = 1) {
       store.createRun({
         id: runId,

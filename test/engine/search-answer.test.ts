@@ -9,6 +9,7 @@ import type { PolicyEffect } from '../../engine/contracts/policy.ts';
 import type { Manifest, ManifestTool } from '../../engine/contracts/sources.ts';
 import { HubError } from '../../engine/errors.ts';
 import { type SearchDeps, SearchIndex, search } from '../../engine/search/index.ts';
+import { localWording } from '../../local/wording.ts';
 
 function tool(address: string, description?: string, properties: Record<string, string> = {}): ManifestTool {
   const entry: ManifestTool = {
@@ -49,6 +50,7 @@ function deps(
     signatureOf: (t) => SIGNATURES[t.address] ?? `${t.address}(input: {}): Promise<unknown>`,
     effectOf: (t) => options.effects?.[t.address] ?? 'allow',
     connectionsOf: (namespace) => (options.connections ?? []).filter((c) => c.namespace === namespace),
+    wording: localWording,
   };
 }
 

@@ -16,6 +16,7 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import { createMcpHttpHandler, createMcpServer, type SurfaceDeps } from '../../engine/surface/index.ts';
+import { localWording } from '../../local/wording.ts';
 import { type PromptWorld, promptWorld, T0 } from './prompt-fixture.ts';
 
 let world: PromptWorld;
@@ -47,6 +48,7 @@ function deps(options: { calls?: number; asksAgain?: boolean; prompt?: boolean }
   };
   return {
     version: '1.0.0',
+    wording: localWording,
     search: () => '',
     describe: () => '',
     execute: async () => {

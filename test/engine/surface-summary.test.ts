@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import { summaryLine } from '../../engine/surface/index.ts';
+import { localWording } from '../../local/wording.ts';
 
 const base = { runId: 'run_a1', calls: [] };
 
@@ -65,7 +66,7 @@ describe('summaryLine', () => {
     ],
     ['a cancelled run', { ...base, status: 'cancelled' }, 'run_a1 cancelled.'],
   ])('%s', (_title, envelope, line) => {
-    expect(summaryLine(envelope)).toBe(line);
-    expect(summaryLine(envelope)).not.toContain('\n');
+    expect(summaryLine(envelope, localWording)).toBe(line);
+    expect(summaryLine(envelope, localWording)).not.toContain('\n');
   });
 });

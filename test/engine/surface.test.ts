@@ -21,6 +21,7 @@ import {
   EXECUTE_DESCRIPTION,
   SEARCH_DESCRIPTION,
 } from '../../engine/surface/wording.ts';
+import { localWording } from '../../local/wording.ts';
 
 const completed: ExecuteEnvelope = { runId: 'run_1', status: 'completed', result: { n: 2 }, calls: [] };
 const asking: ExecuteEnvelope = {
@@ -42,6 +43,7 @@ function fakeDeps(overrides: Partial<SurfaceDeps> = {}): { deps: SurfaceDeps; se
   const seen: Seen = { search: [], describe: [], execute: [], resume: [], logged: [] };
   const deps: SurfaceDeps = {
     version: '9.9.9',
+    wording: localWording,
     search: (input) => {
       seen.search.push(input);
       return 'board.post(input: { text: string }): Promise<unknown>   [asks]';
@@ -235,7 +237,7 @@ describe('engineSurfaceDeps', () => {
     const runs = runsWith(async () => {
       throw new HubError('conflict', 'run run_9 is completed; there is nothing to resume.');
     }, ended);
-    const deps = engineSurfaceDeps({ lookup, runs: async () => runs, version: '1' });
+    const deps = engineSurfaceDeps({ wording: localWording, lookup, runs: async () => runs, version: '1' });
     expect(await deps.resume('run_9')).toEqual(ended);
   });
 
@@ -243,7 +245,7 @@ describe('engineSurfaceDeps', () => {
     const runs = runsWith(async () => {
       throw new HubError('not_found', 'no run run_x');
     }, completed);
-    const deps = engineSurfaceDeps({ lookup, runs: async () => runs, version: '1' });
+    const deps = engineSurfaceDeps({ wording: localWording, lookup, runs: async () => runs, version: '1' });
     await expect(deps.resume('run_x')).rejects.toThrow('no run run_x');
   });
 
@@ -257,7 +259,9 @@ describe('engineSurfaceDeps', () => {
       resume: async () => completed,
       envelope: () => completed,
     };
-    await engineSurfaceDeps({ lookup, runs: async () => runs, version: '1' }).execute('return 1');
+    await engineSurfaceDeps({ wording: localWording, lookup, runs: async () => runs, version: '1' }).execute(
+      'return 1',
+    );
     expect(profiles).toEqual(['default']);
   });
 });

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Lookup } from '../../engine/lookup.ts';
 import { reviewItem } from '../../engine/sources/review.ts';
 import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
+import { localWording } from '../../local/wording.ts';
 import { corpusManifests } from '../corpus.ts';
 import { tempHome } from './cli-process.ts';
 
@@ -58,7 +59,7 @@ afterEach(() => {
 
 describe('search over the hub', () => {
   it('answers in the spec shape: namespace with connections, signature, [asks], first sentence', () => {
-    const answer = new Lookup(local.store).search({ query: 'create a GitHub issue', limit: 2 });
+    const answer = new Lookup(local.store, localWording).search({ query: 'create a GitHub issue', limit: 2 });
     const lines = answer.split('\n');
     expect(lines[0]).toBe('github  (connections: personal*, work)');
     expect(lines[1]).toMatch(
@@ -69,7 +70,7 @@ describe('search over the hub', () => {
   });
 
   it('shows a read-only tool without [asks]', () => {
-    const answer = new Lookup(local.store).search({
+    const answer = new Lookup(local.store, localWording).search({
       query: 'read the knowledge graph',
       namespace: 'memory',
       limit: 1,
@@ -84,13 +85,16 @@ describe('search over the hub', () => {
       effect: 'deny',
       createdAt: 1,
     });
-    const answer = new Lookup(local.store).search({ query: 'create a GitHub issue', namespace: 'github' });
+    const answer = new Lookup(local.store, localWording).search({
+      query: 'create a GitHub issue',
+      namespace: 'github',
+    });
     expect(answer).not.toContain('github.create_issue');
     expect(answer).toMatch(/\d+ tools? hidden by your policy\./);
   });
 
   it('follows the store: a removed source leaves the index, a refreshed one is re-read', () => {
-    const lookup = new Lookup(local.store);
+    const lookup = new Lookup(local.store, localWording);
     expect(lookup.search({ query: 'post a message to slack', limit: 1 })).toContain(
       'slack.slack_post_message',
     );
@@ -106,7 +110,7 @@ describe('search over the hub', () => {
   });
 
   it('refuses bad input clearly', () => {
-    const lookup = new Lookup(local.store);
+    const lookup = new Lookup(local.store, localWording);
     expect(() => lookup.search({ query: 'x'.repeat(201) })).toThrow(/200/);
     expect(() => lookup.search({ query: 'x', limit: 0 })).toThrow();
     expect(() => lookup.search({ query: 'x', limit: 26 })).toThrow();
@@ -116,7 +120,7 @@ describe('search over the hub', () => {
 
 describe('describe over the hub', () => {
   it('declares a tool by address, with CallOptions', () => {
-    const text = new Lookup(local.store).describe(['github.create_issue']);
+    const text = new Lookup(local.store, localWording).describe(['github.create_issue']);
     expect(text).toContain('declare const github: {');
     expect(text).toContain('create_issue(input: {');
     expect(text).toContain('options?: CallOptions');
@@ -124,6 +128,8 @@ describe('describe over the hub', () => {
   });
 
   it('names the closest addresses for an unknown one', () => {
-    expect(() => new Lookup(local.store).describe(['github.create_isue'])).toThrow(/github\.create_issue/);
+    expect(() => new Lookup(local.store, localWording).describe(['github.create_isue'])).toThrow(
+      /github\.create_issue/,
+    );
   });
 });

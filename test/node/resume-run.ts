@@ -9,7 +9,7 @@ import { withHub } from '../../local/cli/with-hub.ts';
 const runId = process.argv[2] ?? '';
 const quiet: Output = { options: { json: true, input: false }, result() {}, note() {} };
 try {
-  const envelope = await withHub(quiet, async (_hub, context) => (await context.runs()).resume(runId));
+  const envelope = await withHub(quiet, async (engine) => (await engine.runs()).resume(runId));
   process.stdout.write(JSON.stringify(envelope));
 } catch (error) {
   // A refusal (the run is busy, say) is an answer too: print it as the surface would.

@@ -7,12 +7,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { Hub } from '../../engine/hub.ts';
 import { buildManifest } from '../../engine/manifest.ts';
 import { decide } from '../../engine/policy/decide.ts';
 import type { SourceConnector } from '../../engine/sources/connector.ts';
 import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
+import { localWording } from '../../local/wording.ts';
 import { addTestSources } from '../conformance/runs.suite.ts';
+import { engineWithoutSandbox } from '../engine-without-sandbox.ts';
 
 let dir: string;
 let local: LocalStore;
@@ -40,7 +41,8 @@ const post = (description: string) => ({
 it('attack: an old "always" on no connection does not come back when the tool returns to its contract', async () => {
   const store = local.store;
   await addTestSources(store);
-  const hub = new Hub({
+  const hub = engineWithoutSandbox({
+    wording: localWording,
     store,
     connector: unused,
     clock: { now: () => 1 },
@@ -49,7 +51,7 @@ it('attack: an old "always" on no connection does not come back when the tool re
   const asFirst = await buildManifest({ namespace: 'board', fetchedAt: 2, tools: [post('Post.')] });
   const contractA = asFirst.tools[0]?.contract ?? '';
   store.putManifest(asFirst);
-  hub.acceptReview('board', new Map([['board.post', 'ask']]));
+  hub.sources.acceptReview('board', new Map([['board.post', 'ask']]));
   // The person answered "always" for a call on no connection (what pinAlways writes).
   store.addPolicyRule({
     id: 'rule_always',
@@ -63,10 +65,10 @@ it('attack: an old "always" on no connection does not come back when the tool re
   store.putManifest(
     await buildManifest({ namespace: 'board', fetchedAt: 4, tools: [post('Post, and more.')] }),
   );
-  hub.acceptReview('board', new Map([['board.post', 'ask']]));
+  hub.sources.acceptReview('board', new Map([['board.post', 'ask']]));
   // It changes back to what "always" was given for; the person reviews it again: it asks.
   store.putManifest(await buildManifest({ namespace: 'board', fetchedAt: 5, tools: [post('Post.')] }));
-  hub.acceptReview('board', new Map([['board.post', 'ask']]));
+  hub.sources.acceptReview('board', new Map([['board.post', 'ask']]));
   const tool = store.getTool('board.post');
   if (!tool) throw new Error('no tool');
   expect(

@@ -11,6 +11,7 @@ import type { Sandbox } from '../../engine/ports.ts';
 import { ATTEMPT_LEASE_MS, Runs } from '../../engine/runs/runs.ts';
 import { homePaths } from '../../local/home.ts';
 import { openLocalHub } from '../../local/local-hub.ts';
+import { localWording } from '../../local/wording.ts';
 import { BIN, cli, cliEnv, REPO, tempHome } from './cli-process.ts';
 import { addSources } from './surface-fixture.ts';
 
@@ -80,6 +81,7 @@ it('a process killed mid-call: the new process never sends the call again, the r
     close: async () => {},
   };
   const early = new Runs({
+    wording: localWording,
     store: hub.store,
     sandbox: unused,
     clock: { now: () => Date.now() },

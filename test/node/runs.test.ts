@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import type { DecisionChoice } from '../../engine/contracts/runs.ts';
-import { Hub } from '../../engine/hub.ts';
+import type { Engine } from '../../engine/engine.ts';
 import { Lookup } from '../../engine/lookup.ts';
 import type { Clock } from '../../engine/ports.ts';
 import { recordPersonDecision } from '../../engine/runs/person-input.ts';
@@ -19,6 +19,8 @@ import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
 import { QuickJsSandbox } from '../../local/quickjs/sandbox.ts';
 import { EnvFileSecretStore } from '../../local/secret-store.ts';
 import { localConnector } from '../../local/sources/stdio-launcher.ts';
+import { localWording } from '../../local/wording.ts';
+import { engineWithoutSandbox } from '../engine-without-sandbox.ts';
 import { REPO, tempHome } from './cli-process.ts';
 
 const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
@@ -38,7 +40,7 @@ let dir: string;
 let remove: () => void;
 let local: LocalStore;
 let connector: ReturnType<typeof localConnector>;
-let hub: Hub;
+let hub: Engine;
 let now: number;
 const clock: Clock = { now: () => now };
 const random = { bytes: (n: number) => crypto.getRandomValues(new Uint8Array(n)) };
@@ -49,7 +51,8 @@ beforeEach(async () => {
   now = 1_800_000_000_000;
   local = openLocalStore(join(dir, 'hub.db'), now);
   connector = localConnector({ version: 'test' });
-  hub = new Hub({
+  hub = engineWithoutSandbox({
+    wording: localWording,
     store: local.store,
     connector,
     secrets: new EnvFileSecretStore(join(dir, '.env')),
@@ -60,11 +63,14 @@ beforeEach(async () => {
     [[NODE, MEMORY], { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') }, 'memory'],
     [BOARD, { COUNT_FILE: join(dir, 'count.txt') }, 'board'],
   ] as const) {
-    const inspection = await hub.inspect(
+    const inspection = await hub.sources.inspect(
       { kind: 'mcp-stdio', command: [...command], env: { ...env }, consented: true },
       namespace,
     );
-    hub.addSource(inspection, new Map(inspection.review.map((item) => [item.address, item.proposed])));
+    hub.sources.addSource(
+      inspection,
+      new Map(inspection.review.map((item) => [item.address, item.proposed])),
+    );
   }
 });
 afterEach(async () => {
@@ -74,13 +80,14 @@ afterEach(async () => {
 });
 
 function runs(limits: ConstructorParameters<typeof Runs>[0]['limits'] = {}): Runs {
-  const lookup = new Lookup(local.store);
+  const lookup = new Lookup(local.store, localWording);
   return new Runs({
+    wording: localWording,
     store: local.store,
     sandbox,
     clock,
     random,
-    upstream: (address, args, options) => hub.callTool(address, args, options),
+    upstream: (address, args, options) => hub.upstream.callTool(address, args, options),
     lookup: async (request) =>
       request.kind === 'search'
         ? { kind: 'value', value: lookup.search({ query: request.query }) }
@@ -145,7 +152,7 @@ describe('a run that pauses for a person', () => {
 
 describe('tools named then and toJSON (a namespace is neither a thenable nor serializable)', () => {
   it('awaiting and serializing the namespace call nothing; then_ and toJSON_ are the tools', async () => {
-    const inspection = await hub.inspect(
+    const inspection = await hub.sources.inspect(
       {
         kind: 'mcp-stdio',
         command: [NODE, '--disable-warning=ExperimentalWarning', THENABLE],
@@ -158,7 +165,10 @@ describe('tools named then and toJSON (a namespace is neither a thenable nor ser
       ['then', 'hostile.then_'],
       ['toJSON', 'hostile.toJSON_'],
     ]);
-    hub.addSource(inspection, new Map(inspection.review.map((item) => [item.address, item.proposed])));
+    hub.sources.addSource(
+      inspection,
+      new Map(inspection.review.map((item) => [item.address, item.proposed])),
+    );
     const calls = () =>
       existsSync(join(dir, 'thenable.txt'))
         ? readFileSync(join(dir, 'thenable.txt'), 'utf8').trim().split('\n')

@@ -11,14 +11,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../engine/engine.ts';
-import type { SourceDraft } from '../../engine/hub.ts';
 import { SCRUBBED } from '../../engine/secrets/scrub.ts';
+import type { SourceDraft } from '../../engine/sources/sources.ts';
 import { engineSurfaceDeps } from '../../engine/surface/engine-deps.ts';
 import { cryptoRandom, systemClock } from '../../engine/system.ts';
 import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
 import { QuickJsSandbox } from '../../local/quickjs/sandbox.ts';
 import { EnvFileSecretStore } from '../../local/secret-store.ts';
 import { localConnector } from '../../local/sources/stdio-launcher.ts';
+import { localWording } from '../../local/wording.ts';
 import { BIN, cli, cliEnv, REPO, tempHome } from './cli-process.ts';
 
 const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
@@ -47,6 +48,7 @@ beforeEach(() => {
   const sources = connector();
   connectors = [sources];
   engine = createEngine({
+    wording: localWording,
     store: local.store,
     connector: sources,
     secrets: new EnvFileSecretStore(join(dir, '.env')),
@@ -65,10 +67,13 @@ afterEach(async () => {
 /** Adds the leaky server, reviewed as proposed, and gives it two connections. */
 async function addLeaky(): Promise<void> {
   const draft: SourceDraft = { kind: 'mcp-stdio', command: LEAKY, consented: true };
-  const inspection = await engine.hub.inspect(draft, 'leaky');
-  engine.hub.addSource(inspection, new Map(inspection.review.map((item) => [item.address, item.proposed])));
-  await engine.hub.saveCredential('leaky', 'personal', { kind: 'env', variable: 'API_TOKEN' }, PERSONAL);
-  await engine.hub.saveCredential('leaky', 'work', { kind: 'env', variable: 'API_TOKEN' }, WORK);
+  const inspection = await engine.sources.inspect(draft, 'leaky');
+  engine.sources.addSource(
+    inspection,
+    new Map(inspection.review.map((item) => [item.address, item.proposed])),
+  );
+  await engine.sources.saveCredential('leaky', 'personal', { kind: 'env', variable: 'API_TOKEN' }, PERSONAL);
+  await engine.sources.saveCredential('leaky', 'work', { kind: 'env', variable: 'API_TOKEN' }, WORK);
 }
 
 /** Every text the store's file holds (the database and its write-ahead log). */
@@ -106,7 +111,7 @@ describe('attack: one connection’s secret through another connection’s error
 describe('attack: a token the server writes into its declarations after a refresh', () => {
   it('is stored scrubbed, and never reaches search, describe, the guest’s lookups or a pending summary', async () => {
     await addLeaky();
-    const refreshed = await engine.hub.refresh('leaky');
+    const refreshed = await engine.sources.refresh('leaky');
     expect(refreshed.notices).toEqual([
       expect.stringMatching(/^left out tool "leak_\[secret\]": its name carries a secret/),
     ]);
@@ -117,6 +122,7 @@ describe('attack: a token the server writes into its declarations after a refres
     expectNoSecret(JSON.stringify(manifest));
 
     const surface = engineSurfaceDeps({
+      wording: localWording,
       lookup: engine.lookup,
       runs: engine.runs,
       version: 'test',
@@ -221,7 +227,7 @@ describe('attack: the scrubber as an oracle for a short secret', () => {
   it('a secret short enough to guess is refused at auth, and nothing is stored', async () => {
     await addLeaky();
     await expect(
-      engine.hub.saveCredential('leaky', 'pin', { kind: 'env', variable: 'API_TOKEN' }, '4821'),
+      engine.sources.saveCredential('leaky', 'pin', { kind: 'env', variable: 'API_TOKEN' }, '4821'),
     ).rejects.toThrow(/shorter than 8 characters/);
     expect(local.store.getConnection('leaky', 'pin')).toBeUndefined();
     const runs = await engine.runs();
@@ -243,12 +249,15 @@ describe('attack: a token declared before the hub knew it was a secret', () => {
       env: { API_TOKEN: LATE },
       consented: true,
     };
-    const inspection = await engine.hub.inspect(draft, 'leaky');
-    engine.hub.addSource(inspection, new Map(inspection.review.map((item) => [item.address, item.proposed])));
+    const inspection = await engine.sources.inspect(draft, 'leaky');
+    engine.sources.addSource(
+      inspection,
+      new Map(inspection.review.map((item) => [item.address, item.proposed])),
+    );
     expect(JSON.stringify(local.store.getManifest('leaky'))).toContain(LATE);
     expect(engine.lookup.search({ query: 'post a message signed', limit: 8 })).toContain(LATE);
 
-    await engine.hub.saveCredential('leaky', 'work', { kind: 'env', variable: 'API_TOKEN' }, LATE);
+    await engine.sources.saveCredential('leaky', 'work', { kind: 'env', variable: 'API_TOKEN' }, LATE);
     const manifest = local.store.getManifest('leaky');
     expect(JSON.stringify(manifest)).not.toContain(LATE);
     expect(manifest?.tools.map((tool) => tool.name).sort()).toEqual(['crash', 'post', 'whoami']);

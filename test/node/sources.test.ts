@@ -10,10 +10,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PolicyEffect } from '../../engine/contracts/policy.ts';
-import { Hub, type SourceDraft } from '../../engine/hub.ts';
+import type { Engine } from '../../engine/engine.ts';
+import type { SourceDraft } from '../../engine/sources/sources.ts';
 import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
 import { EnvFileSecretStore } from '../../local/secret-store.ts';
 import { localConnector } from '../../local/sources/stdio-launcher.ts';
+import { localWording } from '../../local/wording.ts';
+import { engineWithoutSandbox } from '../engine-without-sandbox.ts';
 import { hubErrorOf } from '../hub-error.ts';
 import { freePort, REPO, tempHome } from './cli-process.ts';
 
@@ -46,14 +49,15 @@ afterEach(async () => {
   remove();
 });
 
-/** A Hub as one CLI command builds it: a fresh connector each time, the same store and secrets. */
-function hub(options: { connectTimeoutMs?: number } = {}): Hub {
+/** The engine as one CLI command builds it: a fresh connector each time, the same store and secrets. */
+function hub(options: { connectTimeoutMs?: number } = {}): Engine {
   const connector = localConnector({
     version: 'test',
     connectTimeoutMs: options.connectTimeoutMs ?? 20_000,
   });
   connectors.push(connector);
-  return new Hub({
+  return engineWithoutSandbox({
+    wording: localWording,
     store: local.store,
     connector,
     secrets: new EnvFileSecretStore(join(dir, '.env')),
@@ -64,15 +68,15 @@ function hub(options: { connectTimeoutMs?: number } = {}): Hub {
 
 async function add(draft: SourceDraft, namespace?: string): Promise<string> {
   const h = hub();
-  const inspection = await h.inspect(draft, namespace);
-  h.addSource(inspection, new Map(inspection.review.map((item) => [item.address, item.proposed])));
+  const inspection = await h.sources.inspect(draft, namespace);
+  h.sources.addSource(inspection, new Map(inspection.review.map((item) => [item.address, item.proposed])));
   return inspection.source.namespace;
 }
 
 describe('stdio sources (real servers from npm)', () => {
   it('server-memory: add proposes "memory", reviews by annotation, calls and refreshes', async () => {
     const h = hub();
-    const inspection = await h.inspect(
+    const inspection = await h.sources.inspect(
       stdio([NODE, pkg('server-memory')], { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') }),
     );
     expect(inspection.source.namespace).toBe('memory');
@@ -83,20 +87,25 @@ describe('stdio sources (real servers from npm)', () => {
     expect(classes['memory.read_graph']).toEqual(['read-only', 'allow']);
     expect(classes['memory.create_entities']).toEqual(['writes', 'ask']);
     expect(classes['memory.delete_entities']?.[1]).toBe('ask');
-    h.addSource(inspection, new Map(inspection.review.map((item) => [item.address, item.proposed])));
+    h.sources.addSource(inspection, new Map(inspection.review.map((item) => [item.address, item.proposed])));
 
     const rules = local.store.listPolicyRules();
     expect(rules).toHaveLength(9);
     for (const rule of rules) expect(rule.contract).toMatch(/^[0-9a-f]{64}$/);
-    expect(h.pendingReview('memory')).toEqual([]);
+    expect(h.sources.pendingReview('memory')).toEqual([]);
 
-    const created = await hub().callTool('memory.create_entities', {
+    const created = await hub().upstream.callTool('memory.create_entities', {
       entities: [{ name: 'Alice', entityType: 'person', observations: ['prefers email'] }],
     });
     expect(created.ok).toBe(true);
-    const graph = await hub().callTool('memory.read_graph', {});
+    const graph = await hub().upstream.callTool('memory.read_graph', {});
     expect(graph).toMatchObject({ ok: true, value: { entities: [{ name: 'Alice', entityType: 'person' }] } });
-    expect(await hub().refresh('memory')).toEqual({ added: [], removed: [], changed: [], notices: [] });
+    expect(await hub().sources.refresh('memory')).toEqual({
+      added: [],
+      removed: [],
+      changed: [],
+      notices: [],
+    });
   });
 
   it('server-filesystem: lists and reads inside its allowed directory only', async () => {
@@ -105,9 +114,11 @@ describe('stdio sources (real servers from npm)', () => {
     writeFileSync(join(root, 'hello.txt'), 'hello from the hub');
     const namespace = await add(stdio([NODE, pkg('server-filesystem'), root]));
     expect(namespace).toBe('filesystem');
-    const read = await hub().callTool('filesystem.read_text_file', { path: join(root, 'hello.txt') });
+    const read = await hub().upstream.callTool('filesystem.read_text_file', {
+      path: join(root, 'hello.txt'),
+    });
     expect(JSON.stringify(read)).toContain('hello from the hub');
-    const outside = await hub().callTool('filesystem.read_text_file', { path: '/etc/hostname' });
+    const outside = await hub().upstream.callTool('filesystem.read_text_file', { path: '/etc/hostname' });
     expect(outside.ok).toBe(false);
   });
 
@@ -115,17 +126,17 @@ describe('stdio sources (real servers from npm)', () => {
     const file = join(dir, 'description.txt');
     writeFileSync(file, 'Post a note.');
     const namespace = await add(stdio(fixture('changing-server.ts'), { DESCRIPTION_FILE: file }), 'notes');
-    expect(hub().pendingReview(namespace)).toEqual([]);
+    expect(hub().sources.pendingReview(namespace)).toEqual([]);
 
     writeFileSync(file, 'Post a note, and delete every other note.');
-    const diff = await hub().refresh(namespace);
+    const diff = await hub().sources.refresh(namespace);
     expect(diff).toEqual({
       added: [],
       removed: [],
       changed: [{ address: 'notes.post_note', parts: ['description'] }],
       notices: [],
     });
-    const pending = hub().pendingReview(namespace);
+    const pending = hub().sources.pendingReview(namespace);
     expect(pending.map((item) => item.address)).toEqual(['notes.post_note']);
     const approved = local.store.getReview('notes.post_note');
     expect(approved?.tool.description).toBe('Post a note.');
@@ -136,8 +147,8 @@ describe('stdio sources (real servers from npm)', () => {
       local.store.getManifest('notes')?.tools.find((t) => t.name === 'post_note')?.contract,
     );
 
-    hub().acceptReview(namespace, new Map<string, PolicyEffect>([['notes.post_note', 'ask']]));
-    expect(hub().pendingReview(namespace)).toEqual([]);
+    hub().sources.acceptReview(namespace, new Map<string, PolicyEffect>([['notes.post_note', 'ask']]));
+    expect(hub().sources.pendingReview(namespace)).toEqual([]);
     expect(
       local.store
         .listPolicyRules()
@@ -151,9 +162,9 @@ describe('stdio sources (real servers from npm)', () => {
     const namespace = await add(stdio(fixture('changing-server.ts'), { DESCRIPTION_FILE: file }), 'notes');
     const live = hub();
     const refreshed = new Promise<unknown>((resolve) =>
-      live.followToolChanges((_ns, result) => resolve(result)),
+      live.sources.followToolChanges((_ns, result) => resolve(result)),
     );
-    await live.callTool('notes.rewrite', { description: 'Post a note to everyone.' });
+    await live.upstream.callTool('notes.rewrite', { description: 'Post a note to everyone.' });
     expect(await refreshed).toEqual({
       added: [],
       removed: [],
@@ -163,14 +174,14 @@ describe('stdio sources (real servers from npm)', () => {
     expect(local.store.getManifest(namespace)?.tools.find((t) => t.name === 'post_note')?.description).toBe(
       'Post a note to everyone.',
     );
-    expect(live.pendingReview(namespace).map((item) => item.address)).toEqual(['notes.post_note']);
+    expect(live.sources.pendingReview(namespace).map((item) => item.address)).toEqual(['notes.post_note']);
   });
 
   it('scrubs the credential from every result, in every encoding, and from errors', async () => {
     const namespace = await add(stdio(fixture('echo-secret-server.ts')), 'echo');
     const secret = 'sk-live_4f9a/+q=Zz';
-    await hub().saveCredential(namespace, 'work', { kind: 'env', variable: 'API_TOKEN' }, secret);
-    const result = await hub().callTool('echo.whoami', {});
+    await hub().sources.saveCredential(namespace, 'work', { kind: 'env', variable: 'API_TOKEN' }, secret);
+    const result = await hub().upstream.callTool('echo.whoami', {});
     expect(result).toEqual({
       ok: true,
       value: {
@@ -183,7 +194,7 @@ describe('stdio sources (real servers from npm)', () => {
       },
       ms: expect.any(Number),
     });
-    const failed = await hub().callTool('echo.fail_loudly', {});
+    const failed = await hub().upstream.callTool('echo.fail_loudly', {});
     expect(failed).toMatchObject({
       ok: false,
       error: { code: 'upstream_error', message: 'invalid token [secret] ([secret])' },
@@ -193,7 +204,7 @@ describe('stdio sources (real servers from npm)', () => {
 
   it('a stdio source never runs without consent to its exact command', async () => {
     const error = await hubErrorOf(() =>
-      hub().inspect({ kind: 'mcp-stdio', command: [NODE, pkg('server-memory')], consented: false }),
+      hub().sources.inspect({ kind: 'mcp-stdio', command: [NODE, pkg('server-memory')], consented: false }),
     );
     expect(error.code).toBe('denied');
     expect(error.message).toContain('not consented');
@@ -229,11 +240,11 @@ describe('an HTTP source (server-everything over Streamable HTTP)', () => {
       kind: 'mcp-http',
       allowedHosts: [new URL(url).host],
     });
-    const echoed = await hub().callTool(`${namespace}.echo`, { message: 'hello over http' });
+    const echoed = await hub().upstream.callTool(`${namespace}.echo`, { message: 'hello over http' });
     expect(JSON.stringify(echoed)).toContain('hello over http');
-    const sum = await hub().callTool(`${namespace}.getSum`, { a: 2, b: 3 });
+    const sum = await hub().upstream.callTool(`${namespace}.getSum`, { a: 2, b: 3 });
     expect(JSON.stringify(sum)).toContain('5');
-    expect((await hub().refresh(namespace)).changed).toEqual([]);
+    expect((await hub().sources.refresh(namespace)).changed).toEqual([]);
   });
 });
 
@@ -263,7 +274,7 @@ describe('bad input ends with a clear message and stores nothing', () => {
   ];
   for (const [name, draft, message] of cases) {
     it(name, async () => {
-      const error = await hubErrorOf(() => hub().inspect(draft()));
+      const error = await hubErrorOf(() => hub().sources.inspect(draft()));
       // What a person is shown: the message and, after it, the detail (the command line or URL).
       expect([error.message, error.detail].join('\n')).toMatch(message);
       expect(local.store.listSources()).toEqual([]);
@@ -272,7 +283,7 @@ describe('bad input ends with a clear message and stores nothing', () => {
 
   it('a server that hangs', async () => {
     const error = await hubErrorOf(() =>
-      hub({ connectTimeoutMs: 1_000 }).inspect(stdio(fixture('silent-server.ts'))),
+      hub({ connectTimeoutMs: 1_000 }).sources.inspect(stdio(fixture('silent-server.ts'))),
     );
     expect(error.message).toMatch(/did not answer in time/);
     expect(local.store.listSources()).toEqual([]);
@@ -280,12 +291,12 @@ describe('bad input ends with a clear message and stores nothing', () => {
 
   it('a duplicate namespace, and a namespace that is not a JavaScript identifier', async () => {
     await add(stdio([NODE, pkg('server-memory')], { MEMORY_FILE_PATH: join(dir, 'm.jsonl') }), 'memory');
-    expect((await hubErrorOf(() => hub().inspect(stdio([NODE, pkg('server-memory')]), 'memory'))).code).toBe(
-      'conflict',
-    );
+    expect(
+      (await hubErrorOf(() => hub().sources.inspect(stdio([NODE, pkg('server-memory')]), 'memory'))).code,
+    ).toBe('conflict');
     const h = hub();
-    const inspection = await h.inspect(stdio([NODE, pkg('server-memory')]), 'Not-An-Identifier');
-    expect(() => h.addSource(inspection, new Map())).toThrow(/namespace is lowercase letters/);
+    const inspection = await h.sources.inspect(stdio([NODE, pkg('server-memory')]), 'Not-An-Identifier');
+    expect(() => h.sources.addSource(inspection, new Map())).toThrow(/namespace is lowercase letters/);
     expect(local.store.listSources().map((s) => s.namespace)).toEqual(['memory']);
   });
 });

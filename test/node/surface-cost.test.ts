@@ -8,6 +8,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { expect, it } from 'vitest';
 import { createMcpHttpHandler } from '../../engine/surface/index.ts';
 import { countTokens } from '../../engine/typegen/tokens.ts';
+import { localWording } from '../../local/wording.ts';
 import { corpus } from '../corpus.ts';
 
 /** Tokens of one server's fixed cost: its tool list as JSON on the wire, and its instructions. */
@@ -17,6 +18,7 @@ const fixedCost = (tools: unknown[], instructions: string | undefined) =>
 async function surfaceCost(mode: 'legacy' | 'auto'): Promise<number> {
   const handler = createMcpHttpHandler({
     version: '0.1.0',
+    wording: localWording,
     search: () => '',
     describe: () => '',
     execute: async () => ({ runId: 'run_1', status: 'completed', calls: [] }),

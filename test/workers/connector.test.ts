@@ -3,11 +3,12 @@
  * no way to start a local process, and the guard in front of every request.
  */
 import { describe, expect, it } from 'vitest';
+import { hostedWording } from '../../durable-objects/hosted-wording.ts';
 import { NO_CREDENTIALS } from '../../engine/sources/connector.ts';
 import { McpConnector } from '../../engine/sources/mcp-connector.ts';
 import { hubErrorOf } from '../hub-error.ts';
 
-const connector = new McpConnector({ version: 'test', connectTimeoutMs: 2_000 });
+const connector = new McpConnector({ version: 'test', connectTimeoutMs: 2_000, wording: hostedWording });
 
 describe('the hosted connector', () => {
   it('refuses a stdio source with a clear message', async () => {

@@ -1,46 +1,42 @@
 /**
- * class Hub: the operations the CLI, the MCP surface and the dashboard call. It holds no
- * per-run state: everything lives in the HubStore, and a Hub can be built fresh per request.
- *
- * This part owns sources and connections: inspecting a server before it is added, storing a
- * source whole (source, manifest, policy rules pinned to each tool's contract, reviews) or not
- * at all, refreshing manifests, resolving a connection's secrets at the moment of a call, and
- * scrubbing what comes back.
+ * class Sources: what a person administers. Inspecting a server before it is added, storing a
+ * source whole (source, manifest, policy rules pinned to each tool's contract, reviews) or not at
+ * all, reviewing new and changed tools, refreshing manifests (also when a server says its list
+ * changed), removing a source with everything hanging off it, and storing a secret a person
+ * entered. Everything a source declares is scrubbed of every secret the hub holds before it is
+ * stored or shown. The hub's calls to its sources are `Upstream`'s.
  */
-import { parseToolAddress } from './address.ts';
-import type { Connection, SecretRef } from './contracts/connections.ts';
-import type { JsonValue } from './contracts/names.ts';
-import type { PolicyEffect } from './contracts/policy.ts';
-import type { CallOutcome } from './contracts/runs.ts';
-import type { Manifest, ManifestTool, Source, ToolReview } from './contracts/sources.ts';
-import { HubError } from './errors.ts';
-import { randomId } from './hex.ts';
-import { buildManifestWithNotices } from './manifest.ts';
-import type { Clock, HubStore, Random } from './ports.ts';
-import { HubSecrets } from './secrets/hub-secrets.ts';
-import { type SecretStore, secretKey } from './secrets/secret-store.ts';
-import { answeredCall, failedCall } from './sources/call-outcome.ts';
-import {
-  type Credentials,
-  type ListedTools,
-  NO_CREDENTIALS,
-  type SourceConnector,
-} from './sources/connector.ts';
-import { diffManifests, type ManifestDiff } from './sources/manifest-diff.ts';
-import { proposeNamespace } from './sources/namespace.ts';
-import { type ReviewItem, reviewItem } from './sources/review.ts';
-import { rescrubStored, scrubListed } from './sources/scrub-listed.ts';
-import type { McpCallResult } from './sources/tool-result.ts';
+import type { Connection, SecretRef } from '../contracts/connections.ts';
+import type { PolicyEffect } from '../contracts/policy.ts';
+import type { Manifest, Source, ToolReview } from '../contracts/sources.ts';
+import { HubError } from '../errors.ts';
+import { randomId } from '../hex.ts';
+import { buildManifestWithNotices } from '../manifest.ts';
+import type { Clock, HubStore, Random } from '../ports.ts';
+import type { HubSecrets } from '../secrets/hub-secrets.ts';
+import { type SecretStore, secretKey } from '../secrets/secret-store.ts';
+import type { HostWording } from '../wording.ts';
+import { type Credentials, type ListedTools, NO_CREDENTIALS, type SourceConnector } from './connector.ts';
+import { diffManifests, type ManifestDiff } from './manifest-diff.ts';
+import { proposeNamespace } from './namespace.ts';
+import { type ReviewItem, reviewItem } from './review.ts';
+import { rescrubStored, scrubListed } from './scrub-listed.ts';
+import { storedManifest, storedSource } from './stored.ts';
+import { heldSecrets, type Upstream } from './upstream.ts';
 
-export interface HubDeps {
+export interface SourcesDeps {
   store: HubStore;
   connector: SourceConnector;
   /** Absent where the host keeps no secrets (then connections cannot be used). */
   secrets?: SecretStore | undefined;
   clock: Clock;
   random: Random;
-  /** Every secret the hub holds, for scrubbing (one per engine; made here when not given). */
-  hubSecrets?: HubSecrets | undefined;
+  /** Every secret the hub holds, for scrubbing (one per engine). */
+  hubSecrets: HubSecrets;
+  /** Resolves a connection's secrets when a refresh lists tools on it. */
+  upstream: Upstream;
+  /** How a person acts, in the host's words (listing sources, refreshing one). */
+  wording: HostWording;
 }
 
 /** A source before it is stored: what `add` was given, with consent already asked for. */
@@ -73,17 +69,13 @@ export type Refreshed = ManifestDiff & { notices: string[] };
  */
 export const MIN_STORED_SECRET_LENGTH = 8;
 
-/** The default timeout of one upstream call (`upstreamTimeoutMs`). */
-export const UPSTREAM_TIMEOUT_MS = 30_000;
-
-export class Hub {
-  readonly #deps: HubDeps;
+export class Sources {
+  readonly #deps: SourcesDeps;
   readonly #secrets: HubSecrets;
 
-  constructor(deps: HubDeps) {
+  constructor(deps: SourcesDeps) {
     this.#deps = deps;
-    this.#secrets =
-      deps.hubSecrets ?? new HubSecrets({ store: deps.store, secrets: deps.secrets, clock: deps.clock });
+    this.#secrets = deps.hubSecrets;
   }
 
   get store(): HubStore {
@@ -136,7 +128,9 @@ export class Hub {
 
   /** New and changed tools of a namespace (or of every source) that wait for a person. */
   pendingReview(namespace?: string): ReviewItem[] {
-    const manifests = namespace ? [this.#manifest(namespace)] : this.store.listManifests();
+    const manifests = namespace
+      ? [storedManifest(this.store, namespace, this.#deps.wording)]
+      : this.store.listManifests();
     return manifests.flatMap((manifest) => {
       const reviews = new Map(this.store.listReviews(manifest.namespace).map((r) => [r.address, r]));
       return manifest.tools
@@ -147,14 +141,17 @@ export class Hub {
 
   /** Records the person's choices for reviewed tools: rules pinned to the current contracts. */
   acceptReview(namespace: string, effects: ReadonlyMap<string, PolicyEffect>): void {
-    const manifest = this.#manifest(namespace);
+    const manifest = storedManifest(this.store, namespace, this.#deps.wording);
     this.store.atomically(() => this.#acceptReview(namespace, manifest, effects, this.#deps.clock.now()));
   }
 
   /** Reads a source's tools again and reports what is new, changed and gone since the last read. */
   async refresh(namespace: string): Promise<Refreshed> {
-    const source = this.#sourceOf(namespace);
-    const { listed, notices } = await this.#listTools(source, await this.credentials(namespace));
+    const source = storedSource(this.store, namespace, this.#deps.wording);
+    const { listed, notices } = await this.#listTools(
+      source,
+      await this.#deps.upstream.credentials(namespace),
+    );
     const before = this.store.getManifest(namespace);
     const built = await buildManifestWithNotices({ namespace, fetchedAt: this.#deps.clock.now(), ...listed });
     const manifest = built.manifest;
@@ -178,7 +175,9 @@ export class Hub {
 
   /** Removes a source with everything that hangs off it, its secrets included. */
   async removeSource(namespace: string): Promise<void> {
-    const connections = this.store.listConnections(this.#sourceOf(namespace).namespace);
+    const connections = this.store.listConnections(
+      storedSource(this.store, namespace, this.#deps.wording).namespace,
+    );
     this.store.removeSource(namespace);
     for (const connection of connections) {
       for (const ref of connection.secrets) await this.#deps.secrets?.delete(ref.key);
@@ -195,8 +194,8 @@ export class Hub {
     delivery: SecretRef['delivery'],
     value: string,
   ): Promise<Connection> {
-    this.#sourceOf(namespace);
-    const secrets = this.#secretStore();
+    storedSource(this.store, namespace, this.#deps.wording);
+    const secrets = heldSecrets(this.#deps.secrets);
     if (value.trim() === '') throw new HubError('invalid_input', 'the secret is empty; nothing was stored');
     if (value.length < MIN_STORED_SECRET_LENGTH) {
       // Whatever leaves the hub is scrubbed of every secret it holds, so code could find a short
@@ -227,76 +226,6 @@ export class Hub {
     };
     this.store.putConnection(connection);
     return connection;
-  }
-
-  /** A connection's secrets, resolved now (the default connection when none is named). */
-  async credentials(namespace: string, connectionName?: string): Promise<Credentials> {
-    return this.#credentials(this.#sourceOf(namespace), connectionName);
-  }
-
-  async #credentials(source: Source, connectionName?: string): Promise<Credentials> {
-    const namespace = source.namespace;
-    const connection = this.#connection(namespace, connectionName);
-    if (!connection) return NO_CREDENTIALS;
-    const env: Record<string, string> = {};
-    const headers: Record<string, string> = {};
-    const secrets: string[] = [];
-    for (const ref of connection.secrets) {
-      const value = await this.#secretStore().get(ref.key);
-      if (value === undefined) {
-        throw new HubError(
-          'not_found',
-          `the secret of connection "${namespace}/${connection.name}" is missing from the secret store. ` +
-            `Enter it again with \`capabilities hub auth ${namespace} --connection ${connection.name}\`.`,
-          { detail: `the secret store is ${this.#secretStore().where}` },
-        );
-      }
-      secrets.push(value);
-      if (ref.delivery.kind === 'env') env[ref.delivery.variable] = value;
-      else headers[ref.delivery.name] = ref.delivery.scheme ? `${ref.delivery.scheme} ${value}` : value;
-    }
-    return { connection: connection.name, env, headers, secrets };
-  }
-
-  /**
-   * Calls one tool upstream on a connection and returns its outcome, scrubbed of every secret
-   * the hub holds (not only this connection's: a stdio server's stderr tail, or an upstream that
-   * quotes another credential, must not carry one out either). Error messages name the source
-   * by its namespace only: they reach the model. Policy and the journal are the caller's (runs)
-   * concern; the call gate passes the `tool` it read from the store while deciding, so it is not
-   * read twice.
-   */
-  async callTool(
-    address: string,
-    args: { [key: string]: JsonValue },
-    options: {
-      connection?: string | undefined;
-      timeoutMs?: number;
-      signal?: AbortSignal;
-      tool?: ManifestTool | undefined;
-    } = {},
-  ): Promise<CallOutcome> {
-    const parsed = parseToolAddress(address);
-    const tool = options.tool?.address === address ? options.tool : parsed && this.store.getTool(address);
-    if (!parsed || !tool) throw new HubError('not_found', `no tool ${address}; find tools with search`);
-    const source = this.#sourceOf(parsed.namespace);
-    const credentials = await this.#credentials(source, options.connection);
-    await this.#secrets.refresh();
-    this.#secrets.learn(credentials.secrets);
-    const scrub = this.#secrets.scrubber;
-    const started = this.#deps.clock.now();
-    let result: McpCallResult;
-    try {
-      result = await this.#deps.connector.callTool(source, credentials, {
-        name: tool.name,
-        args,
-        timeoutMs: options.timeoutMs ?? UPSTREAM_TIMEOUT_MS,
-        signal: options.signal,
-      });
-    } catch (error) {
-      return failedCall(error, tool, this.#deps.clock.now() - started, scrub);
-    }
-    return answeredCall(result, tool, this.#deps.clock.now() - started, scrub);
   }
 
   /**
@@ -393,44 +322,6 @@ export class Hub {
       addedAt: now,
       updatedAt: now,
     };
-  }
-
-  #sourceOf(namespace: string): Source {
-    const source = this.store.getSource(namespace);
-    if (!source)
-      throw new HubError(
-        'not_found',
-        `no source "${namespace}"; list sources with \`capabilities hub list\``,
-      );
-    return source;
-  }
-
-  #manifest(namespace: string): Manifest {
-    this.#sourceOf(namespace);
-    const manifest = this.store.getManifest(namespace);
-    if (!manifest)
-      throw new HubError(
-        'not_found',
-        `"${namespace}" has no tool list yet; run \`capabilities hub refresh ${namespace}\``,
-      );
-    return manifest;
-  }
-
-  #connection(namespace: string, name?: string): Connection | undefined {
-    const connections = this.store.listConnections(namespace);
-    if (name === undefined) return connections.find((c) => c.isDefault);
-    const found = connections.find((c) => c.name === name);
-    if (!found) {
-      const known = connections.map((c) => c.name).join(', ') || 'none';
-      throw new HubError('not_found', `"${namespace}" has no connection "${name}" (it has: ${known})`);
-    }
-    return found;
-  }
-
-  #secretStore(): SecretStore {
-    if (!this.#deps.secrets)
-      throw new HubError('unavailable', 'this hub keeps no secrets here; connections cannot be used');
-    return this.#deps.secrets;
   }
 
   #id(prefix: string): string {

@@ -1,0 +1,18 @@
+/**
+ * The hosted hub's wording: a person reaches it from claude.ai or a phone, with no terminal, so
+ * each way of acting points at the hub's dashboard and never names a command.
+ */
+import type { HostWording } from '../engine/wording.ts';
+
+export const hostedWording: HostWording = {
+  listSources: "see the sources in the hub's dashboard",
+  refreshSource: (namespace) => `refresh "${namespace}" in the hub's dashboard`,
+  addSource: "add one in the hub's dashboard",
+  addSourceAgain: "Add it again in the hub's dashboard",
+  enterSecretAgain: (namespace, connection) =>
+    `Enter it again for connection "${namespace}/${connection}" in the hub's dashboard.`,
+  listRuns: "see the runs in the hub's dashboard",
+  decide: (runId) => `decide on run ${runId} in the hub's dashboard`,
+  decideElsewhere: "decide in the hub's dashboard",
+  addConnection: (namespace) => `in the hub's dashboard, under "${namespace}"`,
+};

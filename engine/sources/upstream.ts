@@ -1,0 +1,124 @@
+/**
+ * class Upstream: the hub's calls to its sources. It resolves a connection's secrets at the
+ * moment of a call, calls one tool through the host's connector, and hands back the outcome
+ * scrubbed of every secret the hub holds. Policy and the journal are the runs' concern; what a
+ * person administers (adding, reviewing, refreshing sources, entering secrets) is `Sources`.
+ */
+import { parseToolAddress } from '../address.ts';
+import type { JsonValue } from '../contracts/names.ts';
+import type { CallOutcome } from '../contracts/runs.ts';
+import type { ManifestTool, Source } from '../contracts/sources.ts';
+import { HubError } from '../errors.ts';
+import type { Clock, HubStore } from '../ports.ts';
+import type { HubSecrets } from '../secrets/hub-secrets.ts';
+import type { SecretStore } from '../secrets/secret-store.ts';
+import type { HostWording } from '../wording.ts';
+import { answeredCall, failedCall } from './call-outcome.ts';
+import { type Credentials, NO_CREDENTIALS, type SourceConnector } from './connector.ts';
+import { storedConnection, storedSource } from './stored.ts';
+import type { McpCallResult } from './tool-result.ts';
+
+/** The default timeout of one upstream call (`upstreamTimeoutMs`). */
+export const UPSTREAM_TIMEOUT_MS = 30_000;
+
+export interface UpstreamDeps {
+  store: HubStore;
+  connector: SourceConnector;
+  /** Absent where the host keeps no secrets (then connections cannot be used). */
+  secrets?: SecretStore | undefined;
+  clock: Clock;
+  /** Every secret the hub holds, for scrubbing (one per engine). */
+  hubSecrets: HubSecrets;
+  /** How a person acts, in the host's words (entering a missing secret again). */
+  wording: HostWording;
+}
+
+/** How one upstream call is made: on which connection, for how long, with which tool record. */
+export interface CallOptions {
+  connection?: string | undefined;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** The tool as the caller already read it from the store, so it is not read twice. */
+  tool?: ManifestTool | undefined;
+}
+
+export class Upstream {
+  readonly #deps: UpstreamDeps;
+
+  constructor(deps: UpstreamDeps) {
+    this.#deps = deps;
+  }
+
+  /** A connection's secrets, resolved now (the default connection when none is named). */
+  async credentials(namespace: string, connectionName?: string): Promise<Credentials> {
+    return this.#credentials(storedSource(this.#deps.store, namespace, this.#deps.wording), connectionName);
+  }
+
+  /**
+   * Calls one tool upstream on a connection and returns its outcome, scrubbed of every secret
+   * the hub holds (not only this connection's: a stdio server's stderr tail, or an upstream that
+   * quotes another credential, must not carry one out either). Error messages name the source
+   * by its namespace only: they reach the model. The call gate passes the `tool` it read from
+   * the store while deciding.
+   */
+  async callTool(
+    address: string,
+    args: { [key: string]: JsonValue },
+    options: CallOptions = {},
+  ): Promise<CallOutcome> {
+    const { store, connector, clock, hubSecrets } = this.#deps;
+    const parsed = parseToolAddress(address);
+    const tool = options.tool?.address === address ? options.tool : parsed && store.getTool(address);
+    if (!parsed || !tool) throw new HubError('not_found', `no tool ${address}; find tools with search`);
+    const source = storedSource(store, parsed.namespace, this.#deps.wording);
+    const credentials = await this.#credentials(source, options.connection);
+    await hubSecrets.refresh();
+    hubSecrets.learn(credentials.secrets);
+    const scrub = hubSecrets.scrubber;
+    const started = clock.now();
+    let result: McpCallResult;
+    try {
+      result = await connector.callTool(source, credentials, {
+        name: tool.name,
+        args,
+        timeoutMs: options.timeoutMs ?? UPSTREAM_TIMEOUT_MS,
+        signal: options.signal,
+      });
+    } catch (error) {
+      return failedCall(error, tool, clock.now() - started, scrub);
+    }
+    return answeredCall(result, tool, clock.now() - started, scrub);
+  }
+
+  async #credentials(source: Source, connectionName?: string): Promise<Credentials> {
+    const namespace = source.namespace;
+    const connection = storedConnection(this.#deps.store, namespace, connectionName);
+    if (!connection) return NO_CREDENTIALS;
+    const env: Record<string, string> = {};
+    const headers: Record<string, string> = {};
+    const values: string[] = [];
+    for (const ref of connection.secrets) {
+      const secrets = heldSecrets(this.#deps.secrets);
+      const value = await secrets.get(ref.key);
+      if (value === undefined) {
+        throw new HubError(
+          'not_found',
+          `the secret of connection "${namespace}/${connection.name}" is missing from the secret store. ` +
+            this.#deps.wording.enterSecretAgain(namespace, connection.name),
+          { detail: `the secret store is ${secrets.where}` },
+        );
+      }
+      values.push(value);
+      if (ref.delivery.kind === 'env') env[ref.delivery.variable] = value;
+      else headers[ref.delivery.name] = ref.delivery.scheme ? `${ref.delivery.scheme} ${value}` : value;
+    }
+    return { connection: connection.name, env, headers, secrets: values };
+  }
+}
+
+/** The host's secret store; unavailable, saying so, where the host keeps none. */
+export function heldSecrets(secrets: SecretStore | undefined): SecretStore {
+  if (!secrets)
+    throw new HubError('unavailable', 'this hub keeps no secrets here; connections cannot be used');
+  return secrets;
+}

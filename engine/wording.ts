@@ -1,0 +1,28 @@
+/**
+ * How a person acts on the hub, in the host's own words. The engine's messages say what is
+ * wrong and what must happen; the host says how a person does it: the local hub names its CLI
+ * commands, the hosted hub its dashboard. So no message the engine writes names a command that
+ * a person on claude.ai, with no terminal, cannot run (the architecture test holds it).
+ *
+ * Each entry is written for one place in a sentence, said beside it.
+ */
+export interface HostWording {
+  /** After "no source …; ": how a person sees the hub's sources. */
+  listSources: string;
+  /** After "… has no tool list yet; ": how a person reads a source's tools again. */
+  refreshSource(namespace: string): string;
+  /** After "Ask the user to ": how a person adds a first source. */
+  addSource: string;
+  /** A sentence's start, before " to review the command.": how a stdio source is added anew. */
+  addSourceAgain: string;
+  /** A whole sentence: how a person enters a connection's missing secret again. */
+  enterSecretAgain(namespace: string, connection: string): string;
+  /** After "… no run X; ": how a person sees the hub's runs. */
+  listRuns: string;
+  /** After "Tell the user to " and "A person must decide: ": how a person decides a run's calls. */
+  decide(runId: string): string;
+  /** After "Resume the run to be asked again, or ": how a person decides without the prompt. */
+  decideElsewhere: string;
+  /** In parentheses after "a connection the user adds", and after "A person must add a connection for X: ". */
+  addConnection(namespace: string): string;
+}

@@ -1,0 +1,18 @@
+/**
+ * The local hub's wording: a person acts through the CLI, so each way of acting names the exact
+ * `capabilities hub` command to run.
+ */
+import type { HostWording } from '../engine/wording.ts';
+
+export const localWording: HostWording = {
+  listSources: 'list sources with `capabilities hub list`',
+  refreshSource: (namespace) => `run \`capabilities hub refresh ${namespace}\``,
+  addSource: 'add one with `capabilities hub add <ref>`',
+  addSourceAgain: 'Add it again with `capabilities hub add`',
+  enterSecretAgain: (namespace, connection) =>
+    `Enter it again with \`capabilities hub auth ${namespace} --connection ${connection}\`.`,
+  listRuns: 'list runs with `capabilities hub runs`',
+  decide: (runId) => `run \`capabilities hub approve ${runId}\``,
+  decideElsewhere: 'decide with `capabilities hub approve`',
+  addConnection: (namespace) => `\`capabilities hub auth ${namespace}\``,
+};
