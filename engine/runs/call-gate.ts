@@ -53,7 +53,7 @@ export type GateAnswer =
   { kind: 'outcome'; outcome: CallOutcome; replayed?: true } | { kind: 'end'; ending: EndingWitness };
 
 /** Calls one tool upstream, scrubbed (`Upstream.callTool`); `tool` is the one the gate let through. */
-export type Upstream = (
+export type UpstreamCall = (
   address: string,
   args: { [key: string]: JsonValue },
   options: { connection?: string | undefined; timeoutMs: number; tool?: ManifestTool },
@@ -63,7 +63,7 @@ export interface GateDeps {
   store: HubStore;
   clock: Clock;
   random: Random;
-  upstream: Upstream;
+  upstream: UpstreamCall;
   limits: RunLimits;
   /** Every secret the hub holds: scrubbed from what the gate stores itself (previews, errors). */
   scrubbing: SecretScrubbing;

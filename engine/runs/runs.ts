@@ -30,7 +30,7 @@ import { NO_SCRUBBING, type SecretScrubbing } from '../secrets/hub-secrets.ts';
 import type { HostWording } from '../wording.ts';
 import { AttemptEnding, busyRun, recordEnding } from './attempt-ending.ts';
 import { ATTEMPT_LEASE_MS, claimSlot, type SlotDeps, slotFreed } from './attempt-slots.ts';
-import { type GateDeps, gateCall, type Upstream } from './call-gate.ts';
+import { type GateDeps, gateCall, type UpstreamCall } from './call-gate.ts';
 import { buildEnvelope } from './envelope.ts';
 import { expireRun, type SweepReport, sweepRuns } from './housekeeping.ts';
 import { limitsWithin, type RunLimits } from './limits.ts';
@@ -41,7 +41,7 @@ export interface RunsDeps {
   sandbox: Sandbox;
   clock: Clock;
   random: Random;
-  upstream: Upstream;
+  upstream: UpstreamCall;
   /** `hub.search` / `hub.describe` inside the guest: the same text as the MCP tools. */
   lookup: SandboxHost['lookup'];
   limits?: Partial<RunLimits>;
