@@ -9,6 +9,7 @@
  * One `HubSecrets` knows every secret the hub holds (every connection's, and the host's own
  * tokens and keys) and scrubs what the Hub, the runs and the lookups hand out.
  */
+import { createDesk, type Desk } from './desk/index.ts';
 import { Hub } from './hub.ts';
 import { Lookup } from './lookup.ts';
 import type { Clock, HubStore, Random, Sandbox, SandboxHost } from './ports.ts';
@@ -43,6 +44,8 @@ export interface EngineDeps {
 export interface Engine {
   hub: Hub;
   lookup: Lookup;
+  /** What a person-facing host asks and decides (engine/desk/): it never reads the store itself. */
+  desk: Desk;
   /** Every secret the hub holds, as one scrubber for whatever leaves the hub. */
   secrets: HubSecrets;
   /** The runs, with the sandbox started on first use. */
@@ -85,6 +88,7 @@ export function createEngine(deps: EngineDeps): Engine {
   return {
     hub,
     lookup,
+    desk: createDesk({ store, clock, random, toReview: (namespace) => hub.pendingReview(namespace).length }),
     secrets: hubSecrets,
     runs: () => {
       // A failed start (no sandbox yet) is not kept: the next call tries again.

@@ -86,14 +86,14 @@ export class Hub {
       deps.hubSecrets ?? new HubSecrets({ store: deps.store, secrets: deps.secrets, clock: deps.clock });
   }
 
-  get store(): HubStore {
+  get #store(): HubStore {
     return this.#deps.store;
   }
 
   /** Connects to a server not yet added, lists its tools and proposes a namespace and policies. */
   async inspect(draft: SourceDraft, namespace?: string): Promise<Inspection> {
     const now = this.#deps.clock.now();
-    const taken = new Set(this.store.listSources().map((s) => s.namespace));
+    const taken = new Set(this.#store.listSources().map((s) => s.namespace));
     if (namespace !== undefined && taken.has(namespace)) {
       throw new HubError(
         'conflict',
@@ -127,18 +127,18 @@ export class Hub {
    */
   addSource(inspection: Inspection, effects: ReadonlyMap<string, PolicyEffect>): void {
     const now = this.#deps.clock.now();
-    this.store.atomically(() => {
-      this.store.addSource(inspection.source);
-      this.store.putManifest(inspection.manifest);
+    this.#store.atomically(() => {
+      this.#store.addSource(inspection.source);
+      this.#store.putManifest(inspection.manifest);
       this.#acceptReview(inspection.source.namespace, inspection.manifest, effects, now);
     });
   }
 
   /** New and changed tools of a namespace (or of every source) that wait for a person. */
   pendingReview(namespace?: string): ReviewItem[] {
-    const manifests = namespace ? [this.#manifest(namespace)] : this.store.listManifests();
+    const manifests = namespace ? [this.#manifest(namespace)] : this.#store.listManifests();
     return manifests.flatMap((manifest) => {
-      const reviews = new Map(this.store.listReviews(manifest.namespace).map((r) => [r.address, r]));
+      const reviews = new Map(this.#store.listReviews(manifest.namespace).map((r) => [r.address, r]));
       return manifest.tools
         .filter((tool) => reviews.get(tool.address)?.contract !== tool.contract)
         .map(reviewItem);
@@ -148,17 +148,17 @@ export class Hub {
   /** Records the person's choices for reviewed tools: rules pinned to the current contracts. */
   acceptReview(namespace: string, effects: ReadonlyMap<string, PolicyEffect>): void {
     const manifest = this.#manifest(namespace);
-    this.store.atomically(() => this.#acceptReview(namespace, manifest, effects, this.#deps.clock.now()));
+    this.#store.atomically(() => this.#acceptReview(namespace, manifest, effects, this.#deps.clock.now()));
   }
 
   /** Reads a source's tools again and reports what is new, changed and gone since the last read. */
   async refresh(namespace: string): Promise<Refreshed> {
     const source = this.#sourceOf(namespace);
     const { listed, notices } = await this.#listTools(source, await this.credentials(namespace));
-    const before = this.store.getManifest(namespace);
+    const before = this.#store.getManifest(namespace);
     const built = await buildManifestWithNotices({ namespace, fetchedAt: this.#deps.clock.now(), ...listed });
     const manifest = built.manifest;
-    this.store.putManifest(manifest);
+    this.#store.putManifest(manifest);
     return { ...diffManifests(before, manifest), notices: [...notices, ...built.notices] };
   }
 
@@ -178,8 +178,8 @@ export class Hub {
 
   /** Removes a source with everything that hangs off it, its secrets included. */
   async removeSource(namespace: string): Promise<void> {
-    const connections = this.store.listConnections(this.#sourceOf(namespace).namespace);
-    this.store.removeSource(namespace);
+    const connections = this.#store.listConnections(this.#sourceOf(namespace).namespace);
+    this.#store.removeSource(namespace);
     for (const connection of connections) {
       for (const ref of connection.secrets) await this.#deps.secrets?.delete(ref.key);
     }
@@ -213,19 +213,19 @@ export class Hub {
       delivery,
       setAt: this.#deps.clock.now(),
     };
-    const existing = this.store.getConnection(namespace, connectionName);
+    const existing = this.#store.getConnection(namespace, connectionName);
     const others = (existing?.secrets ?? []).filter((s) => s.key !== ref.key);
     await secrets.set(ref.key, value);
     this.#secrets.learn([value]);
-    rescrubStored(this.store, this.#secrets.scrubber, this.#deps.clock.now());
+    rescrubStored(this.#store, this.#secrets.scrubber, this.#deps.clock.now());
     const connection: Connection = {
       namespace,
       name: connectionName,
-      isDefault: existing?.isDefault ?? this.store.listConnections(namespace).every((c) => !c.isDefault),
+      isDefault: existing?.isDefault ?? this.#store.listConnections(namespace).every((c) => !c.isDefault),
       secrets: [...others, ref],
       createdAt: existing?.createdAt ?? this.#deps.clock.now(),
     };
-    this.store.putConnection(connection);
+    this.#store.putConnection(connection);
     return connection;
   }
 
@@ -277,7 +277,7 @@ export class Hub {
     } = {},
   ): Promise<CallOutcome> {
     const parsed = parseToolAddress(address);
-    const tool = options.tool?.address === address ? options.tool : parsed && this.store.getTool(address);
+    const tool = options.tool?.address === address ? options.tool : parsed && this.#store.getTool(address);
     if (!parsed || !tool) throw new HubError('not_found', `no tool ${address}; find tools with search`);
     const source = this.#sourceOf(parsed.namespace);
     const credentials = await this.#credentials(source, options.connection);
@@ -345,10 +345,10 @@ export class Hub {
       // earlier review's, or an `always` on any connection, or none) goes, so none comes back to
       // life should the tool return to that contract. Rules pinned to no contract are the
       // person's own policy and stay.
-      for (const old of this.store.listPolicyRules(address)) {
-        if (old.target.kind === 'tool' && old.contract) this.store.removePolicyRule(old.id);
+      for (const old of this.#store.listPolicyRules(address)) {
+        if (old.target.kind === 'tool' && old.contract) this.#store.removePolicyRule(old.id);
       }
-      this.store.addPolicyRule({
+      this.#store.addPolicyRule({
         id: this.#id('rule'),
         target: { kind: 'tool', address },
         effect,
@@ -356,7 +356,7 @@ export class Hub {
         createdAt: now,
       });
       const review: ToolReview = { address, namespace, contract: tool.contract, tool, reviewedAt: now };
-      this.store.putReview(review);
+      this.#store.putReview(review);
     }
   }
 
@@ -396,7 +396,7 @@ export class Hub {
   }
 
   #sourceOf(namespace: string): Source {
-    const source = this.store.getSource(namespace);
+    const source = this.#store.getSource(namespace);
     if (!source)
       throw new HubError(
         'not_found',
@@ -407,7 +407,7 @@ export class Hub {
 
   #manifest(namespace: string): Manifest {
     this.#sourceOf(namespace);
-    const manifest = this.store.getManifest(namespace);
+    const manifest = this.#store.getManifest(namespace);
     if (!manifest)
       throw new HubError(
         'not_found',
@@ -417,7 +417,7 @@ export class Hub {
   }
 
   #connection(namespace: string, name?: string): Connection | undefined {
-    const connections = this.store.listConnections(namespace);
+    const connections = this.#store.listConnections(namespace);
     if (name === undefined) return connections.find((c) => c.isDefault);
     const found = connections.find((c) => c.name === name);
     if (!found) {

@@ -11,6 +11,7 @@ import type { ExecuteEnvelope } from '../contracts/envelope.ts';
 import type { Run } from '../contracts/runs.ts';
 import { HubError, isHubError } from '../errors.ts';
 import { hex, randomId } from '../hex.ts';
+import { noRun } from '../not-found.ts';
 import { prepareCode } from '../pipeline/index.ts';
 import type {
   Clock,
@@ -27,6 +28,7 @@ import { ATTEMPT_LEASE_MS, claimSlot, type SlotDeps, slotFreed } from './attempt
 import { type GateDeps, gateCall, type Upstream } from './call-gate.ts';
 import { buildEnvelope } from './envelope.ts';
 import { limitsWithin, type RunLimits } from './limits.ts';
+import { openInputs } from './open-inputs.ts';
 import { ReplayPace } from './replay-pace.ts';
 
 export interface RunsDeps {
@@ -404,13 +406,12 @@ export class Runs {
   }
 
   #undecided(runId: string) {
-    const decided = new Set(this.#deps.store.listDecisions(runId).map((d) => d.pendingId));
-    return this.#deps.store.listPendingInputs(runId).filter((p) => !decided.has(p.id));
+    return openInputs(this.#deps.store, runId);
   }
 
   #run(runId: string): Run {
     const run = this.#deps.store.getRun(runId);
-    if (!run) throw new HubError('not_found', `no run ${runId}; list runs with \`capabilities hub runs\``);
+    if (!run) throw noRun(runId);
     return run;
   }
 }

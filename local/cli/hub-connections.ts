@@ -24,9 +24,8 @@ export function registerConnections(hub: Command, output: () => Output): void {
     .action(async (namespace: string) => {
       const out = output();
       const { withHub } = await import('./with-hub.ts');
-      await withHub(out, async (h) => {
-        if (!h.store.getSource(namespace)) throw new HubError('not_found', `no source "${namespace}"`);
-        const connections = h.store.listConnections(namespace);
+      await withHub(out, async (_h, { desk }) => {
+        const connections = desk.sources.connections(namespace);
         const text =
           connections.length === 0
             ? `"${namespace}" has no connections. Add one with \`capabilities hub auth ${namespace}\`.`
@@ -52,13 +51,8 @@ export function registerConnections(hub: Command, output: () => Output): void {
       if (options.env && options.header)
         throw new HubError('invalid_input', 'pass --env or --header, not both');
       const { withHub } = await import('./with-hub.ts');
-      await withHub(out, async (h) => {
-        const source = h.store.getSource(namespace);
-        if (!source)
-          throw new HubError(
-            'not_found',
-            `no source "${namespace}"; list sources with \`capabilities hub list\``,
-          );
+      await withHub(out, async (h, { desk }) => {
+        const source = desk.sources.get(namespace);
         let delivery: SecretRef['delivery'];
         if (options.env) delivery = { kind: 'env', variable: options.env };
         else if (options.header) delivery = { kind: 'header', name: options.header, scheme: '' };

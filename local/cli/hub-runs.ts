@@ -14,7 +14,6 @@ import type { DecisionChoice, PendingInput } from '../../engine/contracts/runs.t
 import { HubError, isHubError } from '../../engine/errors.ts';
 import { inertJson, inertLine } from '../../engine/inert.ts';
 import { SHORTENED_NOTE } from '../../engine/runs/args-preview.ts';
-import { cryptoRandom, systemClock } from '../../engine/system.ts';
 import type { Output } from './output.ts';
 
 const CHOICES: readonly DecisionChoice[] = ['once', 'run', 'always', 'deny'];
@@ -84,12 +83,11 @@ export function registerRuns(hub: Command, output: () => Output): void {
       } catch (error) {
         throw new HubError('invalid_input', `the input is not JSON: ${(error as Error).message}`);
       }
-      if (!/^[a-z][a-z0-9_]*\.[A-Za-z_$][A-Za-z0-9_$]*$/.test(address)) {
-        throw new HubError('invalid_input', `"${address}" is not a tool address (namespace.tool)`);
-      }
-      const callOptions = options.connection ? `, ${JSON.stringify({ connection: options.connection })}` : '';
-      const code = `return await ${address}(${JSON.stringify(input)}${callOptions});`;
-      const { withHub } = await import('./with-hub.ts');
+      const [{ withHub }, { callCode }] = await Promise.all([
+        import('./with-hub.ts'),
+        import('../../engine/address.ts'),
+      ]);
+      const code = callCode(address, input, options.connection);
       await withHub(out, async (_h, context) => report(out, await (await context.runs()).execute(code)));
     });
 
@@ -107,8 +105,8 @@ export function registerRuns(hub: Command, output: () => Output): void {
       const status = options.status === undefined ? undefined : RunStatus.safeParse(options.status);
       if (status && !status.success)
         throw new HubError('invalid_input', `unknown status "${options.status}"`);
-      await withHub(out, async (h) => {
-        const list = h.store.listRuns(status?.data ? { status: status.data } : {});
+      await withHub(out, async (_h, { desk }) => {
+        const list = desk.runs.list(status?.data);
         const text =
           list.length === 0
             ? 'No runs.'
@@ -129,9 +127,9 @@ export function registerRuns(hub: Command, output: () => Output): void {
     .action(async (runId: string) => {
       const out = output();
       const { withHub } = await import('./with-hub.ts');
-      await withHub(out, async (h, context) => {
+      await withHub(out, async (_h, context) => {
         const envelope = (await context.runs()).envelope(runId);
-        const journal = h.store.listJournal(runId);
+        const journal = context.desk.runs.journal(runId);
         const rows = journal.map(
           (e) =>
             `  ${String(e.seq).padStart(3)}  ${inertLine(e.address).padEnd(32)} ${inertLine(e.connection ?? '-').padEnd(10)} ${e.decision.effect.padEnd(5)} ` +
@@ -155,24 +153,13 @@ export function registerRuns(hub: Command, output: () => Output): void {
       if (options.choice !== undefined && !CHOICES.includes(options.choice as DecisionChoice)) {
         throw new HubError('invalid_input', `--choice is one of ${CHOICES.join(', ')}`);
       }
-      const [{ withHub }, { recordPersonDecision }, { canPrompt }] = await Promise.all([
+      const [{ withHub }, { canPrompt }] = await Promise.all([
         import('./with-hub.ts'),
-        import('../../engine/runs/person-input.ts'),
         import('./review-prompt.ts'),
       ]);
-      await withHub(out, async (h, context) => {
-        const run = h.store.getRun(runId);
-        if (!run)
-          throw new HubError('not_found', `no run ${runId}; list runs with \`capabilities hub runs\``);
-        const decided = new Set(h.store.listDecisions(runId).map((d) => d.pendingId));
-        const open = h.store.listPendingInputs(runId).filter((p) => !decided.has(p.id));
-        // A run whose calls are all decided but which no one resumed yet (the hub was busy): resume it.
-        if (run.status !== 'awaiting_input') {
-          throw new HubError(
-            'conflict',
-            `run ${runId} is ${run.status} and has no call waiting for a decision`,
-          );
-        }
+      await withHub(out, async (_h, context) => {
+        // None open (all decided, but no one resumed the run yet: the hub was busy): resume it.
+        const open = context.desk.runs.openInputs(runId);
         for (const pending of open) {
           out.note(
             [
@@ -206,10 +193,12 @@ export function registerRuns(hub: Command, output: () => Output): void {
               ],
             });
           }
-          recordPersonDecision(
-            { store: h.store, clock: systemClock, random: cryptoRandom },
-            { pendingId: pending.id, choice, channel: 'cli', who: userInfo().username },
-          );
+          context.desk.runs.decide({
+            pendingId: pending.id,
+            choice,
+            channel: 'cli',
+            who: userInfo().username,
+          });
         }
         const runs = await context.runs();
         try {

@@ -147,16 +147,14 @@ export function registerSources(hub: Command, output: () => Output): void {
     .action(async () => {
       const out = output();
       const { withHub } = await import('./with-hub.ts');
-      await withHub(out, async (h) => {
-        const rows = h.store.listSources().map((source) => ({
+      await withHub(out, async (_h, { desk }) => {
+        const rows = desk.sources.list().map(({ source, tools, connections, toReview }) => ({
           namespace: source.namespace,
           kind: source.kind,
           target: describeSource(source),
-          tools: h.store.getManifest(source.namespace)?.tools.length ?? 0,
-          connections: h.store
-            .listConnections(source.namespace)
-            .map((c) => (c.isDefault ? `${c.name}*` : c.name)),
-          toReview: h.pendingReview(source.namespace).length,
+          tools,
+          connections: connections.map((c) => (c.isDefault ? `${c.name}*` : c.name)),
+          toReview,
         }));
         const text =
           rows.length === 0
@@ -184,13 +182,8 @@ export function registerSources(hub: Command, output: () => Output): void {
         import('./with-hub.ts'),
         import('./review-prompt.ts'),
       ]);
-      await withHub(out, async (h) => {
-        if (!h.store.getSource(namespace)) {
-          throw new HubError(
-            'not_found',
-            `no source "${namespace}"; list sources with \`capabilities hub list\``,
-          );
-        }
+      await withHub(out, async (h, { desk }) => {
+        desk.sources.get(namespace);
         const sure = await review.confirmOrYes(
           interaction(out, options.yes),
           `Remove "${namespace}" with its connections, policies and stored secrets?`,
@@ -212,8 +205,8 @@ export function registerSources(hub: Command, output: () => Output): void {
     .action(async (namespace: string | undefined) => {
       const out = output();
       const { withHub } = await import('./with-hub.ts');
-      await withHub(out, async (h) => {
-        const namespaces = namespace ? [namespace] : h.store.listSources().map((s) => s.namespace);
+      await withHub(out, async (h, { desk }) => {
+        const namespaces = namespace ? [namespace] : desk.sources.namespaces();
         const results: ({ namespace: string } & Refreshed)[] = [];
         for (const ns of namespaces) {
           out.note(`Refreshing "${ns}"…`);

@@ -10,6 +10,7 @@
  * Everything a command prints goes through the hub's scrubber (`scrubOutput`).
  */
 import { readFileSync } from 'node:fs';
+import type { Desk } from '../../engine/desk/index.ts';
 import { createEngine } from '../../engine/engine.ts';
 import type { Hub } from '../../engine/hub.ts';
 import type { Lookup } from '../../engine/lookup.ts';
@@ -29,10 +30,14 @@ export const { version } = JSON.parse(
   readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
 ) as { version: string };
 
-/** What a command may use besides the Hub: runs (with the sandbox, started on first use) and lookups. */
+/**
+ * What a command may use besides the Hub: runs (with the sandbox, started on first use), lookups,
+ * and the desk (the engine's queries and commands for a person; the CLI never reads the store).
+ */
 export interface HubContext {
   runs(): Promise<Runs>;
   lookup: Lookup;
+  desk: Desk;
 }
 
 /** An open hub: the engine, its context, the local hub's files, and how to close all of it. */
@@ -84,13 +89,13 @@ export function openHub(output: Output): OpenHub {
       return sandbox;
     },
   });
-  const { hub, lookup } = engine;
+  const { hub, lookup, desk } = engine;
   scrubOutput(() => engine.secrets.scrubber);
   return {
     hub,
     local,
     secrets: engine.secrets,
-    context: { lookup, runs: engine.runs },
+    context: { lookup, desk, runs: engine.runs },
     async close() {
       await sandbox?.close();
       await connector.close();
