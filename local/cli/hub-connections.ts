@@ -4,10 +4,11 @@
  * from standard input when that is not a terminal; never from an argument, so it never lands
  * in shell history or a process list. This is the person-input path for credentials.
  */
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import type { SecretRef } from '../../engine/contracts/connections.ts';
 import { HubError } from '../../engine/errors.ts';
 import { inertLine } from '../../engine/inert.ts';
+import { hubAction } from './hub-action.ts';
 import type { Output } from './output.ts';
 
 interface AuthOptions {
@@ -16,15 +17,13 @@ interface AuthOptions {
   header?: string;
 }
 
-export function registerConnections(hub: Command, output: () => Output): void {
+export function registerConnections(hub: Command): void {
   hub
     .command('connections')
     .description("List a source's connections (the default is marked *)")
     .argument('<namespace>')
-    .action(async (namespace: string) => {
-      const out = output();
-      const { withHub } = await import('./with-hub.ts');
-      await withHub(out, async (_h, { desk }) => {
+    .action(
+      hubAction((out, namespace: string) => async (_h, { desk }) => {
         const connections = desk.sources.connections(namespace);
         const text =
           connections.length === 0
@@ -36,22 +35,20 @@ export function registerConnections(hub: Command, output: () => Output): void {
                 )
                 .join('\n');
         out.result({ connections }, text);
-      });
-    });
+      }),
+    );
 
   hub
     .command('auth')
     .description('Enter a credential for a source at a masked prompt (or on standard input)')
     .argument('<namespace>')
     .option('--connection <name>', 'which connection to store it under', 'default')
-    .option('--env <VAR>', 'give it to a stdio server as this environment variable')
+    .addOption(
+      new Option('--env <VAR>', 'give it to a stdio server as this environment variable').conflicts('header'),
+    )
     .option('--header <name>', 'give it to an HTTP server in this header (default: Authorization: Bearer)')
-    .action(async (namespace: string, options: AuthOptions) => {
-      const out = output();
-      if (options.env && options.header)
-        throw new HubError('invalid_input', 'pass --env or --header, not both');
-      const { withHub } = await import('./with-hub.ts');
-      await withHub(out, async (h, { desk }) => {
+    .action(
+      hubAction((out, namespace: string, options: AuthOptions) => async (h, { desk }) => {
         const source = desk.sources.get(namespace);
         let delivery: SecretRef['delivery'];
         if (options.env) delivery = { kind: 'env', variable: options.env };
@@ -73,8 +70,8 @@ export function registerConnections(hub: Command, output: () => Output): void {
           { namespace, connection: connection.name, isDefault: connection.isDefault },
           `Stored the secret for ${namespace}/${connection.name}${connection.isDefault ? ' (the default connection)' : ''}.`,
         );
-      });
-    });
+      }),
+    );
 }
 
 function describeDelivery(delivery: SecretRef['delivery']): string {
