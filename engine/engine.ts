@@ -10,6 +10,7 @@
  * One `HubSecrets` knows every secret the hub holds (every connection's, and the host's own
  * tokens and keys) and scrubs what the sources, the upstream calls, the runs and the lookups hand out.
  */
+import { createDesk, type Desk } from './desk/index.ts';
 import { Lookup } from './lookup.ts';
 import type { Clock, HubStore, Random, Sandbox, SandboxHost } from './ports.ts';
 import type { RunLimits } from './runs/limits.ts';
@@ -51,6 +52,8 @@ export interface Engine {
   /** The hub's calls to its sources, scrubbed. */
   upstream: Upstream;
   lookup: Lookup;
+  /** What a person-facing host asks and decides (engine/desk/): it never reads the store itself. */
+  desk: Desk;
   /** Every secret the hub holds, as one scrubber for whatever leaves the hub. */
   secrets: HubSecrets;
   /** The runs, with the sandbox started on first use. */
@@ -98,6 +101,13 @@ export function createEngine(deps: EngineDeps): Engine {
     sources,
     upstream,
     lookup,
+    desk: createDesk({
+      store,
+      clock,
+      random,
+      wording,
+      toReview: (namespace) => sources.pendingReview(namespace).length,
+    }),
     secrets: hubSecrets,
     wording,
     runs: () => {

@@ -194,6 +194,27 @@ describe('rooms (issue: the house before the next floor)', () => {
     }
     expect(outside).toEqual([]);
   });
+
+  // The composition root hands the local hub's store to createEngine (`store: local.store`): that
+  // is wiring. Every read and write goes through the engine (engine/desk/ for a person's host).
+  it('only engine/ opens the store for the CLI: no file under local/cli/ imports it or reads through it', () => {
+    const files = sourceFiles(REPO, 'local/cli');
+    expect(files).toContain('local/cli/hub-runs.ts');
+    const offenders: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(join(REPO, file), 'utf8');
+      for (const { fileName } of ts.preProcessFile(text, true, true).importedFiles) {
+        const target = join(dirname(file), fileName);
+        if (target.startsWith(join('engine', 'store')) || target === join('local', 'open-store.ts')) {
+          offenders.push(`${file} -> ${fileName}`);
+        }
+      }
+      for (const [line] of text.matchAll(/^.*(\.store\s*\.|\bstore\s*\.\s*\w+\s*\().*$/gm)) {
+        offenders.push(`${file}: ${line.trim()}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
 });
 
 describe('host-neutral wording (issue: the house before the next floor)', () => {

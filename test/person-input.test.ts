@@ -1,8 +1,9 @@
 /**
  * Only a person approves (invariant I2), held by the code's shape:
  * - exactly one module calls the store's `recordDecision`: the person-input module;
- * - only host code handling a person's input imports it: the CLI's `approve`, and the signed
- *   client prompt (engine/runs/client-prompt.ts);
+ * - only host code handling a person's input reaches it: the signed client prompt
+ *   (engine/runs/client-prompt.ts), and the desk's `decide` (engine/desk/run-desk.ts), which
+ *   only the CLI's `approve` calls;
  * - the MCP surface and the execute path reach neither: the host injects the client prompt into
  *   the surface (SurfaceDeps.prompt), so the surface's one way to a decision is that module;
  * - in that module, the one call that records sits in `answer`, after the signed state is opened.
@@ -18,6 +19,7 @@ import { checkImportGraph, sourceFiles } from './import-graph.ts';
 const REPO = resolve(import.meta.dirname, '..');
 const PERSON_INPUT = 'engine/runs/person-input.ts';
 const CLIENT_PROMPT = 'engine/runs/client-prompt.ts';
+const RUN_DESK = 'engine/desk/run-desk.ts';
 const CODE_DIRS = ['engine', 'worker', 'durable-objects', 'local', 'dashboard'];
 
 const code = () => CODE_DIRS.flatMap((dir) => sourceFiles(REPO, dir));
@@ -44,8 +46,11 @@ describe('only a person records a decision', () => {
     expect(callers).toEqual([PERSON_INPUT]);
   });
 
-  it('only the CLI approve and the signed client prompt import the person-input module', () => {
-    expect(importersOf(PERSON_INPUT)).toEqual([CLIENT_PROMPT, 'local/cli/hub-runs.ts']);
+  it('only the CLI approve (through the desk) and the signed client prompt import the person-input module', () => {
+    expect(importersOf(PERSON_INPUT)).toEqual([RUN_DESK, CLIENT_PROMPT]);
+    // The desk's one command that records, `decide`, is called by the CLI's approve alone.
+    const deciders = code().filter((file) => /\.decide\(/.test(read(file)));
+    expect(deciders).toEqual(['local/cli/hub-runs.ts']);
   });
 
   it('the MCP surface and the execute path reach neither the person-input module nor the client prompt', () => {
@@ -54,6 +59,7 @@ describe('only a person records a decision', () => {
     expect(visited.length).toBeGreaterThan(roots.length);
     expect(visited).not.toContain(PERSON_INPUT);
     expect(visited).not.toContain(CLIENT_PROMPT);
+    expect(visited).not.toContain(RUN_DESK);
   });
 
   it('only hosts hand the client prompt to the surface: nothing else imports it', () => {

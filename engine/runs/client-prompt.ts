@@ -23,6 +23,7 @@ import type { PromptOutcome, PromptRequest } from '../contracts/prompt.ts';
 import { DecisionChoice, type PendingInput } from '../contracts/runs.ts';
 import { HubError } from '../errors.ts';
 import { hex } from '../hex.ts';
+import { openInputs } from './open-inputs.ts';
 import { recordPersonDecision } from './person-input.ts';
 import { promptForm } from './prompt-form.ts';
 import { MAX_PROMPT_CALLS, type PromptClaim, PromptState, type PromptStateDeps } from './prompt-state.ts';
@@ -136,8 +137,6 @@ export class ClientPrompt {
   }
 
   #undecided(runId: string): PendingInput[] {
-    const { store } = this.#deps;
-    const decided = new Set(store.listDecisions(runId).map((d) => d.pendingId));
-    return store.listPendingInputs(runId).filter((p) => !decided.has(p.id));
+    return openInputs(this.#deps.store, runId);
   }
 }

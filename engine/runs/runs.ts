@@ -15,6 +15,7 @@ import type { ExecuteEnvelope } from '../contracts/envelope.ts';
 import type { Run } from '../contracts/runs.ts';
 import { HubError, isHubError } from '../errors.ts';
 import { hex, randomId } from '../hex.ts';
+import { noRun } from '../not-found.ts';
 import { prepareCode } from '../pipeline/index.ts';
 import type {
   Clock,
@@ -34,6 +35,7 @@ import { type GateDeps, gateCall, type UpstreamCall } from './call-gate.ts';
 import { buildEnvelope } from './envelope.ts';
 import { expireRun, type SweepReport, sweepRuns } from './housekeeping.ts';
 import { limitsWithin, type RunLimits } from './limits.ts';
+import { openInputs } from './open-inputs.ts';
 import { ReplayPace } from './replay-pace.ts';
 
 export interface RunsDeps {
@@ -281,13 +283,12 @@ export class Runs {
   }
 
   #undecided(runId: string) {
-    const decided = new Set(this.#deps.store.listDecisions(runId).map((d) => d.pendingId));
-    return this.#deps.store.listPendingInputs(runId).filter((p) => !decided.has(p.id));
+    return openInputs(this.#deps.store, runId);
   }
 
   #run(runId: string): Run {
     const run = this.#deps.store.getRun(runId);
-    if (!run) throw new HubError('not_found', `no run ${runId}; ${this.#deps.wording.listRuns}`);
+    if (!run) throw noRun(runId, this.#deps.wording);
     return run;
   }
 }

@@ -78,14 +78,14 @@ export class Sources {
     this.#secrets = deps.hubSecrets;
   }
 
-  get store(): HubStore {
+  get #store(): HubStore {
     return this.#deps.store;
   }
 
   /** Connects to a server not yet added, lists its tools and proposes a namespace and policies. */
   async inspect(draft: SourceDraft, namespace?: string): Promise<Inspection> {
     const now = this.#deps.clock.now();
-    const taken = new Set(this.store.listSources().map((s) => s.namespace));
+    const taken = new Set(this.#store.listSources().map((s) => s.namespace));
     if (namespace !== undefined && taken.has(namespace)) {
       throw new HubError(
         'conflict',
@@ -119,9 +119,9 @@ export class Sources {
    */
   addSource(inspection: Inspection, effects: ReadonlyMap<string, PolicyEffect>): void {
     const now = this.#deps.clock.now();
-    this.store.atomically(() => {
-      this.store.addSource(inspection.source);
-      this.store.putManifest(inspection.manifest);
+    this.#store.atomically(() => {
+      this.#store.addSource(inspection.source);
+      this.#store.putManifest(inspection.manifest);
       this.#acceptReview(inspection.source.namespace, inspection.manifest, effects, now);
     });
   }
@@ -129,10 +129,10 @@ export class Sources {
   /** New and changed tools of a namespace (or of every source) that wait for a person. */
   pendingReview(namespace?: string): ReviewItem[] {
     const manifests = namespace
-      ? [storedManifest(this.store, namespace, this.#deps.wording)]
-      : this.store.listManifests();
+      ? [storedManifest(this.#store, namespace, this.#deps.wording)]
+      : this.#store.listManifests();
     return manifests.flatMap((manifest) => {
-      const reviews = new Map(this.store.listReviews(manifest.namespace).map((r) => [r.address, r]));
+      const reviews = new Map(this.#store.listReviews(manifest.namespace).map((r) => [r.address, r]));
       return manifest.tools
         .filter((tool) => reviews.get(tool.address)?.contract !== tool.contract)
         .map(reviewItem);
@@ -141,21 +141,21 @@ export class Sources {
 
   /** Records the person's choices for reviewed tools: rules pinned to the current contracts. */
   acceptReview(namespace: string, effects: ReadonlyMap<string, PolicyEffect>): void {
-    const manifest = storedManifest(this.store, namespace, this.#deps.wording);
-    this.store.atomically(() => this.#acceptReview(namespace, manifest, effects, this.#deps.clock.now()));
+    const manifest = storedManifest(this.#store, namespace, this.#deps.wording);
+    this.#store.atomically(() => this.#acceptReview(namespace, manifest, effects, this.#deps.clock.now()));
   }
 
   /** Reads a source's tools again and reports what is new, changed and gone since the last read. */
   async refresh(namespace: string): Promise<Refreshed> {
-    const source = storedSource(this.store, namespace, this.#deps.wording);
+    const source = storedSource(this.#store, namespace, this.#deps.wording);
     const { listed, notices } = await this.#listTools(
       source,
       await this.#deps.upstream.credentials(namespace),
     );
-    const before = this.store.getManifest(namespace);
+    const before = this.#store.getManifest(namespace);
     const built = await buildManifestWithNotices({ namespace, fetchedAt: this.#deps.clock.now(), ...listed });
     const manifest = built.manifest;
-    this.store.putManifest(manifest);
+    this.#store.putManifest(manifest);
     return { ...diffManifests(before, manifest), notices: [...notices, ...built.notices] };
   }
 
@@ -175,10 +175,10 @@ export class Sources {
 
   /** Removes a source with everything that hangs off it, its secrets included. */
   async removeSource(namespace: string): Promise<void> {
-    const connections = this.store.listConnections(
-      storedSource(this.store, namespace, this.#deps.wording).namespace,
+    const connections = this.#store.listConnections(
+      storedSource(this.#store, namespace, this.#deps.wording).namespace,
     );
-    this.store.removeSource(namespace);
+    this.#store.removeSource(namespace);
     for (const connection of connections) {
       for (const ref of connection.secrets) await this.#deps.secrets?.delete(ref.key);
     }
@@ -194,7 +194,7 @@ export class Sources {
     delivery: SecretRef['delivery'],
     value: string,
   ): Promise<Connection> {
-    storedSource(this.store, namespace, this.#deps.wording);
+    storedSource(this.#store, namespace, this.#deps.wording);
     const secrets = heldSecrets(this.#deps.secrets);
     if (value.trim() === '') throw new HubError('invalid_input', 'the secret is empty; nothing was stored');
     if (value.length < MIN_STORED_SECRET_LENGTH) {
@@ -212,19 +212,19 @@ export class Sources {
       delivery,
       setAt: this.#deps.clock.now(),
     };
-    const existing = this.store.getConnection(namespace, connectionName);
+    const existing = this.#store.getConnection(namespace, connectionName);
     const others = (existing?.secrets ?? []).filter((s) => s.key !== ref.key);
     await secrets.set(ref.key, value);
     this.#secrets.learn([value]);
-    rescrubStored(this.store, this.#secrets.scrubber, this.#deps.clock.now());
+    rescrubStored(this.#store, this.#secrets.scrubber, this.#deps.clock.now());
     const connection: Connection = {
       namespace,
       name: connectionName,
-      isDefault: existing?.isDefault ?? this.store.listConnections(namespace).every((c) => !c.isDefault),
+      isDefault: existing?.isDefault ?? this.#store.listConnections(namespace).every((c) => !c.isDefault),
       secrets: [...others, ref],
       createdAt: existing?.createdAt ?? this.#deps.clock.now(),
     };
-    this.store.putConnection(connection);
+    this.#store.putConnection(connection);
     return connection;
   }
 
@@ -274,10 +274,10 @@ export class Sources {
       // earlier review's, or an `always` on any connection, or none) goes, so none comes back to
       // life should the tool return to that contract. Rules pinned to no contract are the
       // person's own policy and stay.
-      for (const old of this.store.listPolicyRules(address)) {
-        if (old.target.kind === 'tool' && old.contract) this.store.removePolicyRule(old.id);
+      for (const old of this.#store.listPolicyRules(address)) {
+        if (old.target.kind === 'tool' && old.contract) this.#store.removePolicyRule(old.id);
       }
-      this.store.addPolicyRule({
+      this.#store.addPolicyRule({
         id: this.#id('rule'),
         target: { kind: 'tool', address },
         effect,
@@ -285,7 +285,7 @@ export class Sources {
         createdAt: now,
       });
       const review: ToolReview = { address, namespace, contract: tool.contract, tool, reviewedAt: now };
-      this.store.putReview(review);
+      this.#store.putReview(review);
     }
   }
 

@@ -5,13 +5,14 @@
 import type { Connection } from '../contracts/connections.ts';
 import type { Manifest, Source } from '../contracts/sources.ts';
 import { HubError } from '../errors.ts';
+import { noSource } from '../not-found.ts';
 import type { HubStore } from '../ports.ts';
 import type { HostWording } from '../wording.ts';
 
 /** The source under `namespace`; not_found, saying how to list them, when there is none. */
 export function storedSource(store: HubStore, namespace: string, wording: HostWording): Source {
   const source = store.getSource(namespace);
-  if (!source) throw new HubError('not_found', `no source "${namespace}"; ${wording.listSources}`);
+  if (!source) throw noSource(namespace, wording);
   return source;
 }
 

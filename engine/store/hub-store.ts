@@ -11,6 +11,7 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
 import { Decision, JournalEntry, PendingInput, type Run, type RunStatus } from '../contracts/runs.ts';
 import { HubError } from '../errors.ts';
+import { noRun } from '../not-found.ts';
 import type { HubStore, JournalStart, RunExpectation, RunUpdate } from '../ports.ts';
 import { latestSchemaVersion, type MigrationBundle, migrate } from './migrate.ts';
 import * as rows from './rows.ts';
@@ -207,7 +208,7 @@ export class SqliteHubStore extends SourceRecords implements HubStore {
   updateRun(id: string, update: RunUpdate, expected?: RunExpectation): Run {
     return this.write(() => {
       const current = this.getRun(id);
-      if (!current) throw new HubError('not_found', `no run ${id}`);
+      if (!current) throw noRun(id);
       if (
         expected &&
         (current.attempts !== expected.attempts ||

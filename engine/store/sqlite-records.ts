@@ -14,6 +14,7 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import { HubError } from '../errors.ts';
+import { noRun, noSource } from '../not-found.ts';
 import * as t from './schema.ts';
 import type { SyncDb } from './sync-db.ts';
 
@@ -145,13 +146,13 @@ export abstract class SqliteRecords {
 
   protected requireSource(namespace: string): void {
     if (!this.#sourceExists().get({ namespace })) {
-      throw new HubError('not_found', `no source "${namespace}"`);
+      throw noSource(namespace);
     }
   }
 
   protected requireRun(runId: string): void {
     if (!this.#runExists().get({ id: runId })) {
-      throw new HubError('not_found', `no run ${runId}`);
+      throw noRun(runId);
     }
   }
 }

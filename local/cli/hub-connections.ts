@@ -4,10 +4,11 @@
  * from standard input when that is not a terminal; never from an argument, so it never lands
  * in shell history or a process list. This is the person-input path for credentials.
  */
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import type { SecretRef } from '../../engine/contracts/connections.ts';
 import { HubError } from '../../engine/errors.ts';
 import { inertLine } from '../../engine/inert.ts';
+import { hubAction } from './hub-action.ts';
 import type { Output } from './output.ts';
 
 interface AuthOptions {
@@ -16,18 +17,14 @@ interface AuthOptions {
   header?: string;
 }
 
-export function registerConnections(hub: Command, output: () => Output): void {
+export function registerConnections(hub: Command): void {
   hub
     .command('connections')
     .description("List a source's connections (the default is marked *)")
     .argument('<namespace>')
-    .action(async (namespace: string) => {
-      const out = output();
-      const { withHub } = await import('./with-hub.ts');
-      await withHub(out, async (engine) => {
-        if (!engine.sources.store.getSource(namespace))
-          throw new HubError('not_found', `no source "${namespace}"`);
-        const connections = engine.sources.store.listConnections(namespace);
+    .action(
+      hubAction((out, namespace: string) => async ({ desk }) => {
+        const connections = desk.sources.connections(namespace);
         const text =
           connections.length === 0
             ? `"${namespace}" has no connections. Add one with \`capabilities hub auth ${namespace}\`.`
@@ -38,28 +35,21 @@ export function registerConnections(hub: Command, output: () => Output): void {
                 )
                 .join('\n');
         out.result({ connections }, text);
-      });
-    });
+      }),
+    );
 
   hub
     .command('auth')
     .description('Enter a credential for a source at a masked prompt (or on standard input)')
     .argument('<namespace>')
     .option('--connection <name>', 'which connection to store it under', 'default')
-    .option('--env <VAR>', 'give it to a stdio server as this environment variable')
+    .addOption(
+      new Option('--env <VAR>', 'give it to a stdio server as this environment variable').conflicts('header'),
+    )
     .option('--header <name>', 'give it to an HTTP server in this header (default: Authorization: Bearer)')
-    .action(async (namespace: string, options: AuthOptions) => {
-      const out = output();
-      if (options.env && options.header)
-        throw new HubError('invalid_input', 'pass --env or --header, not both');
-      const { withHub } = await import('./with-hub.ts');
-      await withHub(out, async (engine) => {
-        const source = engine.sources.store.getSource(namespace);
-        if (!source)
-          throw new HubError(
-            'not_found',
-            `no source "${namespace}"; list sources with \`capabilities hub list\``,
-          );
+    .action(
+      hubAction((out, namespace: string, options: AuthOptions) => async ({ sources, desk }) => {
+        const source = desk.sources.get(namespace);
         let delivery: SecretRef['delivery'];
         if (options.env) delivery = { kind: 'env', variable: options.env };
         else if (options.header) delivery = { kind: 'header', name: options.header, scheme: '' };
@@ -75,18 +65,13 @@ export function registerConnections(hub: Command, output: () => Output): void {
           out,
           `Secret for ${namespace}/${options.connection} (${describeDelivery(delivery)})`,
         );
-        const connection = await engine.sources.saveCredential(
-          namespace,
-          options.connection,
-          delivery,
-          value,
-        );
+        const connection = await sources.saveCredential(namespace, options.connection, delivery, value);
         out.result(
           { namespace, connection: connection.name, isDefault: connection.isDefault },
           `Stored the secret for ${namespace}/${connection.name}${connection.isDefault ? ' (the default connection)' : ''}.`,
         );
-      });
-    });
+      }),
+    );
 }
 
 function describeDelivery(delivery: SecretRef['delivery']): string {

@@ -5,15 +5,15 @@
  */
 import type { Command } from 'commander';
 import { inertLine } from '../../engine/inert.ts';
-import type { Output } from './output.ts';
+import { outputOf } from './hub-action.ts';
 
 const MARK = { ok: 'ok  ', warn: 'warn', fail: 'FAIL' } as const;
 
-export function registerDoctor(hub: Command, output: () => Output): void {
+export function registerDoctor(hub: Command): void {
   hub
     .command('doctor')
     .description('Check the hub: file modes, hub.json, the store schema, the token file and the keychain')
-    .action(async () => {
+    .action(async (_options: object, command: Command) => {
       const [{ homePaths }, { isHealthy, runDoctor }] = await Promise.all([
         import('../home.ts'),
         import('../doctor.ts'),
@@ -39,7 +39,7 @@ export function registerDoctor(hub: Command, output: () => Output): void {
             `${MARK[c.level]}  ${inertLine(c.name)}: ${inertLine(c.detail)}${c.fix ? `\n        fix: ${inertLine(c.fix)}` : ''}`,
         )
         .join('\n');
-      output().result(
+      outputOf(command).result(
         { healthy, checks },
         `${text}\n${healthy ? 'Healthy.' : 'Not healthy: see the fixes above.'}`,
       );

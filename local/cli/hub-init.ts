@@ -1,12 +1,12 @@
 /** `capabilities hub init`: creates the hub's home, idempotently, and says what it made. */
 import type { Command } from 'commander';
-import type { Output } from './output.ts';
+import { outputOf } from './hub-action.ts';
 
-export function registerInit(hub: Command, output: () => Output): void {
+export function registerInit(hub: Command): void {
   hub
     .command('init')
     .description('Create the hub in ~/.capabilities/hub (or $CAPABILITIES_HOME/hub); safe to run again')
-    .action(async () => {
+    .action(async (_options: object, command: Command) => {
       // Loaded on use: `--help` and `--version` should not pay for the store's modules.
       const [{ homePaths }, { initHub }] = await Promise.all([
         import('../home.ts'),
@@ -22,6 +22,6 @@ export function registerInit(hub: Command, output: () => Output): void {
               ...report.created.map((path) => `  ${path}`),
             ];
       lines.push(`Schema version ${report.schemaVersion}. Folders are mode 700, files 600.`);
-      output().result({ hub: paths.hub, ...report }, lines.join('\n'));
+      outputOf(command).result({ hub: paths.hub, ...report }, lines.join('\n'));
     });
 }

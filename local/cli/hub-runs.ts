@@ -8,16 +8,26 @@
  * one line (engine/inert.ts), so nothing it says passes for the hub's own words.
  */
 import { userInfo } from 'node:os';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
-import type { DecisionChoice, PendingInput } from '../../engine/contracts/runs.ts';
+import type { DecisionChoice, PendingInput, RunStatus } from '../../engine/contracts/runs.ts';
 import { HubError, isHubError } from '../../engine/errors.ts';
 import { inertJson, inertLine } from '../../engine/inert.ts';
 import { SHORTENED_NOTE } from '../../engine/runs/args-preview.ts';
-import { cryptoRandom, systemClock } from '../../engine/system.ts';
+import { hubAction } from './hub-action.ts';
 import type { Output } from './output.ts';
 
 const CHOICES: readonly DecisionChoice[] = ['once', 'run', 'always', 'deny'];
+
+/** Every run status, for `runs --status` (the record makes the compiler hold the list whole). */
+const RUN_STATUSES = Object.keys({
+  running: true,
+  awaiting_input: true,
+  completed: true,
+  failed: true,
+  cancelled: true,
+  expired: true,
+} satisfies Record<RunStatus, true>);
 
 /**
  * The envelope as a person reads it: status, result or error, logs, what waits. What guest code
@@ -51,12 +61,18 @@ function shownArguments(pending: PendingInput, full: boolean): string {
   return full && pending.args ? JSON.stringify(pending.args, null, 2) : pending.argsPreview;
 }
 
+/**
+ * Prints the envelope of a run this command ran (exec, call, approve, cancel) and sets the exit
+ * code by one rule: 1 when the run failed; 0 otherwise, `awaiting_approval` and
+ * `awaiting_connection` included (the command did its part: the run waits for a person, who
+ * decides with `hub approve`). `runs` and `runs show` report what is stored and exit 0.
+ */
 function report(out: Output, envelope: ExecuteEnvelope): void {
   out.result(envelope, renderEnvelope(envelope));
   if (envelope.status === 'failed') process.exitCode = 1;
 }
 
-export function registerRuns(hub: Command, output: () => Output): void {
+export function registerRuns(hub: Command): void {
   hub
     .command('exec')
     .description('Run code in the sandbox, as execute does')
@@ -64,51 +80,35 @@ export function registerRuns(hub: Command, output: () => Output): void {
       '<code>',
       "JavaScript (or TypeScript): the body of an async function, e.g. 'return await memory.read_graph({})'",
     )
-    .action(async (code: string) => {
-      const out = output();
-      const { withHub } = await import('./with-hub.ts');
-      await withHub(out, async (engine) => report(out, await (await engine.runs()).execute(code)));
-    });
+    .action(
+      hubAction(
+        (out, code: string) =>
+          async ({ runs }) =>
+            report(out, await (await runs()).execute(code)),
+      ),
+    );
 
   hub
     .command('call')
     .description('Call one tool through the same policy path as code')
     .argument('<address>', 'namespace.tool')
-    .argument('[json]', 'the input, as JSON', '{}')
+    .argument('[json]', 'the input, as JSON', parseInput, {})
     .option('--connection <name>', 'a connection other than the default')
-    .action(async (address: string, json: string, options: { connection?: string }) => {
-      const out = output();
-      let input: unknown;
-      try {
-        input = JSON.parse(json);
-      } catch (error) {
-        throw new HubError('invalid_input', `the input is not JSON: ${(error as Error).message}`);
-      }
-      if (!/^[a-z][a-z0-9_]*\.[A-Za-z_$][A-Za-z0-9_$]*$/.test(address)) {
-        throw new HubError('invalid_input', `"${address}" is not a tool address (namespace.tool)`);
-      }
-      const callOptions = options.connection ? `, ${JSON.stringify({ connection: options.connection })}` : '';
-      const code = `return await ${address}(${JSON.stringify(input)}${callOptions});`;
-      const { withHub } = await import('./with-hub.ts');
-      await withHub(out, async (engine) => report(out, await (await engine.runs()).execute(code)));
-    });
+    .action(
+      hubAction(async (out, address: string, input: unknown, options: { connection?: string }) => {
+        const { callCode } = await import('../../engine/address.ts');
+        const code = callCode(address, input, options.connection);
+        return async ({ runs }) => report(out, await (await runs()).execute(code));
+      }),
+    );
 
   const runs = hub
     .command('runs')
     .description('List runs, newest first')
-    .option(
-      '--status <status>',
-      'only runs in this state (running, awaiting_input, completed, failed, cancelled, expired)',
-    )
-    .action(async (options: { status?: string }) => {
-      const out = output();
-      const { withHub } = await import('./with-hub.ts');
-      const { RunStatus } = await import('../../engine/contracts/runs.ts');
-      const status = options.status === undefined ? undefined : RunStatus.safeParse(options.status);
-      if (status && !status.success)
-        throw new HubError('invalid_input', `unknown status "${options.status}"`);
-      await withHub(out, async (engine) => {
-        const list = engine.sources.store.listRuns(status?.data ? { status: status.data } : {});
+    .addOption(new Option('--status <status>', 'only runs in this state').choices(RUN_STATUSES))
+    .action(
+      hubAction((out, options: { status?: RunStatus }) => async ({ desk }) => {
+        const list = desk.runs.list(options.status);
         const text =
           list.length === 0
             ? 'No runs.'
@@ -119,19 +119,17 @@ export function registerRuns(hub: Command, output: () => Output): void {
                 )
                 .join('\n');
         out.result({ runs: list.map(({ code: _code, ...rest }) => rest) }, text);
-      });
-    });
+      }),
+    );
 
   runs
     .command('show')
     .description('Show one run: status, pending calls and its journal')
     .argument('<runId>')
-    .action(async (runId: string) => {
-      const out = output();
-      const { withHub } = await import('./with-hub.ts');
-      await withHub(out, async (engine) => {
+    .action(
+      hubAction((out, runId: string) => async (engine) => {
         const envelope = (await engine.runs()).envelope(runId);
-        const journal = engine.sources.store.listJournal(runId);
+        const journal = engine.desk.runs.journal(runId);
         const rows = journal.map(
           (e) =>
             `  ${String(e.seq).padStart(3)}  ${inertLine(e.address).padEnd(32)} ${inertLine(e.connection ?? '-').padEnd(10)} ${e.decision.effect.padEnd(5)} ` +
@@ -141,105 +139,104 @@ export function registerRuns(hub: Command, output: () => Output): void {
           { ...envelope, journal },
           `${renderEnvelope(envelope)}\njournal:\n${rows.join('\n') || '  (no calls)'}`,
         );
-      });
-    });
+      }),
+    );
 
   hub
     .command('approve')
     .description('Decide the pending calls of a run, then resume it')
     .argument('<runId>')
-    .option('--choice <choice>', 'once, run, always or deny, for every pending call (else you are asked)')
+    .addOption(
+      new Option('--choice <choice>', 'for every pending call (else you are asked)').choices(CHOICES),
+    )
     .option('--full', 'show the whole arguments of each call, not the preview that shortens long values')
-    .action(async (runId: string, options: { choice?: string; full?: boolean }) => {
-      const out = output();
-      if (options.choice !== undefined && !CHOICES.includes(options.choice as DecisionChoice)) {
-        throw new HubError('invalid_input', `--choice is one of ${CHOICES.join(', ')}`);
-      }
-      const [{ withHub }, { recordPersonDecision }, { canPrompt }] = await Promise.all([
-        import('./with-hub.ts'),
-        import('../../engine/runs/person-input.ts'),
-        import('./review-prompt.ts'),
-      ]);
-      await withHub(out, async (engine) => {
-        const run = engine.sources.store.getRun(runId);
-        if (!run)
-          throw new HubError('not_found', `no run ${runId}; list runs with \`capabilities hub runs\``);
-        const decided = new Set(engine.sources.store.listDecisions(runId).map((d) => d.pendingId));
-        const open = engine.sources.store.listPendingInputs(runId).filter((p) => !decided.has(p.id));
-        // A run whose calls are all decided but which no one resumed yet (the hub was busy): resume it.
-        if (run.status !== 'awaiting_input') {
-          throw new HubError(
-            'conflict',
-            `run ${runId} is ${run.status} and has no call waiting for a decision`,
-          );
-        }
-        for (const pending of open) {
-          out.note(
-            [
-              `${inertLine(pending.address)}${pending.connection ? ` on ${inertLine(pending.connection)}` : ''}: ${inertLine(pending.summary)}`,
-              `  why: ${inertLine(pending.reason)}`,
-              `  expires: ${new Date(pending.expiresAt).toISOString()}`,
-              `  arguments:\n${inertJson(shownArguments(pending, options.full === true)).replace(/^/gm, '    ')}`,
-            ].join('\n'),
-          );
-          if (!options.full && pending.argsPreview.startsWith(SHORTENED_NOTE)) {
+    .action(
+      hubAction(
+        (out, runId: string, options: { choice?: DecisionChoice; full?: boolean }) => async (engine) => {
+          const { canPrompt } = await import('./review-prompt.ts');
+          // None open (all decided, but no one resumed the run yet: the hub was busy): resume it.
+          const open = engine.desk.runs.openInputs(runId);
+          for (const pending of open) {
             out.note(
-              `  (long values are shortened above; \`capabilities hub approve ${runId} --full\` shows them whole)`,
+              [
+                `${inertLine(pending.address)}${pending.connection ? ` on ${inertLine(pending.connection)}` : ''}: ${inertLine(pending.summary)}`,
+                `  why: ${inertLine(pending.reason)}`,
+                `  expires: ${new Date(pending.expiresAt).toISOString()}`,
+                `  arguments:\n${inertJson(shownArguments(pending, options.full === true)).replace(/^/gm, '    ')}`,
+              ].join('\n'),
             );
-          }
-          let choice = options.choice as DecisionChoice | undefined;
-          if (!choice) {
-            if (!canPrompt({ yes: false, input: out.options.input })) {
-              throw new HubError(
-                'invalid_input',
-                'a person decides here: run this in a terminal, or pass --choice once|run|always|deny',
+            if (!options.full && pending.argsPreview.startsWith(SHORTENED_NOTE)) {
+              out.note(
+                `  (long values are shortened above; \`capabilities hub approve ${runId} --full\` shows them whole)`,
               );
             }
-            const { select } = await import('@inquirer/prompts');
-            choice = await select<DecisionChoice>({
-              message: `Decide ${inertLine(pending.address)}`,
-              choices: [
-                { name: 'Allow once', value: 'once' },
-                { name: 'Allow for this run', value: 'run' },
-                { name: 'Always allow (pinned to its current contract)', value: 'always' },
-                { name: 'Deny', value: 'deny' },
-              ],
+            let choice = options.choice;
+            if (!choice) {
+              if (!canPrompt({ yes: false, input: out.options.input })) {
+                throw new HubError(
+                  'invalid_input',
+                  'a person decides here: run this in a terminal, or pass --choice once|run|always|deny',
+                );
+              }
+              const { select } = await import('@inquirer/prompts');
+              choice = await select<DecisionChoice>({
+                message: `Decide ${inertLine(pending.address)}`,
+                choices: [
+                  { name: 'Allow once', value: 'once' },
+                  { name: 'Allow for this run', value: 'run' },
+                  { name: 'Always allow (pinned to its current contract)', value: 'always' },
+                  { name: 'Deny', value: 'deny' },
+                ],
+              });
+            }
+            engine.desk.runs.decide({
+              pendingId: pending.id,
+              choice,
+              channel: 'cli',
+              who: userInfo().username,
             });
           }
-          recordPersonDecision(
-            { store: engine.sources.store, clock: systemClock, random: cryptoRandom },
-            { pendingId: pending.id, choice, channel: 'cli', who: userInfo().username },
-          );
-        }
-        const runs = await engine.runs();
-        try {
-          report(out, await runs.resume(runId));
-        } catch (error) {
-          // The decisions are recorded. Another attempt (the model's resume) runs the run right
-          // now: it goes on with them. The hub is busy: the run waits, decided, for a resume.
-          if (isHubError(error, 'conflict') && runs.envelope(runId).status === 'running') {
-            report(out, runs.envelope(runId));
-            return;
+          const runs = await engine.runs();
+          try {
+            report(out, await runs.resume(runId));
+          } catch (error) {
+            // The decisions are recorded. Another attempt (the model's resume) runs the run right
+            // now: it goes on with them. The hub is busy: the run waits, decided, for a resume.
+            if (isHubError(error, 'conflict') && runs.envelope(runId).status === 'running') {
+              report(out, runs.envelope(runId));
+              return;
+            }
+            if (isHubError(error, 'unavailable')) {
+              out.note(
+                `Your decisions are recorded. ${error.message.replace(/ Call .*$/, '')} The run goes on when it is resumed: \`capabilities hub approve ${runId}\` again, or the model's \`execute({ resume })\`.`,
+              );
+              report(out, runs.envelope(runId));
+              return;
+            }
+            throw error;
           }
-          if (isHubError(error, 'unavailable')) {
-            out.note(
-              `Your decisions are recorded. ${error.message.replace(/ Call .*$/, '')} The run goes on when it is resumed: \`capabilities hub approve ${runId}\` again, or the model's \`execute({ resume })\`.`,
-            );
-            report(out, runs.envelope(runId));
-            return;
-          }
-          throw error;
-        }
-      });
-    });
+        },
+      ),
+    );
 
   hub
     .command('cancel')
     .description('Cancel a run')
     .argument('<runId>')
-    .action(async (runId: string) => {
-      const out = output();
-      const { withHub } = await import('./with-hub.ts');
-      await withHub(out, async (engine) => report(out, (await engine.runs()).cancel(runId)));
-    });
+    .action(
+      hubAction(
+        (out, runId: string) =>
+          async ({ runs }) =>
+            report(out, (await runs()).cancel(runId)),
+      ),
+    );
+}
+
+/** `hub call`'s input: JSON, or a usage error saying why it is not. */
+function parseInput(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch (error) {
+    throw new HubError('invalid_input', `the input is not JSON: ${(error as Error).message}`);
+  }
 }

@@ -19,6 +19,7 @@ import { inertLine, inertText } from '../../engine/inert.ts';
 import type { SurfaceDeps } from '../../engine/surface/index.ts';
 import { cryptoRandom, systemClock } from '../../engine/system.ts';
 import type { RunningServer } from '../server.ts';
+import { outputOf } from './hub-action.ts';
 import { type Output, scrubbed } from './output.ts';
 import type { OpenHub } from './with-hub.ts';
 
@@ -132,7 +133,7 @@ async function serveHttp(open: OpenHub, profile: string, out: Output, port: numb
   await server.close();
 }
 
-export function registerServe(hub: Command, output: () => Output): void {
+export function registerServe(hub: Command): void {
   hub
     .command('serve')
     .description('Serve the hub over MCP: --stdio for one harness session, --http on 127.0.0.1')
@@ -140,8 +141,8 @@ export function registerServe(hub: Command, output: () => Output): void {
     .option('--http', 'serve HTTP on 127.0.0.1, with MCP at /mcp')
     .option('--port <n>', 'port to listen on with --http (default: httpPort in hub.json, 4790)', parsePort)
     .option('--profile <name>', 'the profile to serve (only "default" for now)', 'default')
-    .action(async (options: ServeOptions) => {
-      const out = output();
+    .action(async (options: ServeOptions, command: Command) => {
+      const out = outputOf(command);
       // HubError, not InvalidArgumentError: main() prints a HubError's message (exit 2).
       if (Boolean(options.stdio) === Boolean(options.http)) {
         throw new HubError('invalid_input', 'pass exactly one of --stdio or --http');

@@ -10,6 +10,7 @@ import type { Source } from '../../engine/contracts/sources.ts';
 import { HubError } from '../../engine/errors.ts';
 import { inertLine } from '../../engine/inert.ts';
 import type { Refreshed } from '../../engine/sources/sources.ts';
+import { hubAction } from './hub-action.ts';
 import type { Output } from './output.ts';
 import type { Interaction } from './review-prompt.ts';
 
@@ -40,7 +41,7 @@ function interaction(output: Output, yes: boolean | undefined): Interaction {
   return { yes: yes === true, input: output.options.input };
 }
 
-export function registerSources(hub: Command, output: () => Output): void {
+export function registerSources(hub: Command): void {
   hub
     .command('add')
     .description('Add a source: a URL (Streamable HTTP), or -- and a stdio command line')
@@ -60,103 +61,99 @@ export function registerSources(hub: Command, output: () => Output): void {
       (pair: string, all: string[]) => [...all, pair],
       [] as string[],
     )
-    .action(async (parts: string[], options: AddOptions) => {
-      const out = output();
-      const [{ withHub }, review, { homeExposure, runsInside }, { homePaths }] = await Promise.all([
-        import('./with-hub.ts'),
-        import('./review-prompt.ts'),
-        import('../home-exposure.ts'),
-        import('../home.ts'),
-      ]);
-      const ask = interaction(out, options.yes);
-      const first = parts[0] ?? '';
-      const isUrl = parts.length === 1 && /^https?:\/\//i.test(first);
-      const env = parseEnv(options.env);
-      if (isUrl && Object.keys(env).length > 0) {
-        throw new HubError(
-          'invalid_input',
-          '--env is for a stdio server; an HTTP server takes no environment',
-        );
-      }
-      const shown = [...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...parts].join(' ');
-      await withHub(out, async (engine) => {
-        if (!isUrl) {
-          await review.confirmOrYes(
-            ask,
-            `This source runs \`${shown}\` in ${process.cwd()} on your machine, as you. Run it?`,
-            `this source runs \`${shown}\`; pass --yes to consent to that exact command`,
+    .action(
+      hubAction(async (out, parts: string[], options: AddOptions) => {
+        const [review, { homeExposure, runsInside }, { homePaths }] = await Promise.all([
+          import('./review-prompt.ts'),
+          import('../home-exposure.ts'),
+          import('../home.ts'),
+        ]);
+        const ask = interaction(out, options.yes);
+        const first = parts[0] ?? '';
+        const isUrl = parts.length === 1 && /^https?:\/\//i.test(first);
+        const env = parseEnv(options.env);
+        if (isUrl && Object.keys(env).length > 0) {
+          throw new HubError(
+            'invalid_input',
+            '--env is for a stdio server; an HTTP server takes no environment',
           );
-          const paths = homePaths();
-          const home = paths.root;
-          const places = [paths.hub, paths.envFile];
-          const reaching = homeExposure(parts, env, places).map((part) => `\`${part}\``);
-          if (runsInside(process.cwd(), places)) reaching.push(`the folder it runs in, ${process.cwd()},`);
-          if (reaching.length > 0) {
-            const what = reaching.join(', ');
-            const warning =
-              `${what} reaches this hub's own home, ${home}: the source could read the hub's store, ` +
-              'its HTTP token and the secrets file, and its read-only tools run without asking';
-            const allowed = options.allowHome
-              ? true
-              : await review.confirmOrYes(
-                  { yes: false, input: ask.input },
-                  `${warning}. Add it anyway?`,
-                  `${warning}; pass --allow-home as well to consent to that, or point it somewhere else`,
-                );
-            if (!allowed) {
-              out.result({ added: false }, 'Kept the hub out of its reach; nothing was added.');
-              return;
+        }
+        const shown = [...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...parts].join(' ');
+        return async ({ sources }) => {
+          if (!isUrl) {
+            await review.confirmOrYes(
+              ask,
+              `This source runs \`${shown}\` in ${process.cwd()} on your machine, as you. Run it?`,
+              `this source runs \`${shown}\`; pass --yes to consent to that exact command`,
+            );
+            const paths = homePaths();
+            const home = paths.root;
+            const places = [paths.hub, paths.envFile];
+            const reaching = homeExposure(parts, env, places).map((part) => `\`${part}\``);
+            if (runsInside(process.cwd(), places)) reaching.push(`the folder it runs in, ${process.cwd()},`);
+            if (reaching.length > 0) {
+              const what = reaching.join(', ');
+              const warning =
+                `${what} reaches this hub's own home, ${home}: the source could read the hub's store, ` +
+                'its HTTP token and the secrets file, and its read-only tools run without asking';
+              const allowed = options.allowHome
+                ? true
+                : await review.confirmOrYes(
+                    { yes: false, input: ask.input },
+                    `${warning}. Add it anyway?`,
+                    `${warning}; pass --allow-home as well to consent to that, or point it somewhere else`,
+                  );
+              if (!allowed) {
+                out.result({ added: false }, 'Kept the hub out of its reach; nothing was added.');
+                return;
+              }
             }
           }
-        }
-        out.note(isUrl ? `Connecting to ${first}…` : `Starting \`${parts.join(' ')}\`…`);
-        const inspection = await engine.sources.inspect(
-          isUrl
-            ? { kind: 'mcp-http', url: first }
-            : { kind: 'mcp-stdio', command: parts, env, cwd: process.cwd(), consented: true },
-          options.namespace,
-        );
-        out.note(
-          `Found ${inspection.manifest.tools.length} tools; namespace "${inspection.source.namespace}".`,
-        );
-        for (const notice of inspection.notices) out.note(`  The hub ${inertLine(notice)}`);
-        const effects = await review.decideReview(inspection.review, ask, out);
-        if (!effects) {
-          out.result({ added: false }, 'Cancelled; nothing was added.');
-          return;
-        }
-        engine.sources.addSource(inspection, effects);
-        const counts = countEffects(effects);
-        out.result(
-          {
-            added: true,
-            namespace: inspection.source.namespace,
-            tools: inspection.manifest.tools.length,
-            policies: counts,
-            notices: inspection.notices,
-          },
-          `Added "${inspection.source.namespace}" with ${inspection.manifest.tools.length} tools ` +
-            `(${counts.allow} allow, ${counts.ask} ask, ${counts.deny} deny), each pinned to its contract.`,
-        );
-      });
-    });
+          out.note(isUrl ? `Connecting to ${first}…` : `Starting \`${parts.join(' ')}\`…`);
+          const inspection = await sources.inspect(
+            isUrl
+              ? { kind: 'mcp-http', url: first }
+              : { kind: 'mcp-stdio', command: parts, env, cwd: process.cwd(), consented: true },
+            options.namespace,
+          );
+          out.note(
+            `Found ${inspection.manifest.tools.length} tools; namespace "${inspection.source.namespace}".`,
+          );
+          for (const notice of inspection.notices) out.note(`  The hub ${inertLine(notice)}`);
+          const effects = await review.decideReview(inspection.review, ask, out);
+          if (!effects) {
+            out.result({ added: false }, 'Cancelled; nothing was added.');
+            return;
+          }
+          sources.addSource(inspection, effects);
+          const counts = countEffects(effects);
+          out.result(
+            {
+              added: true,
+              namespace: inspection.source.namespace,
+              tools: inspection.manifest.tools.length,
+              policies: counts,
+              notices: inspection.notices,
+            },
+            `Added "${inspection.source.namespace}" with ${inspection.manifest.tools.length} tools ` +
+              `(${counts.allow} allow, ${counts.ask} ask, ${counts.deny} deny), each pinned to its contract.`,
+          );
+        };
+      }),
+    );
 
   hub
     .command('list')
     .description('List sources')
-    .action(async () => {
-      const out = output();
-      const { withHub } = await import('./with-hub.ts');
-      await withHub(out, async (engine) => {
-        const rows = engine.sources.store.listSources().map((source) => ({
+    .action(
+      hubAction((out) => async ({ desk }) => {
+        const rows = desk.sources.list().map(({ source, tools, connections, toReview }) => ({
           namespace: source.namespace,
           kind: source.kind,
           target: describeSource(source),
-          tools: engine.sources.store.getManifest(source.namespace)?.tools.length ?? 0,
-          connections: engine.sources.store
-            .listConnections(source.namespace)
-            .map((c) => (c.isDefault ? `${c.name}*` : c.name)),
-          toReview: engine.sources.pendingReview(source.namespace).length,
+          tools,
+          connections: connections.map((c) => (c.isDefault ? `${c.name}*` : c.name)),
+          toReview,
         }));
         const text =
           rows.length === 0
@@ -170,27 +167,18 @@ export function registerSources(hub: Command, output: () => Output): void {
                 )
                 .join('\n');
         out.result({ sources: rows }, text);
-      });
-    });
+      }),
+    );
 
   hub
     .command('remove')
     .description('Remove a source with its tools, connections, policies and stored secrets')
     .argument('<namespace>')
     .option('--yes', 'remove without asking')
-    .action(async (namespace: string, options: { yes?: boolean }) => {
-      const out = output();
-      const [{ withHub }, review] = await Promise.all([
-        import('./with-hub.ts'),
-        import('./review-prompt.ts'),
-      ]);
-      await withHub(out, async (engine) => {
-        if (!engine.sources.store.getSource(namespace)) {
-          throw new HubError(
-            'not_found',
-            `no source "${namespace}"; list sources with \`capabilities hub list\``,
-          );
-        }
+    .action(
+      hubAction((out, namespace: string, options: { yes?: boolean }) => async ({ sources, desk }) => {
+        desk.sources.get(namespace);
+        const review = await import('./review-prompt.ts');
         const sure = await review.confirmOrYes(
           interaction(out, options.yes),
           `Remove "${namespace}" with its connections, policies and stored secrets?`,
@@ -200,48 +188,40 @@ export function registerSources(hub: Command, output: () => Output): void {
           out.result({ removed: false }, 'Kept it.');
           return;
         }
-        await engine.sources.removeSource(namespace);
+        await sources.removeSource(namespace);
         out.result({ removed: true, namespace }, `Removed "${namespace}".`);
-      });
-    });
+      }),
+    );
 
   hub
     .command('refresh')
     .description('Read tool lists again and report new, changed and removed tools')
     .argument('[namespace]')
-    .action(async (namespace: string | undefined) => {
-      const out = output();
-      const { withHub } = await import('./with-hub.ts');
-      await withHub(out, async (engine) => {
-        const namespaces = namespace
-          ? [namespace]
-          : engine.sources.store.listSources().map((s) => s.namespace);
+    .action(
+      hubAction((out, namespace: string | undefined) => async ({ sources, desk }) => {
+        const namespaces = namespace ? [namespace] : desk.sources.namespaces();
         const results: ({ namespace: string } & Refreshed)[] = [];
         for (const ns of namespaces) {
           out.note(`Refreshing "${ns}"…`);
-          results.push({ namespace: ns, ...(await engine.sources.refresh(ns)) });
+          results.push({ namespace: ns, ...(await sources.refresh(ns)) });
         }
-        const waiting = engine.sources.pendingReview(namespace).length;
+        const waiting = sources.pendingReview(namespace).length;
         const lines = results.map(describeDiff);
         if (waiting > 0)
           lines.push(`${waiting} tools wait for review and ask until then: \`capabilities hub review\`.`);
         out.result({ refreshed: results, toReview: waiting }, lines.join('\n') || 'No sources to refresh.');
-      });
-    });
+      }),
+    );
 
   hub
     .command('review')
     .description('Decide new and changed tools')
     .argument('[namespace]')
     .option('--yes', 'accept the proposed policies without asking')
-    .action(async (namespace: string | undefined, options: { yes?: boolean }) => {
-      const out = output();
-      const [{ withHub }, review] = await Promise.all([
-        import('./with-hub.ts'),
-        import('./review-prompt.ts'),
-      ]);
-      await withHub(out, async (engine) => {
-        const items = engine.sources.pendingReview(namespace);
+    .action(
+      hubAction((out, namespace: string | undefined, options: { yes?: boolean }) => async ({ sources }) => {
+        const review = await import('./review-prompt.ts');
+        const items = sources.pendingReview(namespace);
         if (items.length === 0) {
           out.result({ reviewed: 0 }, 'Nothing to review: every tool is as you approved it.');
           return;
@@ -253,14 +233,14 @@ export function registerSources(hub: Command, output: () => Output): void {
         }
         for (const ns of new Set(items.map((item) => item.address.split('.')[0] ?? ''))) {
           const mine = new Map([...effects].filter(([address]) => address.startsWith(`${ns}.`)));
-          engine.sources.acceptReview(ns, mine);
+          sources.acceptReview(ns, mine);
         }
         out.result(
           { reviewed: effects.size, policies: Object.fromEntries(effects) },
           `Reviewed ${effects.size} tools.`,
         );
-      });
-    });
+      }),
+    );
 }
 
 function describeSource(source: Source): string {

@@ -1,17 +1,19 @@
 /**
  * The `capabilities` CLI (commander). One file per command group registers its commands;
  * this file holds the global options (--json, --no-input, --version) and turns a thrown
- * error into a message and an exit code.
+ * error into a message and an exit code. Commands read the global options from their own
+ * command (`optsWithGlobals`, in hub-action.ts); the one action wrapper there opens the hub.
  */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { HubError } from '../../engine/errors.ts';
 import { registerConnections } from './hub-connections.ts';
 import { registerDoctor } from './hub-doctor.ts';
 import { registerInit } from './hub-init.ts';
 import { registerRuns } from './hub-runs.ts';
 import { registerServe } from './hub-serve.ts';
 import { registerSources } from './hub-sources.ts';
-import { createOutput, type GlobalOptions, reportError } from './output.ts';
+import { type GlobalOptions, reportError } from './output.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -21,18 +23,25 @@ export function buildProgram(): Command {
   const program = new Command('capabilities')
     .description('One MCP endpoint for every tool your agents use.')
     .version(pkg.version, '-V, --version', 'print the version')
-    .option('--json', 'print results as JSON', false)
+    .option('--json', 'print results as JSON (always one object)', false)
     .option('--no-input', 'never prompt; fail with what to pass instead')
     .showHelpAfterError()
     .exitOverride();
-  const output = () => createOutput(program.opts<GlobalOptions>());
+  // A usage error (an unknown option, a value not among an option's choices, options that
+  // conflict) is the same `{ "error": … }` object as any other with --json; help stays on stderr.
+  program.configureOutput({
+    outputError: (text, write) => {
+      if (!program.opts<GlobalOptions>().json) return write(text);
+      reportError(new HubError('invalid_input', text.replace(/^error: /, '').trim()), { json: true });
+    },
+  });
   const hub = program.command('hub').description('Run and manage the local hub');
-  registerInit(hub, output);
-  registerDoctor(hub, output);
-  registerServe(hub, output);
-  registerSources(hub, output);
-  registerConnections(hub, output);
-  registerRuns(hub, output);
+  registerInit(hub);
+  registerDoctor(hub);
+  registerServe(hub);
+  registerSources(hub);
+  registerConnections(hub);
+  registerRuns(hub);
   return program;
 }
 

@@ -33,10 +33,16 @@ export interface GlobalOptions {
   input: boolean;
 }
 
+/**
+ * What a command prints with --json: always one object, never an array or a bare value, so a
+ * field can be added later without breaking a script (a list is `{ "runs": [...] }`).
+ */
+export type JsonObject<T extends object> = T & (T extends readonly unknown[] ? never : unknown);
+
 export interface Output {
   readonly options: GlobalOptions;
   /** Prints `data` as JSON with --json, else `text`; scrubbed, then made inert. */
-  result(data: unknown, text: string): void;
+  result<T extends object>(data: JsonObject<T>, text: string): void;
   /** A line for a person on stderr (never mixed into --json output); scrubbed, then made inert. */
   note(text: string): void;
 }

@@ -1,0 +1,64 @@
+/**
+ * What a person-facing host (the CLI's `runs` and `approve`, later the approval page and the
+ * dashboard inbox) asks the engine about runs, and the one command it gives: a person's decision,
+ * recorded through the person-input module. Running, resuming and cancelling stay with `Runs`.
+ * An unknown run is the one `noRun`.
+ */
+import type { Decision, JournalEntry, PendingInput, Run, RunStatus } from '../contracts/runs.ts';
+import { HubError } from '../errors.ts';
+import { noRun } from '../not-found.ts';
+import type { Clock, HubStore, Random } from '../ports.ts';
+import { openInputs } from '../runs/open-inputs.ts';
+import { type PersonInput, recordPersonDecision } from '../runs/person-input.ts';
+import type { HostWording } from '../wording.ts';
+
+export interface RunDeskDeps {
+  store: HubStore;
+  clock: Clock;
+  random: Random;
+  /** How a person finds what exists, in the host's words (for the not-found errors). */
+  wording: HostWording;
+}
+
+export class RunDesk {
+  readonly #deps: RunDeskDeps;
+
+  constructor(deps: RunDeskDeps) {
+    this.#deps = deps;
+  }
+
+  /** Runs, newest first; only those in `status` when given. */
+  list(status?: RunStatus): Run[] {
+    return this.#deps.store.listRuns(status === undefined ? {} : { status });
+  }
+
+  /** The run `runId`; throws `noRun` when there is none. */
+  get(runId: string): Run {
+    const run = this.#deps.store.getRun(runId);
+    if (!run) throw noRun(runId, this.#deps.wording);
+    return run;
+  }
+
+  /** The run's journal, in call order; throws `noRun` when there is no such run. */
+  journal(runId: string): JournalEntry[] {
+    this.get(runId);
+    return this.#deps.store.listJournal(runId);
+  }
+
+  /**
+   * The calls of a waiting run that a person is to decide: its open inputs. Throws `noRun`, or
+   * HubError('conflict') when the run is not waiting for a decision.
+   */
+  openInputs(runId: string): PendingInput[] {
+    const run = this.get(runId);
+    if (run.status !== 'awaiting_input') {
+      throw new HubError('conflict', `run ${runId} is ${run.status} and has no call waiting for a decision`);
+    }
+    return openInputs(this.#deps.store, runId);
+  }
+
+  /** Records a person's decision on one open input (person-input.ts says when it is refused). */
+  decide(input: PersonInput): Decision {
+    return recordPersonDecision(this.#deps, input);
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * The desk (engine/desk/): what a person-facing host asks the engine instead of reading the store.
+ * A waiting run's open inputs shrink as a person decides them; an unknown source or run is the one
+ * not-found error, with what to do next; `hub call`'s guest code comes from the address module.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { callCode } from '../../engine/address.ts';
+import { createDesk, type Desk } from '../../engine/desk/index.ts';
+import { isHubError } from '../../engine/errors.ts';
+import { openInputs } from '../../engine/runs/open-inputs.ts';
+import { localWording } from '../../local/wording.ts';
+import { addTestSources } from '../conformance/runs.suite.ts';
+import { type PromptWorld, promptWorld } from './prompt-fixture.ts';
+
+let world: PromptWorld;
+let desk: Desk;
+beforeEach(() => {
+  world = promptWorld();
+  const { store, clock, random } = world;
+  desk = createDesk({
+    store,
+    clock,
+    random,
+    wording: localWording,
+    toReview: (namespace) => (namespace === 'board' ? 2 : 0),
+  });
+});
+afterEach(() => world.close());
+
+function refusal(body: () => unknown): string {
+  try {
+    body();
+  } catch (error) {
+    if (isHubError(error)) return `${error.code}: ${error.message}`;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('the run desk', () => {
+  it("gives a waiting run's open inputs, one fewer for each decision recorded through it", () => {
+    const [first, second] = world.seedRun('run_a', 2);
+    expect(desk.runs.openInputs('run_a').map((p) => p.id)).toEqual([first, second]);
+    const decision = desk.runs.decide({ pendingId: first ?? '', choice: 'once', channel: 'cli', who: 'ana' });
+    expect(decision).toMatchObject({ runId: 'run_a', choice: 'once', channel: 'cli', who: 'ana' });
+    expect(desk.runs.openInputs('run_a').map((p) => p.id)).toEqual([second]);
+    expect(openInputs(world.store, 'run_a').map((p) => p.id)).toEqual([second]);
+    expect(desk.runs.list().map((r) => r.id)).toEqual(['run_a']);
+    expect(desk.runs.list('completed')).toEqual([]);
+    expect(desk.runs.journal('run_a')).toEqual([]);
+  });
+
+  it('says a run that is not waiting has nothing to decide, and an unknown run how to list them', () => {
+    world.seedRun('run_b');
+    world.store.updateRun('run_b', { status: 'cancelled', updatedAt: world.clock.now() });
+    expect(refusal(() => desk.runs.openInputs('run_b'))).toBe(
+      'conflict: run run_b is cancelled and has no call waiting for a decision',
+    );
+    const unknown = 'not_found: no run run_nope; list runs with `capabilities hub runs`';
+    expect(refusal(() => desk.runs.openInputs('run_nope'))).toBe(unknown);
+    expect(refusal(() => desk.runs.journal('run_nope'))).toBe(unknown);
+    expect(refusal(() => desk.runs.get('run_nope'))).toBe(unknown);
+  });
+});
+
+describe('the source desk', () => {
+  it('lists every source with its tools, connections and what waits for review', async () => {
+    await addTestSources(world.store);
+    expect(
+      desk.sources.list().map(({ source, tools, connections, toReview }) => ({
+        namespace: source.namespace,
+        tools,
+        connections: connections.length,
+        toReview,
+      })),
+    ).toEqual([
+      { namespace: 'board', tools: 2, connections: 0, toReview: 2 },
+      { namespace: 'memory', tools: 1, connections: 0, toReview: 0 },
+    ]);
+    expect(desk.sources.namespaces()).toEqual(['board', 'memory']);
+    expect(desk.sources.get('memory').kind).toBe('mcp-http');
+    expect(desk.sources.connections('memory')).toEqual([]);
+  });
+
+  it('names an unknown source once, the same way everywhere, with how to list them', () => {
+    const unknown = 'not_found: no source "nope"; list sources with `capabilities hub list`';
+    expect(refusal(() => desk.sources.get('nope'))).toBe(unknown);
+    expect(refusal(() => desk.sources.connections('nope'))).toBe(unknown);
+  });
+});
+
+describe("hub call's guest code", () => {
+  it('calls the one tool with its input as JSON, and the connection when one is named', () => {
+    expect(callCode('board.post', { text: 'hi' })).toBe('return await board.post({"text":"hi"});');
+    expect(callCode('board.post', {}, 'work')).toBe('return await board.post({}, {"connection":"work"});');
+  });
+
+  it('refuses anything that is not a tool address, so nothing else reaches the code', () => {
+    for (const address of ['board', 'board.post();process', 'Board.post', 'board.po-st', '.post']) {
+      expect(refusal(() => callCode(address, {}))).toBe(
+        `invalid_input: "${address}" is not a tool address (namespace.tool)`,
+      );
+    }
+  });
+});
