@@ -12,7 +12,7 @@ export const hostedWording: HostWording = {
   enterSecretAgain: (namespace, connection) =>
     `Enter it again for connection "${namespace}/${connection}" in the hub's dashboard.`,
   listRuns: "see the runs in the hub's dashboard",
-  decide: (runId) => `decide on run ${runId} in the hub's dashboard`,
+  decideRun: (runId) => `decide on run ${runId} in the hub's dashboard`,
   decideElsewhere: "decide in the hub's dashboard",
   addConnection: (namespace) => `in the hub's dashboard, under "${namespace}"`,
 };

@@ -20,7 +20,7 @@ export interface HostWording {
   /** After "… no run X; ": how a person sees the hub's runs. */
   listRuns: string;
   /** After "Tell the user to " and "A person must decide: ": how a person decides a run's calls. */
-  decide(runId: string): string;
+  decideRun(runId: string): string;
   /** After "Resume the run to be asked again, or ": how a person decides without the prompt. */
   decideElsewhere: string;
   /** In parentheses after "a connection the user adds", and after "A person must add a connection for X: ". */

@@ -12,7 +12,7 @@ export const localWording: HostWording = {
   enterSecretAgain: (namespace, connection) =>
     `Enter it again with \`capabilities hub auth ${namespace} --connection ${connection}\`.`,
   listRuns: 'list runs with `capabilities hub runs`',
-  decide: (runId) => `run \`capabilities hub approve ${runId}\``,
+  decideRun: (runId) => `run \`capabilities hub approve ${runId}\``,
   decideElsewhere: 'decide with `capabilities hub approve`',
   addConnection: (namespace) => `\`capabilities hub auth ${namespace}\``,
 };

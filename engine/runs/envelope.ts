@@ -95,7 +95,7 @@ export function buildEnvelope({
         summary: p.summary,
         message:
           p.kind === 'approval'
-            ? `A person must decide: ${wording.decide(run.id)}. Then call execute({ resume: "${run.id}" }).`
+            ? `A person must decide: ${wording.decideRun(run.id)}. Then call execute({ resume: "${run.id}" }).`
             : `A person must add a connection for ${namespace}: ${wording.addConnection(namespace)}. Then resume.`,
       };
     });

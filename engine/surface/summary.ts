@@ -59,7 +59,7 @@ function head(envelope: ExecuteEnvelope, wording: HostWording): string {
     case 'awaiting_approval': {
       const waiting = (envelope.pending ?? []).map((p) => p.address ?? 'a call');
       const verb = new Set(waiting).size > 1 ? 'need' : 'needs';
-      return `${runId} awaiting_approval: ${listed(waiting)} ${verb} a person's decision. Tell the user to ${wording.decide(runId)}, then ${resume}.`;
+      return `${runId} awaiting_approval: ${listed(waiting)} ${verb} a person's decision. Tell the user to ${wording.decideRun(runId)}, then ${resume}.`;
     }
     case 'awaiting_connection': {
       const namespaces = (envelope.pending ?? []).map((p) => (p.address ?? '').split('.')[0] || 'a source');
