@@ -185,13 +185,7 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
 
   /** The surface's operations over this object's engine: the same rules as the local hub's. */
   #surface(): SurfaceDeps {
-    this.#surfaceDeps ??= engineSurfaceDeps({
-      lookup: this.engine.lookup,
-      runs: this.engine.runs,
-      version: pkg.version,
-      scrubbing: this.engine.secrets,
-      wording: this.engine.wording,
-    });
+    this.#surfaceDeps ??= engineSurfaceDeps(this.engine, { version: pkg.version });
     return this.#surfaceDeps;
   }
 
@@ -201,7 +195,7 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
       hubId: this.#hubId,
       clock: systemClock,
       random: cryptoRandom,
-      wording: hostedWording,
+      wording: this.engine.wording,
     });
     return this.#clientPrompt;
   }

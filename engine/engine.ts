@@ -2,7 +2,7 @@
  * The engine, assembled: the facade every host calls. Sources (what a person administers:
  * sources, reviews, connections), Upstream (the hub's scrubbed calls to its sources), a Lookup
  * (search and describe) and Runs (execute and resume in the sandbox), wired to each other the
- * same way on every host. The local hub (local/cli/with-hub.ts) and the HubObject build theirs
+ * same way on every host. The local hub (local/open-hub.ts) and the HubObject build theirs
  * with `createEngine`, handing in only their adapters: the store, the connector, the secret
  * store, the sandbox, the clock and the random source.
  *

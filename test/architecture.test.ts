@@ -257,3 +257,22 @@ describe('host-neutral wording (issue: the house before the next floor)', () => 
     expect(said(localWording).every((text) => COMMAND.test(text))).toBe(true);
   });
 });
+
+describe('composition roots (issue: the house before the next floor)', () => {
+  const callersOf = (name: string) =>
+    ['engine', 'local', 'worker', 'durable-objects', 'dashboard']
+      .flatMap((dir) => sourceFiles(REPO, dir))
+      .filter((file) => new RegExp(`\\b${name}\\(`).test(readFileSync(join(REPO, file), 'utf8')))
+      .filter((file) => !file.startsWith('engine/'));
+
+  it('each host builds its engine in one place, outside the CLI: local/open-hub.ts and the HubObject', () => {
+    expect(callersOf('createEngine').sort()).toEqual(['durable-objects/hub-object.ts', 'local/open-hub.ts']);
+  });
+
+  it('both hosts serve the one surface assembly, engineSurfaceDeps', () => {
+    expect(callersOf('engineSurfaceDeps').sort()).toEqual([
+      'durable-objects/hub-object.ts',
+      'local/serve-hub.ts',
+    ]);
+  });
+});

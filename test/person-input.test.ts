@@ -64,7 +64,7 @@ describe('only a person records a decision', () => {
 
   it('only hosts hand the client prompt to the surface: nothing else imports it', () => {
     const importers = importersOf(CLIENT_PROMPT);
-    expect(importers).toContain('local/cli/hub-serve.ts');
+    expect(importers).toContain('local/serve-hub.ts');
     expect(importers.filter((file) => !/^(local|durable-objects)\//.test(file))).toEqual([]);
   });
 

@@ -12,6 +12,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { timingSafeEqual } from 'hono/utils/buffer';
+import { MAX_REQUEST_BYTES } from '../engine/surface/http.ts';
 
 /** What /healthz reports. */
 export interface HubHealth {
@@ -32,11 +33,9 @@ export interface AppOptions {
   allowedHosts?: readonly string[];
   /** Serves `/mcp` (Streamable HTTP, every method) once the token and Host checks passed. */
   mcp?: (request: Request) => Promise<Response>;
-  /** The largest /mcp request body (default 1 MiB: 64 KB of code, JSON-escaped, fits). */
+  /** The largest /mcp request body (default: the surface's own MAX_REQUEST_BYTES, 1 MiB). */
   mcpMaxBytes?: number;
 }
-
-const MCP_MAX_BYTES = 1024 * 1024;
 
 export function createApp(options: AppOptions): Hono {
   if (options.token.length < 32) throw new Error('the hub token must be at least 32 characters');
@@ -66,7 +65,7 @@ export function createApp(options: AppOptions): Hono {
 
   const mcp = options.mcp;
   if (mcp) {
-    const maxSize = options.mcpMaxBytes ?? MCP_MAX_BYTES;
+    const maxSize = options.mcpMaxBytes ?? MAX_REQUEST_BYTES;
     // Refused before anything reads it; the connection closes, since the rest of the body is unread.
     const tooLarge = bodyLimit({
       maxSize,

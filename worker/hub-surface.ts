@@ -1,15 +1,13 @@
 /**
- * The Worker's MCP endpoint: agents' stateless `createMcpHandler` (an SDK v2 factory per
- * request, 2025-era clients through the SDK's stateless fallback) serving the one McpServer
- * factory, whose operations are RPC calls to the hub's HubObject, where the engine and its
- * store live. A HubError thrown in the object comes back as the same HubError here, so the
- * model reads the same errors as on the local hub.
+ * The Worker's surface: SurfaceDeps whose operations are RPC calls to the hub's HubObject, where
+ * the engine and its store live; worker/index.ts serves them with the same MCP-over-HTTP handler
+ * as the local hub (engine/surface/http.ts). A HubError thrown in the object comes back as the
+ * same HubError here, so the model reads the same errors as on the local hub.
  */
-import { createMcpHandler } from 'agents/mcp/server';
 import { hostedWording } from '../durable-objects/hosted-wording.ts';
 import type { HubObject } from '../durable-objects/hub-object.ts';
 import { type HubAnswer, unwrapAnswer } from '../engine/hub-answer.ts';
-import { createMcpServer, MAX_REQUEST_BYTES, type SurfaceDeps } from '../engine/surface/index.ts';
+import type { SurfaceDeps } from '../engine/surface/index.ts';
 
 /** SurfaceDeps whose every operation is answered by the hub's Durable Object. */
 export function hubObjectSurface(hub: DurableObjectStub<HubObject>, version: string): SurfaceDeps {
@@ -30,17 +28,4 @@ export function hubObjectSurface(hub: DurableObjectStub<HubObject>, version: str
     },
     log: (message, error) => console.error(message, error instanceof Error ? error.message : error),
   };
-}
-
-/** The /mcp handler for one request's stub; the app has checked the token before it runs. */
-export function workerMcpHandler(deps: SurfaceDeps): (request: Request) => Promise<Response> {
-  const handler = createMcpHandler(() => createMcpServer(deps), {
-    route: '/mcp',
-    legacy: 'stateless',
-    maxRequestBodySize: MAX_REQUEST_BYTES,
-    // Browsers are not clients of this endpoint: no CORS headers are added.
-    corsOptions: false,
-    onerror: (error) => deps.log?.('the MCP endpoint refused or dropped a request', error.message),
-  });
-  return (request) => handler.fetch(request);
 }

@@ -3,9 +3,10 @@
  * is served here (worker/hub-surface.ts) and answered by that object over RPC.
  */
 import { type HubEnv, HubObject } from '../durable-objects/hub-object.ts';
+import { createMcpHttpHandler } from '../engine/surface/index.ts';
 import pkg from '../package.json';
 import { createApp } from './app.ts';
-import { hubObjectSurface, workerMcpHandler } from './hub-surface.ts';
+import { hubObjectSurface } from './hub-surface.ts';
 
 /** The guest bridge, exported so `ctx.exports.SandboxBridge` exists (WorkerLoaderSandbox). */
 export { SandboxBridge } from '../durable-objects/sandbox-bridge.ts';
@@ -21,8 +22,8 @@ export default {
       );
     }
     const hub = env.HUB.get(env.HUB.idFromName(env.HUB_NAME ?? 'default'));
-    const mcp = workerMcpHandler(hubObjectSurface(hub, pkg.version));
-    const app = createApp({ hub: { health: () => hub.health() }, token, mcp });
+    const mcp = createMcpHttpHandler(hubObjectSurface(hub, pkg.version));
+    const app = createApp({ hub: { health: () => hub.health() }, token, mcp: mcp.fetch });
     return app.fetch(request, env, ctx);
   },
 } satisfies ExportedHandler<HubEnv>;

@@ -31,23 +31,32 @@ export interface SurfaceRuns {
   envelope(runId: string): ExecuteEnvelope;
 }
 
+/**
+ * The part of the `Engine` the surface uses (an Engine is one, as it is; the surface names the
+ * parts rather than the Engine, so it reaches neither the desk nor the person-input module).
+ */
 export interface EngineSurface {
   lookup: SurfaceLookup;
   /** The runs, started on first use (the sandbox is not needed to search). */
   runs(): Promise<SurfaceRuns>;
+  /**
+   * Every secret the hub holds: `search` and `describe` answers are scrubbed on the way out
+   * (manifests are stored scrubbed too; this also covers a secret entered after they were).
+   */
+  secrets?: SecretScrubbing;
+  /** How a person acts on this host, for the lines the model reads. */
+  wording: HostWording;
+}
+
+/** What the host adds to its engine's surface. */
+export interface SurfaceHost {
+  /** The hub's version, reported as the server's. */
   version: string;
   /** The profile the surface serves (M1: `default`). */
   profile?: string;
   /** The host's client prompt (engine/runs/client-prompt.ts), for clients that declared form elicitation. */
   prompt?: SurfaceDeps['prompt'];
   log?: SurfaceDeps['log'];
-  /**
-   * Every secret the hub holds: `search` and `describe` answers are scrubbed on the way out
-   * (manifests are stored scrubbed too; this also covers a secret entered after they were).
-   */
-  scrubbing?: SecretScrubbing;
-  /** How a person acts on this host, for the lines the model reads. */
-  wording: HostWording;
 }
 
 /** Statuses a resume that Runs refused answers with: how the run ended, or that it is running. */
@@ -58,9 +67,9 @@ const ANSWERED: ReadonlySet<ExecuteEnvelope['status']> = new Set([
   'running',
 ]);
 
-/** The surface's deps over a Lookup and Runs. */
-export function engineSurfaceDeps(engine: EngineSurface): SurfaceDeps {
-  const scrubbing = engine.scrubbing ?? NO_SCRUBBING;
+/** The surface's deps over an engine: the one assembly every host serves. */
+export function engineSurfaceDeps(engine: EngineSurface, host: SurfaceHost): SurfaceDeps {
+  const scrubbing = engine.secrets ?? NO_SCRUBBING;
   // Lookups read manifests, stored scrubbed: they use the scrubber as it is and refresh it in the
   // background, so a read-only search never waits on a keychain.
   const scrubbed = async (answer: () => string) => {
@@ -68,11 +77,11 @@ export function engineSurfaceDeps(engine: EngineSurface): SurfaceDeps {
     return scrubbing.scrubber.text(answer());
   };
   return {
-    version: engine.version,
+    version: host.version,
     wording: engine.wording,
     search: (input) => scrubbed(() => engine.lookup.search(input)),
     describe: (targets) => scrubbed(() => engine.lookup.describe(targets)),
-    execute: async (code) => (await engine.runs()).execute(code, engine.profile ?? 'default'),
+    execute: async (code) => (await engine.runs()).execute(code, host.profile ?? 'default'),
     resume: async (runId) => {
       const runs = await engine.runs();
       try {
@@ -88,7 +97,7 @@ export function engineSurfaceDeps(engine: EngineSurface): SurfaceDeps {
         throw error;
       }
     },
-    ...(engine.prompt ? { prompt: engine.prompt } : {}),
-    ...(engine.log ? { log: engine.log } : {}),
+    ...(host.prompt ? { prompt: host.prompt } : {}),
+    ...(host.log ? { log: host.log } : {}),
   };
 }

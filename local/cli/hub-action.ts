@@ -31,7 +31,7 @@ export function hubAction<A extends unknown[]>(
     const out = outputOf(command);
     const onHub = await body(out, ...(args.slice(0, -1) as A));
     if (!onHub) return;
-    const { withHub } = await import('./with-hub.ts');
+    const { withHub } = await import('../open-hub.ts');
     await withHub(out, onHub);
   };
 }

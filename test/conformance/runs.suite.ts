@@ -572,12 +572,14 @@ export function describeRuns(h: RunsHarness): void {
       for (let i = 0; i < 500 && w.sent.length === 0; i++) await new Promise((r) => setTimeout(r, 2));
       const [run] = w.store.listRuns({ status: 'running' });
       if (!run) throw new Error('the run did not start');
-      const surface = engineSurfaceDeps({
-        wording: localWording,
-        lookup: { search: () => '', describe: () => '' },
-        runs: async () => w.runs(),
-        version: 'test',
-      });
+      const surface = engineSurfaceDeps(
+        {
+          wording: localWording,
+          lookup: { search: () => '', describe: () => '' },
+          runs: async () => w.runs(),
+        },
+        { version: 'test' },
+      );
       const answer = await surface.resume(run.id);
       expect(answer).toMatchObject({ runId: run.id, status: 'running', retryAfterMs: expect.any(Number) });
       expect(answer.error).toBeUndefined();

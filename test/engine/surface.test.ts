@@ -237,7 +237,10 @@ describe('engineSurfaceDeps', () => {
     const runs = runsWith(async () => {
       throw new HubError('conflict', 'run run_9 is completed; there is nothing to resume.');
     }, ended);
-    const deps = engineSurfaceDeps({ wording: localWording, lookup, runs: async () => runs, version: '1' });
+    const deps = engineSurfaceDeps(
+      { wording: localWording, lookup, runs: async () => runs },
+      { version: '1' },
+    );
     expect(await deps.resume('run_9')).toEqual(ended);
   });
 
@@ -245,7 +248,10 @@ describe('engineSurfaceDeps', () => {
     const runs = runsWith(async () => {
       throw new HubError('not_found', 'no run run_x');
     }, completed);
-    const deps = engineSurfaceDeps({ wording: localWording, lookup, runs: async () => runs, version: '1' });
+    const deps = engineSurfaceDeps(
+      { wording: localWording, lookup, runs: async () => runs },
+      { version: '1' },
+    );
     await expect(deps.resume('run_x')).rejects.toThrow('no run run_x');
   });
 
@@ -259,9 +265,10 @@ describe('engineSurfaceDeps', () => {
       resume: async () => completed,
       envelope: () => completed,
     };
-    await engineSurfaceDeps({ wording: localWording, lookup, runs: async () => runs, version: '1' }).execute(
-      'return 1',
-    );
+    await engineSurfaceDeps(
+      { wording: localWording, lookup, runs: async () => runs },
+      { version: '1' },
+    ).execute('return 1');
     expect(profiles).toEqual(['default']);
   });
 });

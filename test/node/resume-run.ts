@@ -4,7 +4,7 @@
  */
 
 import type { Output } from '../../local/cli/output.ts';
-import { withHub } from '../../local/cli/with-hub.ts';
+import { withHub } from '../../local/open-hub.ts';
 
 const runId = process.argv[2] ?? '';
 const quiet: Output = { options: { json: true, input: false }, result() {}, note() {} };

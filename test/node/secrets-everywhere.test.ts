@@ -121,13 +121,7 @@ describe('attack: a token the server writes into its declarations after a refres
     expect(JSON.stringify(manifest)).toContain(`sig_${SCRUBBED}`);
     expectNoSecret(JSON.stringify(manifest));
 
-    const surface = engineSurfaceDeps({
-      wording: localWording,
-      lookup: engine.lookup,
-      runs: engine.runs,
-      version: 'test',
-      scrubbing: engine.secrets,
-    });
+    const surface = engineSurfaceDeps(engine, { version: 'test' });
     const searched = await surface.search({ query: 'post a message signed', limit: 8 });
     expect(searched).toContain('leaky.post');
     expectNoSecret(searched);

@@ -10,22 +10,22 @@
  * Everything a command prints goes through the hub's scrubber (`scrubOutput`).
  */
 import { readFileSync } from 'node:fs';
-import { createEngine, type Engine } from '../../engine/engine.ts';
-import type { Sandbox } from '../../engine/ports.ts';
-import { hubOwnSecrets } from '../../engine/secrets/hub-secrets.ts';
-import type { SecretStore } from '../../engine/secrets/secret-store.ts';
-import { cryptoRandom, systemClock } from '../../engine/system.ts';
-import { homePaths } from '../home.ts';
-import { initHub, type LocalHub, openLocalHub } from '../local-hub.ts';
-import { openSecretStore } from '../secret-store.ts';
-import { localConnector } from '../sources/stdio-launcher.ts';
-import { localWording } from '../wording.ts';
-import { type Output, scrubOutput } from './output.ts';
+import { createEngine, type Engine } from '../engine/engine.ts';
+import type { Sandbox } from '../engine/ports.ts';
+import { hubOwnSecrets } from '../engine/secrets/hub-secrets.ts';
+import type { SecretStore } from '../engine/secrets/secret-store.ts';
+import { cryptoRandom, systemClock } from '../engine/system.ts';
+import { type Output, scrubOutput } from './cli/output.ts';
+import { homePaths } from './home.ts';
+import { initHub, type LocalHub, openLocalHub } from './local-hub.ts';
+import { openSecretStore } from './secret-store.ts';
+import { localConnector } from './sources/stdio-launcher.ts';
+import { localWording } from './wording.ts';
 
 /** The CLI's version (package.json), which the hub reports to sources and MCP clients. */
-export const { version } = JSON.parse(
-  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
-) as { version: string };
+export const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 /** An open hub: the engine (its runs start the sandbox on first use), the local hub's files, and how to close all of it. */
 export interface OpenHub {
@@ -69,7 +69,7 @@ export function openHub(output: Output): OpenHub {
     scrubSecrets: quietSecrets,
     ownSecrets: hubOwnSecrets(local.store, [local.token]),
     sandbox: async () => {
-      const { QuickJsSandbox } = await import('../quickjs/sandbox.ts');
+      const { QuickJsSandbox } = await import('./quickjs/sandbox.ts');
       sandbox ??= new QuickJsSandbox({ poolSize: 2 });
       return sandbox;
     },

@@ -1,0 +1,111 @@
+/**
+ * The local hub, serving: the engine's surface (the one assembly, `engineSurfaceDeps`) with the
+ * client prompt wired in, over stdio for one harness session or over HTTP on loopback, with runs
+ * swept while it serves (expiry, 7-day retention). `capabilities hub serve` (local/cli/hub-serve.ts)
+ * checks its options and calls `serveHub`; the hub is opened by `openHub` like every command's.
+ */
+import { inertLine, inertText } from '../engine/inert.ts';
+import type { SurfaceDeps } from '../engine/surface/index.ts';
+import { cryptoRandom, systemClock } from '../engine/system.ts';
+import { type Output, scrubbed } from './cli/output.ts';
+import { type OpenHub, version } from './open-hub.ts';
+import type { RunningServer } from './server.ts';
+
+/** How to serve: one harness session on stdio, or HTTP on 127.0.0.1 (on `port`, else hub.json's). */
+export type ServeMode = { kind: 'stdio' } | { kind: 'http'; port?: number | undefined };
+
+/** Serves the open hub until the client or a signal ends it; sweeps runs meanwhile. */
+export async function serveHub(open: OpenHub, mode: ServeMode, profile: string, out: Output): Promise<void> {
+  const stopSweeping = sweepRuns(open);
+  try {
+    if (mode.kind === 'stdio') await serveStdio(open, profile);
+    else await serveHttp(open, profile, out, mode.port);
+  } finally {
+    stopSweeping();
+  }
+}
+
+/** Resolves on the first SIGINT or SIGTERM. */
+const stopSignal = () =>
+  new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+
+/**
+ * A line on stderr for errors the model is not told about (stdout may be the protocol), scrubbed
+ * of every secret the hub holds like everything else this process prints. The error may quote an
+ * upstream, so it is then made inert; a stack keeps its lines.
+ */
+function logToStderr(message: string, error: unknown): void {
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`capabilities: ${inertLine(scrubbed(message))}: ${inertText(scrubbed(detail))}\n`);
+}
+
+async function surfaceDeps(open: OpenHub, profile: string): Promise<SurfaceDeps> {
+  const [{ engineSurfaceDeps }, { ClientPrompt }] = await Promise.all([
+    import('../engine/surface/index.ts'),
+    import('../engine/runs/client-prompt.ts'),
+  ]);
+  // Warm the sandbox now, so the first execute does not pay for it; a failure shows up there.
+  open.engine.runs().catch(() => {});
+  // Approvals in the client's own prompt: the host hands the surface the one signed path to
+  // the person-input module (the surface itself never imports it).
+  const prompt = new ClientPrompt({
+    store: open.local.store,
+    hubId: open.local.hubId,
+    clock: systemClock,
+    random: cryptoRandom,
+    wording: open.engine.wording,
+  });
+  return engineSurfaceDeps(open.engine, { version, profile, prompt, log: logToStderr });
+}
+
+/** How often a serving process sweeps runs (expired requests, runs past retention). */
+const SWEEP_EVERY_MS = 10 * 60 * 1000;
+
+/**
+ * Sweeps runs now and then every SWEEP_EVERY_MS while the process serves: a request nobody
+ * answered expires its run, and runs that ended more than 7 days ago go. Several serving
+ * processes may sweep the same store; each sweep is idempotent.
+ */
+function sweepRuns(open: OpenHub): () => void {
+  const sweep = () =>
+    open.engine
+      .runs()
+      .then((runs) => runs.sweep())
+      .catch((error: unknown) => logToStderr('sweeping runs failed', error));
+  void sweep();
+  const timer = setInterval(sweep, SWEEP_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+async function serveStdio(open: OpenHub, profile: string): Promise<void> {
+  const { serveMcpStdio } = await import('./mcp-stdio.ts');
+  const session = serveMcpStdio(await surfaceDeps(open, profile));
+  await Promise.race([session.closed, stopSignal()]);
+  await session.close();
+}
+
+async function serveHttp(open: OpenHub, profile: string, out: Output, port: number | undefined) {
+  const [{ serveHttp: listen }, { createMcpHttpHandler }, { homePaths }, { CHECKOUT_BIN, setupSnippets }] =
+    await Promise.all([
+      import('./server.ts'),
+      import('../engine/surface/index.ts'),
+      import('./home.ts'),
+      import('./setup-snippets.ts'),
+    ]);
+  const mcp = createMcpHttpHandler(await surfaceDeps(open, profile));
+  const server: RunningServer = await listen(open.local, port ?? open.local.httpPort, mcp.fetch);
+  const tokenFile = homePaths().token;
+  const home = process.env.CAPABILITIES_HOME?.trim() || undefined;
+  const connect = setupSnippets({ bin: CHECKOUT_BIN, url: server.url, tokenFile, home });
+  out.result(
+    { url: server.url, hubId: open.local.hubId, tokenFile },
+    `capabilities hub ${open.local.hubId} listening on ${server.url} (MCP at ${server.url}/mcp, bearer token in ${tokenFile}). Ctrl-C stops it.\n\n${connect}`,
+  );
+  await stopSignal();
+  await mcp.close();
+  await server.close();
+}
