@@ -34,6 +34,7 @@ import { argsPreview } from './args-preview.ts';
 import type { EndingWitness } from './attempt-ending.ts';
 import { type CallShape, type Decided, personRuling, showsExactly } from './decision-cover.ts';
 import type { RunLimits } from './limits.ts';
+import { openInputs } from './open-inputs.ts';
 
 /** One call as the sandbox's bridge hands it over. */
 export interface GuestCall {
@@ -311,8 +312,7 @@ function ensurePending(
   reason: string,
 ): PendingInput {
   const { store } = deps;
-  const decided = new Set(store.listDecisions(run.id).map((d) => d.pendingId));
-  const existing = store.listPendingInputs(run.id).find((p) => !decided.has(p.id) && showsExactly(p, shape));
+  const existing = openInputs(store, run.id).find((p) => showsExactly(p, shape));
   if (existing) return existing;
   const now = deps.clock.now();
   // The guest holds no secret, but it could rebuild one from pieces of scrubbed answers.
