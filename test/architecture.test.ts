@@ -197,8 +197,8 @@ describe('rooms (issue: the house before the next floor)', () => {
 
   // The composition root hands the local hub's store to createEngine (`store: local.store`): that
   // is wiring. Every read and write goes through the engine (engine/desk/ for a person's host).
-  it('only engine/ opens the store for the CLI: no file under local/cli/ imports it or reads through it', () => {
-    const files = sourceFiles(REPO, 'local/cli');
+  it('only engine/ opens the store for the CLI and the pages: no file under local/cli/ or dashboard/ imports it or reads through it', () => {
+    const files = [...sourceFiles(REPO, 'local/cli'), ...sourceFiles(REPO, 'dashboard')];
     expect(files).toContain('local/cli/hub-runs.ts');
     const offenders: string[] = [];
     for (const file of files) {
