@@ -12,6 +12,7 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
+import { MAX_REQUEST_BYTES } from '../../engine/surface/index.ts';
 import { startServe, tempHome } from './cli-process.ts';
 import { addSources, approveOnce, httpClient, textOf } from './surface-fixture.ts';
 
@@ -152,8 +153,10 @@ describe('/mcp on hub serve --http', () => {
       jsonrpc: '2.0',
       id: 8,
       method: 'tools/call',
-      params: { name: 'execute', arguments: { code: `return "${'x'.repeat(2 * 1024 * 1024)}"` } },
+      params: { name: 'execute', arguments: { code: `return "${'x'.repeat(MAX_REQUEST_BYTES)}"` } },
     });
+    // Just past the limit, so the upload ends well within the server's drain window even on a
+    // loaded machine (it drains an unread body for 500 ms, then closes the connection).
     expect((await post(huge)).status).toBe(413);
     const get = await fetch(`${server.url}/mcp`, { headers: { authorization: `Bearer ${token}` } });
     expect(get.status).toBe(405);
