@@ -6,6 +6,7 @@
  */
 import type { Connection } from './contracts/connections.ts';
 import type { JsonValue } from './contracts/names.ts';
+import type { PageLink, PageLinkRedemption, PageSession } from './contracts/pages.ts';
 import type { PolicyRule } from './contracts/policy.ts';
 import type { Decision, JournalEntry, PendingInput, Run, RunStatus } from './contracts/runs.ts';
 import type { Manifest, ManifestTool, Source, ToolReview } from './contracts/sources.ts';
@@ -148,6 +149,23 @@ export interface HubStore {
   recordDecision(decision: Decision): void;
   getDecision(pendingId: string): Decision | undefined;
   listDecisions(runId: string): Decision[];
+
+  /** Stores a one-time page link (by its token's hash; never the token). A duplicate is a conflict. */
+  addPageLink(link: PageLink): void;
+  getPageLink(tokenHash: string): PageLink | undefined;
+  /**
+   * Exchanges a link for a session, once: in one transaction the link is marked used at `now`
+   * and the session (with the link's target) is stored. Two exchanges of one link, from any
+   * processes, open one session; the other is refused `used`. A link past `expiresAt` is
+   * `expired`, one never stored `unknown`.
+   */
+  redeemPageLink(tokenHash: string, session: Omit<PageSession, 'target'>, now: number): PageLinkRedemption;
+  /** A page session by its token's hash, expired or not (the caller checks `expiresAt`). */
+  getPageSession(tokenHash: string): PageSession | undefined;
+  /** Ends a page session; no error if there is none. */
+  removePageSession(tokenHash: string): void;
+  /** Deletes links and sessions whose `expiresAt` is at or before `now`; returns how many. */
+  sweepPageAccess(now: number): number;
 }
 
 // ── The sandbox (spec: The MCP surface, "Inside the sandbox" and "Default limits") ────────

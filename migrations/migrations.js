@@ -3,6 +3,7 @@ import m0000 from './0000_init.sql';
 import m0001 from './0001_journal_append_only.sql';
 import m0002 from './0002_reviews.sql';
 import m0003 from './0003_pending_call_binding.sql';
+import m0004 from './0004_page_access.sql';
 
   export default {
     journal,
@@ -10,7 +11,8 @@ import m0003 from './0003_pending_call_binding.sql';
       m0000,
 m0001,
 m0002,
-m0003
+m0003,
+m0004
     }
   }
   

@@ -183,3 +183,32 @@ export const hubReviews = sqliteTable(
   },
   (t) => [index('hub_reviews_namespace').on(t.namespace)],
 );
+
+/**
+ * One-time page links (spec: Security and approvals): keyed by the SHA-256 of the token, never
+ * the token. `used_at` is set once, by the exchange that opened a session.
+ */
+export const hubPageLinks = sqliteTable(
+  'hub_page_links',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    target: json<Record<string, unknown>>('target').notNull(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    usedAt: integer('used_at'),
+  },
+  (t) => [index('hub_page_links_expires').on(t.expiresAt)],
+);
+
+/** Page sessions a link was exchanged for: keyed by the SHA-256 of the session token. */
+export const hubPageSessions = sqliteTable(
+  'hub_page_sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    who: text('who').notNull(),
+    target: json<Record<string, unknown>>('target').notNull(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('hub_page_sessions_expires').on(t.expiresAt)],
+);

@@ -1,13 +1,15 @@
 /**
  * The HubStore contract. One suite, a runner per runtime: test/node/hub-store.test.ts (the
  * local SQLite file) and test/workers/hub-store.test.ts (the HubObject Durable Object). Runs,
- * the journal and decisions are checked in hub-store-runs.suite.ts, with the same harness.
+ * the journal and decisions are checked in hub-store-runs.suite.ts, page links and sessions in
+ * hub-store-pages.suite.ts, with the same harness.
  */
 import { describe, expect, it } from 'vitest';
 import type { Connection } from '../../engine/contracts/connections.ts';
 import type { PolicyRule } from '../../engine/contracts/policy.ts';
 import type { HubStore } from '../../engine/ports.ts';
 import { digest, fixtures, LATEST_SCHEMA_VERSION, rejectsWith, T0 } from './hub-store.fixtures.ts';
+import { describePageRecords } from './hub-store-pages.suite.ts';
 import { describeRunRecords } from './hub-store-runs.suite.ts';
 
 export interface StoreUnderTest {
@@ -372,5 +374,6 @@ export function describeHubStore(h: HubStoreHarness): void {
     });
 
     describeRunRecords(check);
+    describePageRecords(check);
   });
 }
