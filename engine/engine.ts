@@ -12,6 +12,7 @@
  */
 import { createDesk, type Desk } from './desk/index.ts';
 import { Lookup } from './lookup.ts';
+import { PageAccess } from './pages/page-access.ts';
 import type { Clock, HubStore, Random, Sandbox, SandboxHost } from './ports.ts';
 import type { RunLimits } from './runs/limits.ts';
 import { Runs } from './runs/runs.ts';
@@ -56,6 +57,8 @@ export interface Engine {
   desk: Desk;
   /** Every secret the hub holds, as one scrubber for whatever leaves the hub. */
   secrets: HubSecrets;
+  /** The one-time links and sessions that open the approval page and the dashboard. */
+  pages: PageAccess;
   /** The runs, with the sandbox started on first use. */
   runs(): Promise<Runs>;
   /** How a person acts on this host, for whatever else the host builds over the engine. */
@@ -109,6 +112,7 @@ export function createEngine(deps: EngineDeps): Engine {
       toReview: (namespace) => sources.pendingReview(namespace).length,
     }),
     secrets: hubSecrets,
+    pages: new PageAccess({ store, clock, random }),
     wording,
     runs: () => {
       // A failed start (no sandbox yet) is not kept: the next call tries again.

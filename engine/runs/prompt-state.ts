@@ -19,7 +19,7 @@
 import { z } from 'zod';
 import { Id, Timestamp } from '../contracts/names.ts';
 import { HubError } from '../errors.ts';
-import { hex } from '../hex.ts';
+import { base64url, hex } from '../hex.ts';
 import type { Clock, HubStore, Random } from '../ports.ts';
 import { PROMPT_KEY_SETTING } from '../settings.ts';
 import type { HostWording } from '../wording.ts';
@@ -54,12 +54,6 @@ export interface PromptStateDeps {
 
 /** The imported HMAC key (named this way because Node's types declare `CryptoKey` as a value). */
 type HmacKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
-
-function base64url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
 
 /** The bytes of canonical unpadded base64url (so no two strings carry the same state). */
 function fromBase64url(text: string): Uint8Array<ArrayBuffer> | undefined {
