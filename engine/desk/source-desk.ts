@@ -5,8 +5,8 @@
  */
 import type { Connection } from '../contracts/connections.ts';
 import type { Source } from '../contracts/sources.ts';
-import { noSource } from '../not-found.ts';
 import type { HubStore } from '../ports.ts';
+import { storedSource } from '../sources/stored.ts';
 import type { HostWording } from '../wording.ts';
 
 /** One source as a person sees it listed. */
@@ -52,9 +52,7 @@ export class SourceDesk {
 
   /** The source under `namespace`; throws `noSource` when there is none. */
   get(namespace: string): Source {
-    const source = this.#deps.store.getSource(namespace);
-    if (!source) throw noSource(namespace, this.#deps.wording);
-    return source;
+    return storedSource(this.#deps.store, namespace, this.#deps.wording);
   }
 
   /** The connections of the source under `namespace`; throws `noSource` when there is none. */
