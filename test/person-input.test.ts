@@ -3,7 +3,8 @@
  * - exactly one module calls the store's `recordDecision`: the person-input module;
  * - only host code handling a person's input reaches it: the signed client prompt
  *   (engine/runs/client-prompt.ts), and the desk's `decide` (engine/desk/run-desk.ts), which
- *   only the CLI's `approve` calls;
+ *   only the CLI's `approve` and the approval page's decide route (behind the host's page
+ *   session and the form's CSRF token) call;
  * - the MCP surface and the execute path reach neither: the host injects the client prompt into
  *   the surface (SurfaceDeps.prompt), so the surface's one way to a decision is that module;
  * - in that module, the one call that records sits in `answer`, after the signed state is opened.
@@ -46,11 +47,12 @@ describe('only a person records a decision', () => {
     expect(callers).toEqual([PERSON_INPUT]);
   });
 
-  it('only the CLI approve (through the desk) and the signed client prompt import the person-input module', () => {
+  it('only the CLI approve and the approval page (through the desk) and the signed client prompt import the person-input module', () => {
     expect(importersOf(PERSON_INPUT)).toEqual([RUN_DESK, CLIENT_PROMPT]);
-    // The desk's one command that records, `decide`, is called by the CLI's approve alone.
+    // The desk's one command that records, `decide`, is called by the CLI's approve and the
+    // approval page's decide route alone.
     const deciders = code().filter((file) => /\.decide\(/.test(read(file)));
-    expect(deciders).toEqual(['local/cli/hub-runs.ts']);
+    expect(deciders).toEqual(['local/cli/hub-runs.ts', 'dashboard/approval-routes.tsx']);
   });
 
   it('the MCP surface and the execute path reach neither the person-input module nor the client prompt', () => {

@@ -57,6 +57,20 @@ export class RunDesk {
     return openInputs(this.#deps.store, runId);
   }
 
+  /**
+   * The decided calls of the run, each with the decision that answers it, in the order they
+   * asked (what a page shows once a person decided). Throws `noRun` when there is no such run.
+   */
+  decided(runId: string): Array<{ input: PendingInput; decision: Decision }> {
+    this.get(runId);
+    const { store } = this.#deps;
+    const byInput = new Map(store.listDecisions(runId).map((d) => [d.pendingId, d]));
+    return store.listPendingInputs(runId).flatMap((input) => {
+      const decision = byInput.get(input.id);
+      return decision ? [{ input, decision }] : [];
+    });
+  }
+
   /** Records a person's decision on one open input (person-input.ts says when it is refused). */
   decide(input: PersonInput): Decision {
     return recordPersonDecision(this.#deps, input);

@@ -50,6 +50,22 @@ describe('the run desk', () => {
     expect(desk.runs.journal('run_a')).toEqual([]);
   });
 
+  it("gives a run's decided calls, each with its decision, in the order they asked", () => {
+    const [first, second] = world.seedRun('run_a', 2);
+    expect(desk.runs.decided('run_a')).toEqual([]);
+    desk.runs.decide({ pendingId: second ?? '', choice: 'deny', channel: 'cli', who: 'ana' });
+    desk.runs.decide({ pendingId: first ?? '', choice: 'once', channel: 'approval page', who: 'bo' });
+    expect(
+      desk.runs.decided('run_a').map(({ input, decision }) => [input.id, decision.choice, decision.channel]),
+    ).toEqual([
+      [first, 'once', 'approval page'],
+      [second, 'deny', 'cli'],
+    ]);
+    expect(refusal(() => desk.runs.decided('run_nope'))).toBe(
+      'not_found: no run run_nope; list runs with `capabilities hub runs`',
+    );
+  });
+
   it('says a run that is not waiting has nothing to decide, and an unknown run how to list them', () => {
     world.seedRun('run_b');
     world.store.updateRun('run_b', { status: 'cancelled', updatedAt: world.clock.now() });

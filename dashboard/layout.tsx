@@ -1,0 +1,47 @@
+/**
+ * The frame of every dashboard page: a complete HTML document, readable on a phone (viewport,
+ * one column, large buttons), legible in light and dark, with no script: everything a page does
+ * is a plain form. The style sits inline, which the Content-Security-Policy allows for styles only.
+ */
+import type { Child } from 'hono/jsx';
+
+const STYLE = `
+:root { color-scheme: light dark; --fg: #1b1b1b; --bg: #fdfdfd; --muted: #555; --line: #c9c9c9;
+  --allow: #0b5d1e; --deny: #8a1010; }
+@media (prefers-color-scheme: dark) { :root { --fg: #eee; --bg: #161616; --muted: #b4b4b4;
+  --line: #444; --allow: #7fd99a; --deny: #ff9c9c; } }
+body { font: 1rem/1.5 system-ui, sans-serif; color: var(--fg); background: var(--bg);
+  margin: 0 auto; padding: 1rem; max-width: 48rem; }
+h1 { font-size: 1.4rem; } h2 { font-size: 1.15rem; margin: 0 0 .5rem; }
+section.call, section.problem { border: 1px solid var(--line); border-radius: .5rem; padding: 1rem;
+  margin: 1rem 0; }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; margin: 0 0 1rem; }
+dt { color: var(--muted); } dd { margin: 0; overflow-wrap: anywhere; }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; border: 1px solid var(--line); padding: .5rem;
+  max-height: 24rem; overflow: auto; font-size: .9rem; }
+fieldset { border: 0; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: .5rem; }
+legend { padding: 0; margin-bottom: .5rem; font-weight: 600; }
+button { font: inherit; padding: .6rem 1rem; min-height: 2.75rem; border-radius: .4rem;
+  border: 2px solid var(--fg); background: var(--bg); color: var(--fg); cursor: pointer; }
+button:focus-visible, a:focus-visible { outline: 3px solid var(--allow); outline-offset: 2px; }
+button[value=deny] { border-color: var(--deny); color: var(--deny); }
+button[value=once] { border-color: var(--allow); color: var(--allow); }
+.muted { color: var(--muted); }
+`;
+
+export function Layout(props: { title: string; children: Child }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="referrer" content="no-referrer" />
+        <title>{props.title}</title>
+        <style>{STYLE}</style>
+      </head>
+      <body>
+        <main>{props.children}</main>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,34 @@
+/**
+ * What the host tells the dashboard about the person at the browser: the page session. The
+ * dashboard never authenticates anyone itself (design: one Hono app, auth is the host's
+ * middleware). The host's middleware finds the session (the local hub from a one-time link's
+ * cookie, the hosted hub from its sign-in), refuses the request when there is none, and sets it
+ * with `c.set('session', …)`. The dashboard then checks the CSRF token of every form it receives
+ * against it, and records decisions in the session's name.
+ */
+import type { MiddlewareHandler } from 'hono';
+
+/** The person a request comes from, as the host's session middleware found them. */
+export interface PageSession {
+  /** Who decides, as the host knows them (an OS user, a signed-in account): recorded on decisions. */
+  who: string;
+  /** The session's CSRF token: every form carries it, every POST must match it. */
+  csrf: string;
+}
+
+/** The Hono environment of the dashboard's routes: the session the host's middleware set. */
+export interface DashboardEnv {
+  Variables: { session: PageSession };
+}
+
+/** The host's session middleware: sets `session`, or answers the request itself (sign in, 403…). */
+export type SessionMiddleware = MiddlewareHandler<DashboardEnv>;
+
+/** True when `token` is the session's CSRF token; compared without stopping at the first difference. */
+export function checkCsrf(session: PageSession, token: unknown): boolean {
+  if (typeof token !== 'string' || session.csrf.length === 0) return false;
+  const a = session.csrf;
+  let diff = a.length ^ token.length;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ (token.charCodeAt(i) || 0);
+  return diff === 0;
+}
