@@ -15,7 +15,7 @@ import { isHubError } from '../engine/errors.ts';
 import { ApprovalPage } from './approval-page.tsx';
 import type { DashboardDeps } from './dashboard.ts';
 import { type Problem, ProblemPage } from './problem-page.tsx';
-import { checkCsrf, type DashboardEnv } from './session.ts';
+import { checkCsrf, type DashboardEnv, reachesRun } from './session.ts';
 import { line } from './shown.ts';
 
 /** A form is a pending id, a choice and a token: anything near this size is not one. */
@@ -33,7 +33,7 @@ export function approvalRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps): vo
 
   app.get('/runs/:runId', (c) => {
     const runId = c.req.param('runId');
-    const refused = waitingRun(c, deps, runId);
+    const refused = outOfReach(c, runId) ?? waitingRun(c, deps, runId);
     if (refused) return refused;
     return c.html(
       <ApprovalPage
@@ -62,6 +62,8 @@ export function approvalRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps): vo
     async (c) => {
       const runId = c.req.param('runId');
       const back = { href: pageOf(runId), label: 'Back to the run' };
+      const unreached = outOfReach(c, runId);
+      if (unreached) return unreached;
       const form = await c.req.parseBody();
       if (!checkCsrf(c.get('session'), form.csrf)) {
         return problem(c, {
@@ -107,6 +109,17 @@ function decide(c: Ctx, deps: DashboardDeps, runId: string, pendingId: string, c
     });
   }
   return c.redirect(pageOf(runId), 303);
+}
+
+/** The refusal page when the session was opened for another run; else undefined. */
+function outOfReach(c: Ctx, runId: string) {
+  if (reachesRun(c.get('session'), runId)) return undefined;
+  return problem(c, {
+    status: 403,
+    title: 'Not this page’s run',
+    what: 'This page session was opened for another run’s approval, so it cannot show or decide this one; nothing was recorded.',
+    next: 'Open the link the hub opened for this run, or the whole dashboard with `capabilities hub dashboard`.',
+  });
 }
 
 /** The refusal page when `runId` is unknown (404) or not waiting for a person (409); else undefined. */

@@ -7,6 +7,7 @@
  * against it, and records decisions in the session's name.
  */
 import type { MiddlewareHandler } from 'hono';
+import type { PageTarget } from '../engine/contracts/pages.ts';
 
 /** The person a request comes from, as the host's session middleware found them. */
 export interface PageSession {
@@ -14,6 +15,11 @@ export interface PageSession {
   who: string;
   /** The session's CSRF token: every form carries it, every POST must match it. */
   csrf: string;
+  /**
+   * What the session may reach: one run's pages (a session opened by that run's approval link),
+   * or the whole dashboard (a dashboard link, a hosted sign-in).
+   */
+  scope: PageTarget;
 }
 
 /** The Hono environment of the dashboard's routes: the session the host's middleware set. */
@@ -31,4 +37,14 @@ export function checkCsrf(session: PageSession, token: unknown): boolean {
   let diff = a.length ^ token.length;
   for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ (token.charCodeAt(i) || 0);
   return diff === 0;
+}
+
+/** True when the session may see and decide `runId`: a dashboard session, or that run's own. */
+export function reachesRun(session: PageSession, runId: string): boolean {
+  return session.scope.kind === 'dashboard' || session.scope.runId === runId;
+}
+
+/** True when the session may see the whole dashboard (inbox, runs, sources). */
+export function reachesDashboard(session: PageSession): boolean {
+  return session.scope.kind === 'dashboard';
 }

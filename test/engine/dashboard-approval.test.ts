@@ -22,7 +22,7 @@ beforeEach(() => {
   const desk = createDesk({ store, clock, random, wording, toReview: () => 0 });
   // The host's part: a known person with this CSRF token (a real host reads its session cookie).
   const session: SessionMiddleware = async (c, next) => {
-    c.set('session', { who: 'ana', csrf: CSRF });
+    c.set('session', { who: 'ana', csrf: CSRF, scope: { kind: 'dashboard' } });
     await next();
   };
   app = createDashboard({ desk, clock, session });
@@ -199,5 +199,31 @@ describe('the approval page', () => {
     expect(response.status).toBe(401);
     expect(response.headers.get('x-frame-options')).toBe('DENY');
     expect(decisions('run_a')).toEqual([]);
+  });
+
+  it('a session opened for one run can neither see nor decide another (403), and nothing is recorded', async () => {
+    const [first] = world.seedRun('run_a', 1);
+    const [other] = world.seedRun('run_b', 1);
+    const { store, clock, random, wording } = world;
+    const desk = createDesk({ store, clock, random, wording, toReview: () => 0 });
+    const scoped = createDashboard({
+      desk,
+      clock,
+      session: async (c, next) => {
+        c.set('session', { who: 'ana', csrf: CSRF, scope: { kind: 'run', runId: 'run_a' } });
+        await next();
+      },
+    });
+    expect((await scoped.request('/runs/run_a')).status).toBe(200);
+    const seen = await scoped.request('/runs/run_b');
+    expect(seen.status).toBe(403);
+    expect(await seen.text()).toContain('opened for another run');
+    const posted = await scoped.request('/runs/run_b/decide', {
+      method: 'POST',
+      body: new URLSearchParams({ pendingId: other ?? '', choice: 'once', csrf: CSRF }),
+    });
+    expect(posted.status).toBe(403);
+    expect(decisions('run_b')).toEqual([]);
+    expect(first).toBeDefined();
   });
 });

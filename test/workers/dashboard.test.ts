@@ -48,7 +48,7 @@ describe('the approval page in workerd', () => {
         });
       }
       const session: SessionMiddleware = async (c, next) => {
-        c.set('session', { who: 'ana', csrf: 'token' });
+        c.set('session', { who: 'ana', csrf: 'token', scope: { kind: 'dashboard' } });
         await next();
       };
       const app = createDashboard({ desk: hub.engine.desk, clock: { now: () => Date.now() }, session });
