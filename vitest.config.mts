@@ -1,5 +1,5 @@
 /**
- * Two projects: `node` (engine, local host, CLI, e2e) and `workers` (the same contracts inside
+ * Two projects: `node` (engine, local host, CLI, e2e with a real browser) and `workers` (the same contracts inside
  * workerd through the Workers vitest integration, reading wrangler.toml).
  */
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
@@ -12,7 +12,12 @@ export default defineConfig({
       {
         test: {
           name: 'node',
-          include: ['test/engine/**/*.test.ts', 'test/node/**/*.test.ts', 'test/*.test.ts'],
+          include: [
+            'test/engine/**/*.test.ts',
+            'test/node/**/*.test.ts',
+            'test/e2e/**/*.test.ts',
+            'test/*.test.ts',
+          ],
           environment: 'node',
           testTimeout: 30_000,
         },

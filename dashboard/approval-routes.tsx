@@ -13,7 +13,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { type DecisionChoice, DecisionChoice as DecisionChoiceSchema } from '../engine/contracts/runs.ts';
 import { isHubError } from '../engine/errors.ts';
 import { ApprovalPage } from './approval-page.tsx';
-import type { DashboardDeps } from './dashboard.ts';
+import type { DashboardDeps } from './dashboard.tsx';
 import { type Problem, ProblemPage } from './problem-page.tsx';
 import { checkCsrf, type DashboardEnv, reachesRun } from './session.ts';
 import { line } from './shown.ts';

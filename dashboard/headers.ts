@@ -1,7 +1,9 @@
 /**
  * The headers every dashboard response carries, error pages and redirects included: a strict
  * Content-Security-Policy (no script at all, styles only from the page itself, forms only back
- * to the hub, never framed), no framing for old browsers, no referrer (a page's URL names a run),
+ * to the hub, never framed), no framing for old browsers, no referrer beyond the hub itself (a
+ * page's URL names a run; a same-origin form must keep its real Origin, which `no-referrer`
+ * would turn into `null`),
  * and no caching (a page shows a person's pending calls).
  */
 import type { MiddlewareHandler } from 'hono';
@@ -18,7 +20,7 @@ export const CONTENT_SECURITY_POLICY = [
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,
   'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'no-referrer',
+  'Referrer-Policy': 'same-origin',
   'Cache-Control': 'no-store',
   'X-Content-Type-Options': 'nosniff',
 };

@@ -5,7 +5,8 @@
  * or the new one, never half of either.
  *
  * Layout: hub.json (settings, schema version, hub id), hub.db (the store), http-token (the
- * bearer token of `serve --http`).
+ * bearer token of `serve --http`), and while the page host runs pages.json (its port) and
+ * pages.log (its stderr).
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -35,6 +36,10 @@ export interface HomePaths {
   token: string;
   /** The secret store's fallback file where there is no OS keychain. */
   envFile: string;
+  /** Where the hub's page host says it listens (local/pages/page-host.ts), while it runs. */
+  pagesFile: string;
+  /** What the page host writes on stderr (it runs detached, with no terminal). */
+  pagesLog: string;
 }
 
 export function homePaths(env: NodeJS.ProcessEnv = process.env): HomePaths {
@@ -47,6 +52,8 @@ export function homePaths(env: NodeJS.ProcessEnv = process.env): HomePaths {
     db: join(hub, 'hub.db'),
     token: join(hub, 'http-token'),
     envFile: join(root, '.env'),
+    pagesFile: join(hub, 'pages.json'),
+    pagesLog: join(hub, 'pages.log'),
   };
 }
 

@@ -34,7 +34,12 @@ export function initHub(paths: HomePaths, now: number): InitReport {
     if (ensureDir(paths.hub)) created.push(paths.hub);
 
     if (!existsSync(paths.hubFile)) {
-      const fresh = { hubId: newHubId(), schemaVersion: 0, createdAt: now, settings: { httpPort: 4790 } };
+      const fresh = {
+        hubId: newHubId(),
+        schemaVersion: 0,
+        createdAt: now,
+        settings: { httpPort: 4790, openPages: true },
+      };
       if (writeHubFile(paths.hubFile, fresh, { exclusive: true })) created.push(paths.hubFile);
     }
     const hubFile = readHubFile(paths.hubFile);
@@ -71,6 +76,8 @@ export interface LocalHub {
   store: HubStore;
   token: string;
   httpPort: number;
+  /** hub.json's `openPages`: whether the hub opens its approval page in the person's browser. */
+  openPages: boolean;
   close(): void;
 }
 
@@ -94,6 +101,7 @@ export function openLocalHub(paths: HomePaths, now: number): LocalHub {
       store: local.store,
       token,
       httpPort: hubFile.settings.httpPort,
+      openPages: hubFile.settings.openPages,
       close: local.close,
     };
   } finally {

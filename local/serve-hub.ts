@@ -1,25 +1,34 @@
 /**
  * The local hub, serving: the engine's surface (the one assembly, `engineSurfaceDeps`) with the
- * client prompt wired in, over stdio for one harness session or over HTTP on loopback, with runs
- * swept while it serves (expiry, 7-day retention). `capabilities hub serve` (local/cli/hub-serve.ts)
+ * client prompt and the approval page wired in, over stdio for one harness session or over HTTP
+ * on loopback (with the pages beside /mcp), or the pages alone as the hub's page host
+ * (local/pages/page-host.ts); with runs and page links swept while it serves (expiry, 7-day
+ * retention). `capabilities hub serve` (local/cli/hub-serve.ts)
  * checks its options and calls `serveHub`; the hub is opened by `openHub` like every command's.
  */
 import { inertLine, inertText } from '../engine/inert.ts';
-import type { SurfaceDeps } from '../engine/surface/index.ts';
+import type { SurfaceDeps, SurfacePages } from '../engine/surface/index.ts';
 import { cryptoRandom, systemClock } from '../engine/system.ts';
 import { type Output, scrubbed } from './cli/output.ts';
 import { type OpenHub, version } from './open-hub.ts';
 import type { RunningServer } from './server.ts';
 
-/** How to serve: one harness session on stdio, or HTTP on 127.0.0.1 (on `port`, else hub.json's). */
-export type ServeMode = { kind: 'stdio' } | { kind: 'http'; port?: number | undefined };
+/**
+ * How to serve: one harness session on stdio; HTTP on 127.0.0.1 (on `port`, else hub.json's);
+ * or the pages alone, as the hub's page host (on `port`, else one the system picks).
+ */
+export type ServeMode =
+  | { kind: 'stdio' }
+  | { kind: 'http'; port?: number | undefined }
+  | { kind: 'pages'; port?: number | undefined };
 
 /** Serves the open hub until the client or a signal ends it; sweeps runs meanwhile. */
 export async function serveHub(open: OpenHub, mode: ServeMode, profile: string, out: Output): Promise<void> {
   const stopSweeping = sweepRuns(open);
   try {
     if (mode.kind === 'stdio') await serveStdio(open, profile);
-    else await serveHttp(open, profile, out, mode.port);
+    else if (mode.kind === 'http') await serveHttp(open, profile, out, mode.port);
+    else await servePages(open, out, mode.port);
   } finally {
     stopSweeping();
   }
@@ -42,7 +51,24 @@ function logToStderr(message: string, error: unknown): void {
   process.stderr.write(`capabilities: ${inertLine(scrubbed(message))}: ${inertText(scrubbed(detail))}\n`);
 }
 
-async function surfaceDeps(open: OpenHub, profile: string): Promise<SurfaceDeps> {
+/**
+ * The approval page for clients the hub cannot prompt, opened in the person's browser at `base`
+ * (the page host, or this process's own server); undefined when opening pages is turned off.
+ */
+async function approvalPages(open: OpenHub, base: () => Promise<string>): Promise<SurfacePages | undefined> {
+  const [{ opensPages, PageOpener }, { openInBrowser }] = await Promise.all([
+    import('./pages/page-opener.ts'),
+    import('./pages/browser.ts'),
+  ]);
+  if (!opensPages(open.local.openPages)) return undefined;
+  return new PageOpener({ base, mint: (target) => open.engine.pages.mintLink(target), open: openInBrowser });
+}
+
+async function surfaceDeps(
+  open: OpenHub,
+  profile: string,
+  pages: SurfacePages | undefined,
+): Promise<SurfaceDeps> {
   const [{ engineSurfaceDeps }, { ClientPrompt }] = await Promise.all([
     import('../engine/surface/index.ts'),
     import('../engine/runs/client-prompt.ts'),
@@ -58,22 +84,32 @@ async function surfaceDeps(open: OpenHub, profile: string): Promise<SurfaceDeps>
     random: cryptoRandom,
     wording: open.engine.wording,
   });
-  return engineSurfaceDeps(open.engine, { version, profile, prompt, log: logToStderr });
+  return engineSurfaceDeps(open.engine, {
+    version,
+    profile,
+    prompt,
+    log: logToStderr,
+    ...(pages ? { pages } : {}),
+  });
 }
 
 /** How often a serving process sweeps runs (expired requests, runs past retention). */
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
 
 /**
- * Sweeps runs now and then every SWEEP_EVERY_MS while the process serves: a request nobody
- * answered expires its run, and runs that ended more than 7 days ago go. Several serving
- * processes may sweep the same store; each sweep is idempotent.
+ * Sweeps runs and page links now and then every SWEEP_EVERY_MS while the process serves: a
+ * request nobody answered expires its run, runs that ended more than 7 days ago go, and so do
+ * page links and sessions past their time. Several serving processes may sweep the same store;
+ * each sweep is idempotent.
  */
 function sweepRuns(open: OpenHub): () => void {
   const sweep = () =>
     open.engine
       .runs()
-      .then((runs) => runs.sweep())
+      .then((runs) => {
+        runs.sweep();
+        open.engine.pages.sweep();
+      })
       .catch((error: unknown) => logToStderr('sweeping runs failed', error));
   void sweep();
   const timer = setInterval(sweep, SWEEP_EVERY_MS);
@@ -82,22 +118,44 @@ function sweepRuns(open: OpenHub): () => void {
 }
 
 async function serveStdio(open: OpenHub, profile: string): Promise<void> {
-  const { serveMcpStdio } = await import('./mcp-stdio.ts');
-  const session = serveMcpStdio(await surfaceDeps(open, profile));
+  const [{ serveMcpStdio }, { ensurePageHost }, { homePaths }] = await Promise.all([
+    import('./mcp-stdio.ts'),
+    import('./pages/page-host.ts'),
+    import('./home.ts'),
+  ]);
+  // This session may end before the person decides, so its pages are the page host's.
+  const pages = await approvalPages(open, () => ensurePageHost(homePaths(), open.local.hubId));
+  const session = serveMcpStdio(await surfaceDeps(open, profile, pages));
   await Promise.race([session.closed, stopSignal()]);
   await session.close();
 }
 
 async function serveHttp(open: OpenHub, profile: string, out: Output, port: number | undefined) {
-  const [{ serveHttp: listen }, { createMcpHttpHandler }, { homePaths }, { CHECKOUT_BIN, setupSnippets }] =
-    await Promise.all([
-      import('./server.ts'),
-      import('../engine/surface/index.ts'),
-      import('./home.ts'),
-      import('./setup-snippets.ts'),
-    ]);
-  const mcp = createMcpHttpHandler(await surfaceDeps(open, profile));
-  const server: RunningServer = await listen(open.local, port ?? open.local.httpPort, mcp.fetch);
+  const [
+    { serveHttp: listen },
+    { createMcpHttpHandler },
+    { homePaths },
+    { CHECKOUT_BIN, setupSnippets },
+    { localPages },
+  ] = await Promise.all([
+    import('./server.ts'),
+    import('../engine/surface/index.ts'),
+    import('./home.ts'),
+    import('./setup-snippets.ts'),
+    import('./pages/local-pages.ts'),
+  ]);
+  // This process serves its own pages, beside /mcp; its URL is known once it listens.
+  let base: string | undefined;
+  const pages = await approvalPages(open, async () => {
+    if (!base) throw new Error('the server is not listening yet');
+    return base;
+  });
+  const mcp = createMcpHttpHandler(await surfaceDeps(open, profile, pages));
+  const server: RunningServer = await listen(open.local, port ?? open.local.httpPort, {
+    mcp: mcp.fetch,
+    pages: localPages(open),
+  });
+  base = server.url;
   const tokenFile = homePaths().token;
   const home = process.env.CAPABILITIES_HOME?.trim() || undefined;
   const connect = setupSnippets({ bin: CHECKOUT_BIN, url: server.url, tokenFile, home });
@@ -109,3 +167,52 @@ async function serveHttp(open: OpenHub, profile: string, out: Output, port: numb
   await mcp.close();
   await server.close();
 }
+
+/**
+ * The hub's page host (`serve --pages`): the pages alone on 127.0.0.1, registered in pages.json
+ * so every `serve --stdio` of the hub opens its pages here. It leaves on a signal, after
+ * PAGE_HOST_IDLE_MS without a request, or when another page host took its place; a live page
+ * host already serving the hub makes this one leave at once.
+ */
+async function servePages(open: OpenHub, out: Output, port: number | undefined): Promise<void> {
+  const [{ serveHttp: listen }, { homePaths }, { localPages }, host] = await Promise.all([
+    import('./server.ts'),
+    import('./home.ts'),
+    import('./pages/local-pages.ts'),
+    import('./pages/page-host.ts'),
+  ]);
+  const paths = homePaths();
+  const pages = localPages(open);
+  let lastRequest = Date.now();
+  const server = await listen(open.local, port ?? 0, {
+    pages: (request) => {
+      lastRequest = Date.now();
+      return pages(request);
+    },
+  });
+  const mine = { pid: process.pid, port: server.port, hubId: open.local.hubId };
+  if (!(await host.registerPageHost(paths, mine))) {
+    out.note(`A page host already serves hub ${open.local.hubId}; this one leaves.`);
+    await server.close();
+    return;
+  }
+  out.result(
+    { url: server.url, hubId: open.local.hubId, pid: process.pid },
+    `capabilities hub ${open.local.hubId} serving its pages on ${server.url}. Ctrl-C stops it.`,
+  );
+  const leave = new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      const idle = Date.now() - lastRequest > host.PAGE_HOST_IDLE_MS;
+      if (idle || !host.stillRegistered(paths, mine)) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, PAGE_HOST_CHECK_MS);
+  });
+  await Promise.race([stopSignal(), leave]);
+  host.unregisterPageHost(paths, mine);
+  await server.close();
+}
+
+/** How often the page host checks whether it is idle or replaced. */
+const PAGE_HOST_CHECK_MS = 15_000;

@@ -1,13 +1,14 @@
 /**
- * Serves worker/app.ts under Node on 127.0.0.1 only (`capabilities hub serve --http`). The app
- * is the Worker's; this file only binds it to a loopback socket, with the Host names a
- * loopback client sends and the /mcp handler it is given, and turns a busy port into advice.
+ * Serves worker/app.ts under Node on 127.0.0.1 only (`capabilities hub serve --http`, and the
+ * page host of `serve --pages`). The app is the Worker's; this file only binds it to a loopback
+ * socket, with the Host names a loopback client sends and the /mcp handler and pages it is
+ * given, and turns a busy port into advice.
  */
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { HubError } from '../engine/errors.ts';
-import { createApp } from '../worker/app.ts';
+import { type AppOptions, createApp } from '../worker/app.ts';
 import type { LocalHub } from './local-hub.ts';
 
 export const LOOPBACK = '127.0.0.1';
@@ -18,15 +19,17 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** What a loopback server serves besides /healthz: the MCP surface, the pages, or both. */
+export interface LoopbackRoutes {
+  mcp?: AppOptions['mcp'];
+  pages?: AppOptions['pages'];
+}
+
 /**
- * Listens on 127.0.0.1:`port` (0 picks a free port), serving `mcp` at /mcp when given. Rejects
- * with advice when the port is taken.
+ * Listens on 127.0.0.1:`port` (0 picks a free port), serving `routes`. Rejects with advice when
+ * the port is taken.
  */
-export function serveHttp(
-  hub: LocalHub,
-  port: number,
-  mcp?: (request: Request) => Promise<Response>,
-): Promise<RunningServer> {
+export function serveHttp(hub: LocalHub, port: number, routes: LoopbackRoutes): Promise<RunningServer> {
   // The app is built once the port is known (port 0 picks one), since the Host check names it.
   let app: Hono | undefined;
   const server = createAdaptorServer({
@@ -54,12 +57,18 @@ export function serveHttp(
         hub: { health: async () => ({ hubId: hub.hubId, schemaVersion: hub.store.schemaVersion }) },
         token: hub.token,
         allowedHosts: [`${LOOPBACK}:${bound}`, `localhost:${bound}`],
-        ...(mcp ? { mcp } : {}),
+        ...(routes.mcp ? { mcp: routes.mcp } : {}),
+        ...(routes.pages ? { pages: routes.pages } : {}),
       });
       resolve({
         url: `http://${LOOPBACK}:${bound}`,
         port: bound,
-        close: () => new Promise((done) => server.close(() => done())),
+        // A browser keeps idle connections open; they must not hold the close up.
+        close: () =>
+          new Promise((done) => {
+            server.close(() => done());
+            if ('closeIdleConnections' in server) server.closeIdleConnections();
+          }),
       });
     });
   });

@@ -3,13 +3,14 @@
  * imports hono and engine/ only, and reaches the hub through the small `AppHub` interface
  * each host fills in.
  *
- * Routes: `GET /healthz` answers without a token; every other route needs the bearer token
- * and answers 401 with no detail without it. `/mcp` is the MCP surface when the host passes its
+ * Routes: `GET /healthz` answers without a token; `/mcp` needs the bearer token and answers 401
+ * with no detail without it; every other path is the host's pages when it passes them (their
+ * own page session guards them), else needs the token too. `/mcp` is the MCP surface when the host passes its
  * handler (engine/surface/http.ts builds one); the app guards it (token, body size) and hands the request on. A
  * host that serves on loopback also passes the Host names it answers to, which defeats DNS
  * rebinding (a page on evil.example resolving to 127.0.0.1 still sends `Host: evil.example`).
  */
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { timingSafeEqual } from 'hono/utils/buffer';
 import { MAX_REQUEST_BYTES } from '../engine/surface/http.ts';
@@ -33,6 +34,12 @@ export interface AppOptions {
   allowedHosts?: readonly string[];
   /** Serves `/mcp` (Streamable HTTP, every method) once the token and Host checks passed. */
   mcp?: (request: Request) => Promise<Response>;
+  /**
+   * The approval page and the dashboard (dashboard/, wrapped in the host's session middleware):
+   * every path but /healthz and /mcp. They need no bearer token: a person reaches them with the
+   * page session a one-time link opened, which the host's middleware checks.
+   */
+  pages?: (request: Request) => Response | Promise<Response>;
   /** The largest /mcp request body (default: the surface's own MAX_REQUEST_BYTES, 1 MiB). */
   mcpMaxBytes?: number;
 }
@@ -54,14 +61,14 @@ export function createApp(options: AppOptions): Hono {
 
   app.get('/healthz', async (c) => c.json(await options.hub.health()));
 
-  app.use('*', async (c, next) => {
+  const bearer: MiddlewareHandler = async (c, next) => {
     const header = c.req.header('authorization') ?? '';
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match?.[1] || !(await timingSafeEqual(match[1], options.token))) {
       return c.body(null, 401, { 'WWW-Authenticate': 'Bearer' });
     }
     return next();
-  });
+  };
 
   const mcp = options.mcp;
   if (mcp) {
@@ -80,8 +87,14 @@ export function createApp(options: AppOptions): Hono {
           { connection: 'close' },
         ),
     });
-    app.all('/mcp', tooLarge, (c) => mcp(c.req.raw));
+    app.all('/mcp', bearer, tooLarge, (c) => mcp(c.req.raw));
   }
+
+  // The pages answer every other path behind their own session (a bearer token is for programs,
+  // a page session for a person); without pages, every other path needs the token.
+  const pages = options.pages;
+  if (pages) app.all('*', (c) => pages(c.req.raw));
+  else app.use('*', bearer);
 
   app.notFound((c) =>
     c.json({ error: { code: 'not_found', message: `no route ${c.req.method} ${c.req.path}` } }, 404),

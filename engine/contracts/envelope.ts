@@ -38,6 +38,8 @@ export const ExecuteEnvelope = z.object({
     .optional(),
   truncated: z.object({ result: z.boolean().optional(), logs: z.boolean().optional() }).optional(),
   notices: z.array(z.string()).optional(),
+  /** With status `awaiting_approval`: the hub opened its approval page on the person's screen. */
+  page: z.literal('opened').optional(),
   /** With status `running`: when to call `execute({ resume })` again, in milliseconds. */
   retryAfterMs: z.number().int().positive().optional(),
 });

@@ -11,6 +11,11 @@ import { Id, Timestamp } from './names.ts';
 export const HubSettings = z.object({
   /** Loopback port of `hub serve --http`. */
   httpPort: z.number().int().min(1).max(65535).default(4790),
+  /**
+   * Whether the hub opens its approval page in the person's browser when a client cannot ask
+   * them itself (`CAPABILITIES_OPEN_PAGES=0` turns it off for one process).
+   */
+  openPages: z.boolean().default(true),
 });
 
 export const HubFile = z.object({

@@ -12,8 +12,9 @@
  *    resumed run that asks again asks again in the same call; one whose person declined or
  *    cancelled answers `awaiting_approval`, so the model is told a person must decide.
  * 2. Every other client (no elicitation, URL only, a stateless 2025 HTTP request, or a host that
- *    gave no client prompt) gets `awaiting_approval` and text that names
- *    `capabilities hub approve <runId>`: never a URL, never a token.
+ *    gave no client prompt) gets `awaiting_approval`. When the host has an approval page
+ *    (`SurfacePages`) it opens it, and the envelope says only `page: "opened"`; the text names
+ *    `capabilities hub approve <runId>` as the fallback: never a URL, never a token.
  *
  * The surface holds no key and records nothing itself: `SurfacePrompt` is injected by the host
  * (engine/runs/client-prompt.ts behind it), and a state the prompt refuses is refused by the
@@ -38,6 +39,16 @@ export interface SurfacePrompt {
   check(state: string): Promise<void>;
   /** Verifies the state and the person's answers, then records each decision once (`client prompt`). */
   answer(state: string, responses: Record<string, unknown>, who: string): Promise<PromptOutcome>;
+}
+
+/**
+ * The host's approval page, for a run the client cannot ask about in its own prompt: the local
+ * hub opens it in the person's browser (local/pages/). Only whether a page is open comes back;
+ * its URL and token stay with the host and the browser (spec: Approvals over MCP).
+ */
+export interface SurfacePages {
+  /** Opens (or finds open) the page for these pending calls of the run; true when one is open. */
+  open(runId: string, pendingIds: readonly string[]): Promise<boolean>;
 }
 
 /** The first protocol revision of the MRTR era; revisions are ISO dates, so they sort. */
@@ -111,6 +122,26 @@ export async function answered(
   const outcome = await flow.prompt.answer(state, responses, clientLabel(flow.server, flow.ctx));
   const envelope = await flow.resume(outcome.runId);
   return { envelope, askAgain: outcome.undecided.length === 0 };
+}
+
+/**
+ * The envelope of a run that waits for a person and was not prompted: with `page: "opened"` when
+ * the host's page opened for it. A page that fails to open is logged and leaves the envelope as
+ * it was (the text still names the CLI).
+ */
+export async function withPage(
+  pages: SurfacePages | undefined,
+  envelope: ExecuteEnvelope,
+  log: (message: string, error: unknown) => void,
+): Promise<ExecuteEnvelope> {
+  if (envelope.status !== 'awaiting_approval' || !pages) return envelope;
+  const pendingIds = (envelope.pending ?? []).map((p) => p.id);
+  try {
+    return (await pages.open(envelope.runId, pendingIds)) ? { ...envelope, page: 'opened' } : envelope;
+  } catch (error) {
+    log('opening the approval page failed', error);
+    return envelope;
+  }
 }
 
 /** The prompt for a run that waits for a person, when this client can show one; else undefined. */

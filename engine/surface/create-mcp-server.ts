@@ -23,7 +23,14 @@
 import { type InputRequiredResult, McpServer } from '@modelcontextprotocol/server';
 import { type ExecuteEnvelope, ExecuteEnvelope as ExecuteEnvelopeSchema } from '../contracts/envelope.ts';
 import type { HostWording } from '../wording.ts';
-import { answered, type PromptFlow, promptFor, type SurfacePrompt } from './approvals.ts';
+import {
+  answered,
+  type PromptFlow,
+  promptFor,
+  type SurfacePages,
+  type SurfacePrompt,
+  withPage,
+} from './approvals.ts';
 import { DescribeArgs, ExecuteArgs, type SearchArgs, SearchArgs as SearchArgsSchema } from './inputs.ts';
 import { summaryLine } from './summary.ts';
 import { errorResult, type ToolErrorResult, toolError } from './tool-errors.ts';
@@ -46,6 +53,8 @@ export interface SurfaceDeps {
    * by the host (engine/runs/client-prompt.ts); without it every client gets awaiting_approval.
    */
   prompt?: SurfacePrompt;
+  /** The host's approval page, opened for a waiting run the client cannot ask about (local hub). */
+  pages?: SurfacePages;
   /** Where errors the model is not told about go, with their detail (the host scrubs and logs). */
   log?(message: string, error: unknown): void;
   /** How a person acts on this host, for the lines the model reads (deciding, adding a connection). */
@@ -137,7 +146,9 @@ export function createMcpServer(deps: SurfaceDeps): McpServer {
         } else if (code !== undefined && resume === undefined) envelope = await deps.execute(code);
         else if (resume !== undefined && code === undefined) envelope = await deps.resume(resume);
         else return errorResult('invalid_input: send exactly one of code or resume');
-        return (await promptFor(flow, envelope)) ?? envelopeResult(envelope, deps.wording);
+        const prompted = await promptFor(flow, envelope);
+        if (prompted) return prompted;
+        return envelopeResult(await withPage(deps.pages, envelope, log), deps.wording);
       }),
   );
 

@@ -56,6 +56,8 @@ export interface SurfaceHost {
   profile?: string;
   /** The host's client prompt (engine/runs/client-prompt.ts), for clients that declared form elicitation. */
   prompt?: SurfaceDeps['prompt'];
+  /** The host's approval page (local/pages/), for clients it cannot prompt. */
+  pages?: SurfaceDeps['pages'];
   log?: SurfaceDeps['log'];
 }
 
@@ -98,6 +100,7 @@ export function engineSurfaceDeps(engine: EngineSurface, host: SurfaceHost): Sur
       }
     },
     ...(host.prompt ? { prompt: host.prompt } : {}),
+    ...(host.pages ? { pages: host.pages } : {}),
     ...(host.log ? { log: host.log } : {}),
   };
 }

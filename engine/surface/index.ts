@@ -13,7 +13,7 @@
  * (errors at the edge), approvals.ts (a person's decision in the client's own prompt),
  * engine-deps.ts (deps from Lookup and Runs), http.ts (the fetch handler).
  */
-export { declaresFormElicitation, promptResult, type SurfacePrompt } from './approvals.ts';
+export { declaresFormElicitation, promptResult, type SurfacePages, type SurfacePrompt } from './approvals.ts';
 export { createMcpServer, SERVER_NAME, type SurfaceDeps } from './create-mcp-server.ts';
 export {
   type EngineSurface,

@@ -59,7 +59,11 @@ function head(envelope: ExecuteEnvelope, wording: HostWording): string {
     case 'awaiting_approval': {
       const waiting = (envelope.pending ?? []).map((p) => p.address ?? 'a call');
       const verb = new Set(waiting).size > 1 ? 'need' : 'needs';
-      return `${runId} awaiting_approval: ${listed(waiting)} ${verb} a person's decision. Tell the user to ${wording.decideRun(runId)}, then ${resume}.`;
+      const decide =
+        envelope.page === 'opened'
+          ? `A page opened on the user's screen to decide; tell the user (they can also ${wording.decideRun(runId)})`
+          : `Tell the user to ${wording.decideRun(runId)}`;
+      return `${runId} awaiting_approval: ${listed(waiting)} ${verb} a person's decision. ${decide}, then ${resume}.`;
     }
     case 'awaiting_connection': {
       const namespaces = (envelope.pending ?? []).map((p) => (p.address ?? '').split('.')[0] || 'a source');

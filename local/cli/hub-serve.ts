@@ -1,6 +1,8 @@
 /**
- * `capabilities hub serve --stdio | --http [--port n]`: serves the MCP surface (search,
- * describe, execute) for the hub at CAPABILITIES_HOME, creating the hub on first run.
+ * `capabilities hub serve --stdio | --http [--port n] | --pages [--port n]`: serves the MCP
+ * surface (search, describe, execute) for the hub at CAPABILITIES_HOME, creating the hub on
+ * first run; or, with `--pages`, only its approval page and dashboard (the page host that
+ * `--stdio` processes start on their own when a page must open; local/pages/page-host.ts).
  *
  * - `--stdio` is what harness configs launch: one process per session, stdout is the protocol,
  *   every note goes to stderr. It ends when the client closes stdin, or on SIGINT/SIGTERM.
@@ -20,6 +22,7 @@ import { outputOf } from './hub-action.ts';
 interface ServeOptions {
   http?: boolean;
   stdio?: boolean;
+  pages?: boolean;
   port?: number;
   profile: string;
 }
@@ -37,14 +40,19 @@ export function registerServe(hub: Command): void {
     .command('serve')
     .description('Serve the hub over MCP: --stdio for one harness session, --http on 127.0.0.1')
     .option('--stdio', 'speak MCP on stdin/stdout (what harness configs launch)')
-    .option('--http', 'serve HTTP on 127.0.0.1, with MCP at /mcp')
-    .option('--port <n>', 'port to listen on with --http (default: httpPort in hub.json, 4790)', parsePort)
+    .option('--http', 'serve HTTP on 127.0.0.1, with MCP at /mcp and the approval pages beside it')
+    .option('--pages', 'serve only the approval page and dashboard on 127.0.0.1 (started on demand)')
+    .option(
+      '--port <n>',
+      'port to listen on with --http (default: httpPort in hub.json, 4790) or --pages (default: a free one)',
+      parsePort,
+    )
     .option('--profile <name>', 'the profile to serve (only "default" for now)', 'default')
     .action(async (options: ServeOptions, command: Command) => {
       const out = outputOf(command);
       // HubError, not InvalidArgumentError: main() prints a HubError's message (exit 2).
-      if (Boolean(options.stdio) === Boolean(options.http)) {
-        throw new HubError('invalid_input', 'pass exactly one of --stdio or --http');
+      if ([options.stdio, options.http, options.pages].filter(Boolean).length !== 1) {
+        throw new HubError('invalid_input', 'pass exactly one of --stdio, --http or --pages');
       }
       if (options.stdio && options.port !== undefined) {
         throw new HubError('invalid_input', '--port goes with --http; --stdio has no port');
@@ -63,7 +71,7 @@ export function registerServe(hub: Command): void {
       try {
         const mode = options.stdio
           ? { kind: 'stdio' as const }
-          : { kind: 'http' as const, port: options.port };
+          : { kind: options.http ? ('http' as const) : ('pages' as const), port: options.port };
         await serveHub(open, mode, options.profile, out);
       } finally {
         await open.close();

@@ -4,10 +4,13 @@
  * error into a message and an exit code. Commands read the global options from their own
  * command (`optsWithGlobals`, in hub-action.ts); the one action wrapper there opens the hub.
  */
+// First: the hook that loads the dashboard's .tsx pages (see the file).
+import '../tsx-hooks.ts';
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { HubError } from '../../engine/errors.ts';
 import { registerConnections } from './hub-connections.ts';
+import { registerDashboard } from './hub-dashboard.ts';
 import { registerDoctor } from './hub-doctor.ts';
 import { registerInit } from './hub-init.ts';
 import { registerRuns } from './hub-runs.ts';
@@ -42,6 +45,7 @@ export function buildProgram(): Command {
   registerSources(hub);
   registerConnections(hub);
   registerRuns(hub);
+  registerDashboard(hub);
   return program;
 }
 

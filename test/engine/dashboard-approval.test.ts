@@ -6,7 +6,7 @@
  * with a page, its status code and nothing recorded. Every response carries the security headers.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDashboard } from '../../dashboard/dashboard.ts';
+import { createDashboard } from '../../dashboard/dashboard.tsx';
 import { SECURITY_HEADERS } from '../../dashboard/headers.ts';
 import type { SessionMiddleware } from '../../dashboard/session.ts';
 import { createDesk } from '../../engine/desk/index.ts';

@@ -19,10 +19,14 @@ export function tempHome(): { home: string; remove(): void } {
   return { home, remove: () => rmSync(home, { recursive: true, force: true }) };
 }
 
-/** Env for the CLI: the test's home, no D-Bus session (a headless machine), nothing else of ours. */
+/**
+ * Env for the CLI: the test's home, no D-Bus session (a headless machine), nothing else of ours,
+ * and no browser opened for an approval page (a test that wants one passes its own `BROWSER`
+ * and `CAPABILITIES_OPEN_PAGES=1` in `extra`).
+ */
 export function cliEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const { DBUS_SESSION_BUS_ADDRESS: _dbus, ...rest } = process.env;
-  return { ...rest, CAPABILITIES_HOME: home, ...extra };
+  const { DBUS_SESSION_BUS_ADDRESS: _dbus, BROWSER: _browser, ...rest } = process.env;
+  return { ...rest, CAPABILITIES_HOME: home, CAPABILITIES_OPEN_PAGES: '0', ...extra };
 }
 
 export function cli(

@@ -35,20 +35,24 @@ export function addSources(home: string): { countFile: string; posts(): string[]
   };
 }
 
-const stringEnv = (home: string): Record<string, string> =>
+const stringEnv = (home: string, extra: Record<string, string> = {}): Record<string, string> =>
   Object.fromEntries(
-    Object.entries(cliEnv(home)).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    Object.entries(cliEnv(home, extra)).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
 
 /** 'legacy' speaks 2025 (initialize); 'auto' negotiates 2026-07-28 with server/discover. */
 export type Era = 'legacy' | 'auto';
 
 /** The official v2 client on a fresh `capabilities hub serve --stdio --profile default`. */
-export async function stdioClient(home: string, era: Era): Promise<{ client: Client; stderr(): string }> {
+export async function stdioClient(
+  home: string,
+  era: Era,
+  env: Record<string, string> = {},
+): Promise<{ client: Client; stderr(): string }> {
   const transport = new StdioClientTransport({
     command: BIN,
     args: ['hub', 'serve', '--stdio', '--profile', 'default'],
-    env: stringEnv(home),
+    env: stringEnv(home, env),
     stderr: 'pipe',
   });
   let stderr = '';

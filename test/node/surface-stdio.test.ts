@@ -198,8 +198,8 @@ describe('hub serve --stdio', () => {
     expect(code).toBe(0);
   }, 30_000);
 
-  it('takes exactly one of --stdio or --http, and a port only with --http', () => {
-    expect(cli(home, ['hub', 'serve']).stderr).toContain('pass exactly one of --stdio or --http');
+  it('takes exactly one of --stdio, --http or --pages, and no port with --stdio', () => {
+    expect(cli(home, ['hub', 'serve']).stderr).toContain('pass exactly one of --stdio, --http or --pages');
     expect(cli(home, ['hub', 'serve', '--stdio', '--http']).status).toBe(2);
     const port = cli(home, ['hub', 'serve', '--stdio', '--port', '4790']);
     expect(port.status).toBe(2);

@@ -6,7 +6,7 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { createDashboard } from '../../dashboard/dashboard.ts';
+import { createDashboard } from '../../dashboard/dashboard.tsx';
 import type { SessionMiddleware } from '../../dashboard/session.ts';
 import type { HubEnv, HubObject } from '../../durable-objects/hub-object.ts';
 

@@ -4,12 +4,14 @@
  * host for who is at the browser: the host's session middleware runs first on every route (see
  * session.ts). Every response carries the security headers (headers.ts), refusals included.
  */
-import { Hono } from 'hono';
+import { type Handler, Hono } from 'hono';
 import type { Desk } from '../engine/desk/index.ts';
 import type { Clock } from '../engine/ports.ts';
 import { approvalRoutes } from './approval-routes.tsx';
 import { securityHeaders } from './headers.ts';
+import { ProblemPage } from './problem-page.tsx';
 import type { DashboardEnv, SessionMiddleware } from './session.ts';
+import { line } from './shown.ts';
 
 export type { DashboardEnv, PageSession, SessionMiddleware } from './session.ts';
 
@@ -19,13 +21,35 @@ export interface DashboardDeps {
   clock: Clock;
   /** The host's middleware: sets `session` for a person it knows, else answers the request itself. */
   session: SessionMiddleware;
+  /**
+   * The host's link exchange, served at `GET /open` before any session exists (the local hub's
+   * one-time links, dashboard/link-session.tsx); a host that signs people in has none.
+   */
+  exchange?: Handler<DashboardEnv>;
 }
 
-/** The dashboard's routes: `GET /runs/:runId` (the approval page), `POST /runs/:runId/decide`. */
+/**
+ * The dashboard's routes: `GET /open` (the host's link exchange, when it has one), `GET
+ * /runs/:runId` (the approval page), `POST /runs/:runId/decide`; any other path is a 404 page.
+ */
 export function createDashboard(deps: DashboardDeps): Hono<DashboardEnv> {
   const app = new Hono<DashboardEnv>();
   app.use('*', securityHeaders);
+  if (deps.exchange) app.get('/open', deps.exchange);
   app.use('*', deps.session);
   approvalRoutes(app, deps);
+  app.notFound((c) =>
+    c.html(
+      <ProblemPage
+        problem={{
+          status: 404,
+          title: 'No such page',
+          what: `This hub has no page at ${line(c.req.path)}.`,
+          next: 'Go back to the page the hub opened for you.',
+        }}
+      />,
+      404,
+    ),
+  );
   return app;
 }
