@@ -1,0 +1,165 @@
+/**
+ * The local hub's pages, around the browser: how `$BROWSER` is read, the setting that turns
+ * opening off, one page per run and set of calls, the page host that several processes start at
+ * once (one remains, and it answers only on loopback and only for its hub), and `serve --http`
+ * serving the pages beside /mcp while /mcp keeps its bearer token.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { homePaths } from '../../local/home.ts';
+import { browserCommand } from '../../local/pages/browser.ts';
+import { livePageHost, readPageHost } from '../../local/pages/page-host.ts';
+import { opensPages, PageOpener } from '../../local/pages/page-opener.ts';
+import { BIN, cli, cliEnv, startServe, tempHome } from './cli-process.ts';
+
+describe('$BROWSER', () => {
+  const url = 'http://127.0.0.1:1234/open?t=abc';
+  it('runs its first entry with the URL appended, or in place of %s, never through a shell', () => {
+    expect(browserCommand(url, undefined)).toBeUndefined();
+    expect(browserCommand(url, '')).toBeUndefined();
+    expect(browserCommand(url, 'firefox')).toEqual({ command: 'firefox', args: [url] });
+    expect(browserCommand(url, 'chromium --new-window')).toEqual({
+      command: 'chromium',
+      args: ['--new-window', url],
+    });
+    expect(browserCommand(url, 'lynx -dump %s:w3m')).toEqual({ command: 'lynx', args: ['-dump', url] });
+    expect(browserCommand(url, 'x; rm -rf ~')).toEqual({ command: 'x;', args: ['rm', '-rf', '~', url] });
+  });
+});
+
+describe('the setting that turns opening off', () => {
+  it('follows hub.json unless CAPABILITIES_OPEN_PAGES says otherwise for the process', () => {
+    expect(opensPages(true, {})).toBe(true);
+    expect(opensPages(false, {})).toBe(false);
+    for (const off of ['0', 'false', 'OFF', 'no'])
+      expect(opensPages(true, { CAPABILITIES_OPEN_PAGES: off })).toBe(false);
+    expect(opensPages(false, { CAPABILITIES_OPEN_PAGES: '1' })).toBe(true);
+    expect(opensPages(false, { CAPABILITIES_OPEN_PAGES: ' ' })).toBe(false);
+  });
+});
+
+describe('PageOpener', () => {
+  it('opens one page per run and set of calls, afresh for a call the page has not shown', async () => {
+    const urls: string[] = [];
+    let n = 0;
+    const opener = new PageOpener({
+      base: async () => 'http://127.0.0.1:9',
+      mint: async () => ({ token: `t${++n}`, expiresAt: 0 }),
+      open: async (url) => {
+        urls.push(url);
+        return true;
+      },
+    });
+    expect(await opener.open('run_a', ['p1'])).toBe(true);
+    expect(await opener.open('run_a', ['p1'])).toBe(true);
+    expect(urls).toEqual(['http://127.0.0.1:9/open?t=t1']);
+    expect(await opener.open('run_a', ['p1', 'p2'])).toBe(true);
+    expect(await opener.open('run_b', ['p3'])).toBe(true);
+    expect(urls).toHaveLength(3);
+  });
+
+  it('says no page opened when the browser did not open, and tries again next time', async () => {
+    let works = false;
+    const opener = new PageOpener({
+      base: async () => 'http://127.0.0.1:9',
+      mint: async () => ({ token: 't', expiresAt: 0 }),
+      open: async () => works,
+    });
+    expect(await opener.open('run_a', ['p1'])).toBe(false);
+    works = true;
+    expect(await opener.open('run_a', ['p1'])).toBe(true);
+  });
+});
+
+describe('the page host', () => {
+  let home: string;
+  let remove: () => void;
+  const children: ChildProcess[] = [];
+  beforeEach(() => {
+    ({ home, remove } = tempHome());
+    expect(cli(home, ['hub', 'init']).status).toBe(0);
+  });
+  afterEach(async () => {
+    for (const child of children.splice(0)) child.kill('SIGTERM');
+    const registered = readPageHost(homePaths({ CAPABILITIES_HOME: home }));
+    if (registered) {
+      try {
+        process.kill(registered.pid, 'SIGTERM');
+      } catch {
+        // Gone already.
+      }
+    }
+    remove();
+  });
+
+  const host = () => {
+    const child = spawn(BIN, ['hub', 'serve', '--pages'], { env: cliEnv(home), stdio: 'ignore' });
+    children.push(child);
+    return child;
+  };
+  const exited = (child: ChildProcess) =>
+    new Promise<number | null>((done) => {
+      if (child.exitCode !== null) done(child.exitCode);
+      else child.once('exit', (code) => done(code));
+    });
+
+  it('started by two processes at once, one remains registered and answers for its hub on loopback only', async () => {
+    const [a, b] = [host(), host()];
+    const paths = homePaths({ CAPABILITIES_HOME: home });
+    const hubId = (JSON.parse(readFileSync(paths.hubFile, 'utf8')) as { hubId: string }).hubId;
+    let base: string | undefined;
+    for (let i = 0; i < 150 && !base; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      base = await livePageHost(paths, hubId);
+    }
+    expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const registered = readPageHost(paths);
+    const loser = registered?.pid === a.pid ? b : a;
+    expect(await exited(loser)).toBe(0);
+    expect(await livePageHost(paths, 'hub_another')).toBeUndefined();
+
+    // Pages need a session; /mcp is not served here; Host must be loopback.
+    expect((await fetch(`${base}/runs/run_x`)).status).toBe(401);
+    expect((await fetch(`${base}/`)).status).toBe(401);
+
+    // Stopped, it leaves and takes its registration with it.
+    const winner = registered?.pid === a.pid ? a : b;
+    winner.kill('SIGTERM');
+    expect(await exited(winner)).toBe(0);
+    expect(existsSync(paths.pagesFile)).toBe(false);
+  }, 60_000);
+
+  it('`hub dashboard` starts it when none runs and prints a link when no browser opens', () => {
+    const opened = cli(home, ['--json', 'hub', 'dashboard']);
+    expect(opened.status, opened.stderr).toBe(0);
+    const shown = JSON.parse(opened.stdout) as { opened: boolean; url: string };
+    expect(shown.opened).toBe(false);
+    expect(shown.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/open\?t=[A-Za-z0-9_-]{43}$/);
+    const text = cli(home, ['hub', 'dashboard']);
+    expect(text.stdout).toMatch(
+      /^No browser opened\. Open this link yourself \(it works once, until \d\d:\d\d UTC\):\n/,
+    );
+    // The second call found the page host the first one started.
+    expect(new URL(text.stdout.trim().split('\n').at(-1) ?? '').port).toBe(new URL(shown.url).port);
+  }, 60_000);
+});
+
+describe('serve --http', () => {
+  it('serves the pages beside /mcp, and /mcp still needs its bearer token', async () => {
+    const { home, remove } = tempHome();
+    const served = await startServe(home);
+    try {
+      expect((await fetch(`${served.url}/runs/run_x`)).status).toBe(401);
+      expect((await fetch(`${served.url}/open?t=${'A'.repeat(43)}`)).status).toBe(404);
+      const mcp = await fetch(`${served.url}/mcp`, { method: 'POST', body: '{}' });
+      expect(mcp.status).toBe(401);
+      expect(mcp.headers.get('www-authenticate')).toBe('Bearer');
+      expect(existsSync(join(home, 'hub', 'pages.json'))).toBe(false);
+    } finally {
+      await served.stop();
+      remove();
+    }
+  }, 60_000);
+});
