@@ -13,7 +13,7 @@
  *
  * Housekeeping rides on the Durable Object alarm: after each run that may leave a request
  * open, and once a day, `alarm()` sweeps (expired requests end their runs; runs that ended
- * more than 7 days ago are deleted) and sets the next alarm at the earliest open expiry.
+ * more than 7 days ago are deleted; so are page links and sessions past their time) and sets the next alarm at the earliest open expiry.
  */
 import { DurableObject } from 'cloudflare:workers';
 import { drizzle } from 'drizzle-orm/durable-sqlite';
@@ -177,6 +177,7 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
 
   async #sweep(): Promise<void> {
     const { nextExpiry } = (await this.engine.runs()).sweep();
+    this.engine.pages.sweep();
     const now = Date.now();
     const next = Math.min(nextExpiry ?? now + DAY_MS, now + DAY_MS);
     const current = await this.ctx.storage.getAlarm();
