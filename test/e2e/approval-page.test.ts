@@ -17,8 +17,8 @@ import type { Client } from '@modelcontextprotocol/client';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
-import { cli, REPO, tempHome } from '../node/cli-process.ts';
-import { addSources, stdioClient } from '../node/surface-fixture.ts';
+import { cli, REPO, startServe, tempHome } from '../node/cli-process.ts';
+import { addSources, httpClient, stdioClient } from '../node/surface-fixture.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = process.env.CAPABILITIES_SCREENSHOTS;
@@ -45,6 +45,7 @@ let board: ReturnType<typeof addSources>;
 /** Every result the model got, to scan for the page's URL and token. */
 let seen: Result[];
 let urlFile: string;
+let browserEnv: Record<string, string>;
 
 beforeEach(async () => {
   ({ home, remove: removeHome } = tempHome());
@@ -53,10 +54,8 @@ beforeEach(async () => {
   const script = join(home, 'browser.sh');
   writeFileSync(script, `#!/bin/sh\nprintf '%s\\n' "$1" >> '${urlFile}'\n`);
   chmodSync(script, 0o755);
-  ({ client, stderr: serverStderr } = await stdioClient(home, 'legacy', {
-    BROWSER: script,
-    CAPABILITIES_OPEN_PAGES: '1',
-  }));
+  browserEnv = { BROWSER: script, CAPABILITIES_OPEN_PAGES: '1' };
+  ({ client, stderr: serverStderr } = await stdioClient(home, 'legacy', browserEnv));
   seen = [];
 }, 60_000);
 
@@ -261,6 +260,30 @@ describe('the approval page, opened by the hub in a real browser', () => {
     expect(approve.stdout).toContain(runId);
     for (const p of [page, other, framer]) await p.close();
     expectNoPageSecrets();
+  });
+  it('over serve --http the page opens on that server, beside /mcp, and the resume posts once', async () => {
+    const served = await startServe(home, ['--port', '0'], browserEnv);
+    const token = readFileSync(served.tokenFile, 'utf8').trim();
+    const overHttp = await httpClient(served.url, token, 'legacy');
+    try {
+      const asked = envelopeOf(
+        await overHttp.callTool({
+          name: 'execute',
+          arguments: { code: 'return await board.post({ text: "web" });' },
+        }),
+      );
+      expect(asked).toMatchObject({ status: 'awaiting_approval', page: 'opened' });
+      const url = opened().at(-1) ?? '';
+      expect(new URL(url).origin).toBe(served.url);
+      (await decideOnPage(url, 'Allow once')).close();
+      const done = await overHttp.callTool({ name: 'execute', arguments: { resume: asked.runId } });
+      expect(envelopeOf(done)).toMatchObject({ status: 'completed', result: { text: 'web' } });
+      expect(board.posts()).toEqual(['post web']);
+      expect(served.stderr()).not.toContain('/open?t=');
+    } finally {
+      await overHttp.close();
+      await served.stop();
+    }
   });
 });
 

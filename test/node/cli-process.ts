@@ -62,9 +62,13 @@ export function addBoard(home: string, countFile: string, options: { cwd?: strin
 }
 
 /** Starts `hub serve --http --json` and resolves once it printed where it listens. */
-export async function startServe(home: string, args: readonly string[] = ['--port', '0']) {
+export async function startServe(
+  home: string,
+  args: readonly string[] = ['--port', '0'],
+  env: NodeJS.ProcessEnv = {},
+) {
   const child: ChildProcess = spawn(BIN, ['--json', 'hub', 'serve', '--http', ...args], {
-    env: cliEnv(home),
+    env: cliEnv(home, env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
