@@ -5,7 +5,9 @@
  * whether a page is open.
  *
  * One page per run and set of calls: a resume that finds the same calls still waiting does not
- * open another tab; a call the page has not shown yet (the run asked again) opens it afresh.
+ * open another tab; a call the page has not shown yet (the run asked again), or a page host that
+ * is not the one that served the page (it left while idle, and a new one started elsewhere),
+ * opens it afresh.
  * Opening is on unless hub.json's `openPages` is false, and `CAPABILITIES_OPEN_PAGES` (0/1)
  * decides for one process.
  */
@@ -31,20 +33,20 @@ export function opensPages(setting: boolean, env: NodeJS.ProcessEnv = process.en
 
 export class PageOpener implements SurfacePages {
   readonly #deps: PageOpenerDeps;
-  /** The calls each run's open page shows. */
-  readonly #shown = new Map<string, Set<string>>();
+  /** Each run's open page: where it is served and the calls it shows. */
+  readonly #shown = new Map<string, { base: string; ids: ReadonlySet<string> }>();
 
   constructor(deps: PageOpenerDeps) {
     this.#deps = deps;
   }
 
   async open(runId: string, pendingIds: readonly string[]): Promise<boolean> {
-    const shown = this.#shown.get(runId);
-    if (shown && pendingIds.every((id) => shown.has(id))) return true;
     const base = await this.#deps.base();
+    const shown = this.#shown.get(runId);
+    if (shown?.base === base && pendingIds.every((id) => shown.ids.has(id))) return true;
     const link = await this.#deps.mint({ kind: 'run', runId });
     const opened = await this.#deps.open(`${base}/open?t=${link.token}`);
-    if (opened) this.#shown.set(runId, new Set(pendingIds));
+    if (opened) this.#shown.set(runId, { base, ids: new Set(pendingIds) });
     return opened;
   }
 }

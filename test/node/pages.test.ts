@@ -60,6 +60,23 @@ describe('PageOpener', () => {
     expect(urls).toHaveLength(3);
   });
 
+  it('opens the page again when the page host that served it is gone and another serves now', async () => {
+    const urls: string[] = [];
+    let base = 'http://127.0.0.1:9';
+    const opener = new PageOpener({
+      base: async () => base,
+      mint: async () => ({ token: `t${urls.length}`, expiresAt: 0 }),
+      open: async (url) => {
+        urls.push(url);
+        return true;
+      },
+    });
+    await opener.open('run_a', ['p1']);
+    base = 'http://127.0.0.1:10';
+    await opener.open('run_a', ['p1']);
+    expect(urls).toEqual(['http://127.0.0.1:9/open?t=t0', 'http://127.0.0.1:10/open?t=t1']);
+  });
+
   it('says no page opened when the browser did not open, and tries again next time', async () => {
     let works = false;
     const opener = new PageOpener({
