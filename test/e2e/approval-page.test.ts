@@ -115,10 +115,17 @@ async function askToPost(code: string): Promise<{ runId: string; url: string }> 
   return { runId: envelope.runId, url };
 }
 
-async function decideOnPage(url: string, label: string): Promise<Page> {
+/** Opens the page and presses `label`: with the mouse, or from the keyboard (Tab to it, Enter). */
+async function decideOnPage(url: string, label: string, by: 'mouse' | 'keyboard' = 'mouse'): Promise<Page> {
   const page = await browser.newPage();
   await page.goto(url);
-  await page.getByRole('button', { name: label }).first().click();
+  const button = page.getByRole('button', { name: label }).first();
+  if (by === 'mouse') await button.click();
+  else {
+    for (let i = 0; i < 40 && !(await button.evaluate((b) => b === document.activeElement)); i++)
+      await page.keyboard.press('Tab');
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+  }
   await page.waitForLoadState();
   return page;
 }
@@ -172,11 +179,11 @@ describe('the approval page, opened by the hub in a real browser', () => {
     expectNoPageSecrets();
   });
 
-  it('Deny: the guest catches approval_denied and nothing is posted', async () => {
+  it('Deny, from the keyboard: the guest catches approval_denied and nothing is posted', async () => {
     const { runId, url } = await askToPost(
       'try { await board.post({ text: "no" }); return "posted"; } catch (error) { return error.code; }',
     );
-    const page = await decideOnPage(url, 'Deny');
+    const page = await decideOnPage(url, 'Deny', 'keyboard');
     expect(await page.textContent('body')).toMatch(/Deny\s*, by .+ through the approval page/);
     await page.close();
     expect(await call({ resume: runId })).toMatchObject({ status: 'completed', result: 'approval_denied' });
