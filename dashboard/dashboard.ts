@@ -10,6 +10,7 @@ import type { Clock } from '../engine/ports.ts';
 import { approvalRoutes } from './approval-routes.tsx';
 import { securityHeaders } from './headers.ts';
 import type { DashboardEnv, SessionMiddleware } from './session.ts';
+import { type SourceReview, sourceRoutes } from './source-routes.tsx';
 
 export type { DashboardEnv, PageSession, SessionMiddleware } from './session.ts';
 
@@ -19,13 +20,22 @@ export interface DashboardDeps {
   clock: Clock;
   /** The host's middleware: sets `session` for a person it knows, else answers the request itself. */
   session: SessionMiddleware;
+  /**
+   * The review of sources (`engine.sources`): with it the dashboard serves the Sources pages,
+   * `/sources…`; a host without it serves none.
+   */
+  review?: SourceReview;
 }
 
-/** The dashboard's routes: `GET /runs/:runId` (the approval page), `POST /runs/:runId/decide`. */
+/**
+ * The dashboard's routes: `GET /runs/:runId` (the approval page), `POST /runs/:runId/decide`;
+ * with `review`, `GET /sources`, `GET /sources/:namespace`, `POST /sources/:namespace/review`.
+ */
 export function createDashboard(deps: DashboardDeps): Hono<DashboardEnv> {
   const app = new Hono<DashboardEnv>();
   app.use('*', securityHeaders);
   app.use('*', deps.session);
   approvalRoutes(app, deps);
+  if (deps.review) sourceRoutes(app, deps, deps.review);
   return app;
 }
