@@ -61,8 +61,11 @@ export function SourceReviewPage(props: SourceReviewPageProps) {
         <form method="post" action={props.action}>
           <input type="hidden" name="csrf" value={props.csrf} />
           <p>
-            {items.length === 1 ? 'One tool is new or changed' : `${items.length} tools are new or changed`}{' '}
-            and asks before each call until you decide. Accepting pins each tool to the contract shown here.
+            {items.length === 1
+              ? 'One tool is new or changed and asks before each call until you decide.'
+              : `${items.length} tools are new or changed and ask before each call until you decide.`}{' '}
+            The proposal allows the read-only tools and asks for the others; accepting pins each tool to the
+            contract shown here.
           </p>
           <p>
             <button type="submit" name="choice" value="accept">
