@@ -1,8 +1,9 @@
 /**
  * The dashboard: one Hono sub-app the host mounts in the one Hono app (design: Layout). It reads
- * and decides only through the engine's desk, takes time from the hub's clock, and trusts the
- * host for who is at the browser: the host's session middleware runs first on every route (see
- * session.ts). Every response carries the security headers (headers.ts), refusals included.
+ * and decides only through the engine (its desk; the review of sources through `Sources`, as the
+ * CLI's `hub review` does), takes time from the hub's clock, and trusts the host for who is at
+ * the browser: the host's session middleware runs first on every route (see session.ts). Every
+ * response carries the security headers (headers.ts), refusals included.
  */
 import { Hono } from 'hono';
 import type { Desk } from '../engine/desk/index.ts';

@@ -392,6 +392,15 @@ describe('what the review refuses, with nothing recorded', () => {
     expect(world.recorded()).toEqual(before);
   });
 
+  it('a body far larger than a review form (413)', async () => {
+    const before = world.recorded();
+    const form = reviewForm('accept', { 'board.post': undefined }, { padding: 'x'.repeat(70 * 1024) });
+    const response = await postReview(form);
+    expect(response.status).toBe(413);
+    expect(await response.text()).toContain('nothing was recorded');
+    expect(world.recorded()).toEqual(before);
+  });
+
   it('an unknown source (404)', async () => {
     const page = await world.app().request('/sources/nope');
     expect(page.status).toBe(404);
