@@ -55,7 +55,9 @@ export function SourceReviewPage(props: SourceReviewPageProps) {
       <h1>Source {ns}</h1>
       <SourceFacts summary={summary} />
       <h2>Review</h2>
-      {items.length === 0 ? (
+      {summary.listedAt === null ? (
+        <p>Nothing to review yet: the hub has not read {ns}’s tool list.</p>
+      ) : items.length === 0 ? (
         <p>Nothing waits for review: every tool of {ns} is as you approved it.</p>
       ) : (
         <form method="post" action={props.action}>

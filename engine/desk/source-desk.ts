@@ -45,7 +45,8 @@ export class SourceDesk {
         source,
         tools: manifest?.tools.length ?? 0,
         connections: store.listConnections(source.namespace),
-        toReview: toReview(source.namespace),
+        // Nothing waits for review before the first tool list (and `toReview` would say none is read).
+        toReview: manifest ? toReview(source.namespace) : 0,
         listedAt: manifest?.fetchedAt ?? null,
       };
     });

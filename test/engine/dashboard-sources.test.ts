@@ -207,6 +207,27 @@ describe('the Sources list', () => {
     expect(page).toContain('Nothing waits for review: every tool of board is as you approved it.');
     expect(page).not.toContain('<form');
   });
+
+  it('a stdio source shows its command, no environment, and what keeps it from running', async () => {
+    world.local.store.addSource({
+      kind: 'mcp-stdio',
+      namespace: 'notes',
+      command: ['npx', '-y', 'notes-server'],
+      env: { NOTES_DIR: '/home/ana/notes-env-value' },
+      consent: null,
+      addedAt: T0,
+      updatedAt: T0,
+    });
+    const html = await (await world.app().request('/sources')).text();
+    expect(html).toContain('<dd>stdio: a command this machine runs</dd>');
+    expect(html).toContain('<code>npx -y notes-server</code>');
+    expect(html).not.toContain('notes-env-value');
+    expect(html).toContain(
+      '<dd>Does not run: you have not consented to its exact command; add it again to review the command.</dd>',
+    );
+    const page = await (await world.app().request('/sources/notes')).text();
+    expect(page).toContain('Nothing to review yet: the hub has not read notes’s tool list.');
+  });
 });
 
 describe('a source’s review', () => {
