@@ -1,8 +1,9 @@
 /**
  * The dashboard: one Hono sub-app the host mounts in the one Hono app (design: Layout). It reads
- * and decides only through the engine's desk, takes time from the hub's clock, and trusts the
- * host for who is at the browser: the host's session middleware runs first on every route (see
- * session.ts). Every response carries the security headers (headers.ts), refusals included.
+ * and decides only through the engine (its desk; the review of sources through `Sources`, as the
+ * CLI's `hub review` does), takes time from the hub's clock, and trusts the host for who is at
+ * the browser: the host's session middleware runs first on every route (see session.ts). Every
+ * response carries the security headers (headers.ts), refusals included.
  */
 import { type Handler, Hono } from 'hono';
 import type { Desk } from '../engine/desk/index.ts';
@@ -12,6 +13,7 @@ import { securityHeaders } from './headers.ts';
 import { ProblemPage } from './problem-page.tsx';
 import type { DashboardEnv, SessionMiddleware } from './session.ts';
 import { line } from './shown.ts';
+import { type SourceReview, sourceRoutes } from './source-routes.tsx';
 
 export type { DashboardEnv, PageSession, SessionMiddleware } from './session.ts';
 
@@ -26,11 +28,17 @@ export interface DashboardDeps {
    * one-time links, dashboard/link-session.tsx); a host that signs people in has none.
    */
   exchange?: Handler<DashboardEnv>;
+  /**
+   * The review of sources (`engine.sources`): with it the dashboard serves the Sources pages,
+   * `/sources…`; a host without it serves none.
+   */
+  review?: SourceReview;
 }
 
 /**
  * The dashboard's routes: `GET /open` (the host's link exchange, when it has one), `GET
- * /runs/:runId` (the approval page), `POST /runs/:runId/decide`; any other path is a 404 page.
+ * /runs/:runId` (the approval page), `POST /runs/:runId/decide`; with `review`, `GET /sources`,
+ * `GET /sources/:namespace`, `POST /sources/:namespace/review`. Any other path is a 404 page.
  */
 export function createDashboard(deps: DashboardDeps): Hono<DashboardEnv> {
   const app = new Hono<DashboardEnv>();
@@ -38,6 +46,7 @@ export function createDashboard(deps: DashboardDeps): Hono<DashboardEnv> {
   if (deps.exchange) app.get('/open', deps.exchange);
   app.use('*', deps.session);
   approvalRoutes(app, deps);
+  if (deps.review) sourceRoutes(app, deps, deps.review);
   app.notFound((c) =>
     c.html(
       <ProblemPage

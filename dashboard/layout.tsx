@@ -27,6 +27,11 @@ button:focus-visible, a:focus-visible { outline: 3px solid var(--allow); outline
 button[value=deny] { border-color: var(--deny); color: var(--deny); }
 button[value=once] { border-color: var(--allow); color: var(--allow); }
 .muted { color: var(--muted); }
+h3 { font-size: 1.05rem; margin: 0 0 .5rem; overflow-wrap: anywhere; }
+fieldset.group { display: block; margin: 1rem 0; } dl.diff { display: block; } dl.diff dd { margin-bottom: .5rem; }
+.said { white-space: pre-wrap; overflow-wrap: anywhere; margin: 0 0 .75rem; }
+label { display: block; font-weight: 600; margin: .75rem 0 .25rem; }
+select { font: inherit; min-height: 2.75rem; max-width: 100%; padding: .3rem; border-radius: .4rem; }
 `;
 
 export function Layout(props: { title: string; children: Child }) {

@@ -17,6 +17,8 @@ export interface SourceSummary {
   connections: Connection[];
   /** How many of its tools are new or changed and wait for review (they ask until then). */
   toReview: number;
+  /** When its tool list was last read (null before the first): the health the store knows. */
+  listedAt: number | null;
 }
 
 export interface SourceDeskDeps {
@@ -37,12 +39,17 @@ export class SourceDesk {
   /** Every source, in the store's order, with its counts. */
   list(): SourceSummary[] {
     const { store, toReview } = this.#deps;
-    return store.listSources().map((source) => ({
-      source,
-      tools: store.getManifest(source.namespace)?.tools.length ?? 0,
-      connections: store.listConnections(source.namespace),
-      toReview: toReview(source.namespace),
-    }));
+    return store.listSources().map((source) => {
+      const manifest = store.getManifest(source.namespace);
+      return {
+        source,
+        tools: manifest?.tools.length ?? 0,
+        connections: store.listConnections(source.namespace),
+        // Nothing waits for review before the first tool list (and `toReview` would say none is read).
+        toReview: manifest ? toReview(source.namespace) : 0,
+        listedAt: manifest?.fetchedAt ?? null,
+      };
+    });
   }
 
   /** Every source's namespace. */

@@ -16,6 +16,11 @@ export interface ReviewItem {
   class: ToolClass;
   proposed: PolicyEffect;
   why: string;
+  /**
+   * The tool as the person last approved it, when it changed since (absent for a new tool): what
+   * a review screen compares with `tool` to show what changed in its contract.
+   */
+  approved?: ManifestTool;
 }
 
 /** The class of a tool from its annotations; no annotation means it may write. */
@@ -31,7 +36,8 @@ const WHY: Record<ToolClass, string> = {
   destructive: 'says it deletes or overwrites',
 };
 
-export function reviewItem(tool: ManifestTool): ReviewItem {
+/** The review of `tool`; `approved` is the tool as last approved, when it changed since. */
+export function reviewItem(tool: ManifestTool, approved?: ManifestTool): ReviewItem {
   const toolClass = classify(tool);
   return {
     address: tool.address,
@@ -39,5 +45,6 @@ export function reviewItem(tool: ManifestTool): ReviewItem {
     class: toolClass,
     proposed: toolClass === 'read-only' ? 'allow' : 'ask',
     why: WHY[toolClass],
+    ...(approved === undefined ? {} : { approved }),
   };
 }

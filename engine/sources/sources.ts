@@ -109,7 +109,7 @@ export class Sources {
     const built = await buildManifestWithNotices({ namespace: chosen, fetchedAt: now, ...listed });
     const manifest = built.manifest;
     notices.push(...built.notices);
-    return { source, manifest, review: manifest.tools.map(reviewItem), notices };
+    return { source, manifest, review: manifest.tools.map((tool) => reviewItem(tool)), notices };
   }
 
   /**
@@ -135,14 +135,43 @@ export class Sources {
       const reviews = new Map(this.#store.listReviews(manifest.namespace).map((r) => [r.address, r]));
       return manifest.tools
         .filter((tool) => reviews.get(tool.address)?.contract !== tool.contract)
-        .map(reviewItem);
+        .map((tool) => reviewItem(tool, reviews.get(tool.address)?.tool));
     });
   }
 
-  /** Records the person's choices for reviewed tools: rules pinned to the current contracts. */
-  acceptReview(namespace: string, effects: ReadonlyMap<string, PolicyEffect>): void {
-    const manifest = storedManifest(this.#store, namespace, this.#deps.wording);
-    this.#store.atomically(() => this.#acceptReview(namespace, manifest, effects, this.#deps.clock.now()));
+  /**
+   * Records the person's choices for reviewed tools: rules pinned to the current contracts.
+   * `shown`, when given, holds the contract each tool was shown to the person with: if any tool's
+   * contract is another by now, nothing is recorded (conflict), since a decision covers exactly
+   * what the person was shown.
+   */
+  acceptReview(
+    namespace: string,
+    effects: ReadonlyMap<string, PolicyEffect>,
+    shown?: ReadonlyMap<string, string>,
+  ): void {
+    this.#store.atomically(() => {
+      const manifest = storedManifest(this.#store, namespace, this.#deps.wording);
+      if (shown) this.#sameAsShown(manifest, effects, shown);
+      this.#acceptReview(namespace, manifest, effects, this.#deps.clock.now());
+    });
+  }
+
+  /** Throws conflict unless every tool in `effects` still has the contract it was shown with. */
+  #sameAsShown(
+    manifest: Manifest,
+    effects: ReadonlyMap<string, PolicyEffect>,
+    shown: ReadonlyMap<string, string>,
+  ): void {
+    const current = new Map(manifest.tools.map((tool) => [tool.address, tool.contract]));
+    for (const address of effects.keys()) {
+      if (shown.get(address) !== current.get(address)) {
+        throw new HubError(
+          'conflict',
+          `${address} changed since it was shown for review; nothing was recorded. Review it again as it is now.`,
+        );
+      }
+    }
   }
 
   /** Reads a source's tools again and reports what is new, changed and gone since the last read. */

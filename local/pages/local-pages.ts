@@ -25,6 +25,7 @@ export function localPages(open: OpenHub): (request: Request) => Promise<Respons
     clock: systemClock,
     session: links.session,
     exchange: links.exchange,
+    review: open.engine.sources,
   });
   return async (request) => app.fetch(request);
 }

@@ -1,0 +1,150 @@
+/**
+ * The Sources routes: `GET /sources` lists every source; `GET /sources/:namespace` shows one
+ * with the review of its new and changed tools; `POST /sources/:namespace/review` records the
+ * person's choices through `Sources.acceptReview`, as `capabilities hub review` does, then sends
+ * the browser back to the source's page (303).
+ *
+ * Only a dashboard session reaches these pages (a session opened by one run's approval link does
+ * not: 403). A POST is checked before anything is read or recorded: the session's CSRF token,
+ * then the form against what waits for review now (review-form.ts). A refusal is a page with its
+ * status and nothing recorded.
+ */
+import type { Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { SourceSummary } from '../engine/desk/index.ts';
+import { isHubError } from '../engine/errors.ts';
+import type { Sources } from '../engine/sources/sources.ts';
+import type { DashboardDeps } from './dashboard.tsx';
+import { type Problem, ProblemPage } from './problem-page.tsx';
+import { readReviewForm } from './review-form.ts';
+import { checkCsrf, type DashboardEnv, reachesDashboard } from './session.ts';
+import { line } from './shown.ts';
+import { SourceReviewPage } from './source-review-page.tsx';
+import { SourcesPage } from './sources-page.tsx';
+
+/** What the Sources pages need of the engine's `Sources` (the host passes `engine.sources`). */
+export type SourceReview = Pick<Sources, 'pendingReview' | 'acceptReview'>;
+
+/** A review form is a token, a choice and two fields per tool: 64 KB holds hundreds of tools. */
+const FORM_LIMIT_BYTES = 64 * 1024;
+
+type Ctx = Context<DashboardEnv>;
+
+const problem = (c: Ctx, p: Problem) => c.html(<ProblemPage problem={p} />, p.status);
+
+/** Back to the source's page, relative to `/sources/:namespace/review`. */
+const pageOf = (namespace: string) => `../${encodeURIComponent(namespace)}`;
+
+export function sourceRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps, review: SourceReview): void {
+  const { desk } = deps;
+
+  app.get('/sources', (c) => outOfReach(c) ?? c.html(<SourcesPage sources={desk.sources.list()} />));
+
+  app.get('/sources/:namespace', (c) => {
+    const namespace = c.req.param('namespace');
+    const refused = outOfReach(c);
+    if (refused) return refused;
+    const summary = summaryOf(deps, namespace);
+    if (!summary) return noSuchSource(c, namespace, '../sources');
+    return c.html(
+      <SourceReviewPage
+        summary={summary}
+        items={pendingOf(review, summary)}
+        csrf={c.get('session').csrf}
+        action={`${encodeURIComponent(namespace)}/review`}
+      />,
+    );
+  });
+
+  app.post(
+    '/sources/:namespace/review',
+    bodyLimit({
+      maxSize: FORM_LIMIT_BYTES,
+      onError: (c) =>
+        problem(c as Ctx, {
+          status: 413,
+          title: 'Not a review',
+          what: 'The request was far larger than a review form; nothing was recorded.',
+          next: 'Reload the source’s page and review again.',
+        }),
+    }),
+    async (c) => {
+      const namespace = c.req.param('namespace');
+      const back = { href: pageOf(namespace), label: 'Back to the source' };
+      const refused = outOfReach(c);
+      if (refused) return refused;
+      const form = await c.req.parseBody();
+      if (!checkCsrf(c.get('session'), form.csrf)) {
+        return problem(c, {
+          status: 403,
+          title: 'Review refused',
+          what: 'The form did not carry this page session’s token, so it may not come from this page; nothing was recorded.',
+          next: 'Open the dashboard again with `capabilities hub dashboard` and review there.',
+          back,
+        });
+      }
+      const summary = summaryOf(deps, namespace);
+      if (!summary) return noSuchSource(c, namespace, '../../sources');
+      const read = readReviewForm(form, pendingOf(review, summary));
+      if (read.kind === 'invalid') {
+        return problem(c, {
+          status: 400,
+          title: 'Not a review of this source',
+          what: `${line(read.what)} Nothing was recorded.`,
+          next: 'Go back to the source’s page and review the tools it lists.',
+          back,
+        });
+      }
+      if (read.kind === 'stale') return changedMeanwhile(c, namespace, read.addresses.join(', '));
+      try {
+        review.acceptReview(namespace, read.effects, read.shown);
+      } catch (error) {
+        if (!isHubError(error, 'conflict')) throw error;
+        return changedMeanwhile(c, namespace, [...read.effects.keys()].join(', '));
+      }
+      return c.redirect(pageOf(namespace), 303);
+    },
+  );
+}
+
+/** The source's summary as the list shows it; undefined when there is no such source. */
+function summaryOf(deps: DashboardDeps, namespace: string): SourceSummary | undefined {
+  return deps.desk.sources.list().find((summary) => summary.source.namespace === namespace);
+}
+
+/** What waits for review: nothing before the source's first tool list. */
+function pendingOf(review: SourceReview, summary: SourceSummary) {
+  return summary.listedAt === null ? [] : review.pendingReview(summary.source.namespace);
+}
+
+/** The refusal page for a session opened for one run's approval; else undefined. */
+function outOfReach(c: Ctx) {
+  if (reachesDashboard(c.get('session'))) return undefined;
+  return problem(c, {
+    status: 403,
+    title: 'Not this page’s reach',
+    what: 'This page session was opened for one run’s approval, so it cannot show or review sources; nothing was recorded.',
+    next: 'Open the whole dashboard with `capabilities hub dashboard`.',
+  });
+}
+
+/** 404 for an unknown namespace; `list` is the list's address relative to the request. */
+function noSuchSource(c: Ctx, namespace: string, list: string) {
+  return problem(c, {
+    status: 404,
+    title: 'No such source',
+    what: `This hub has no source ${line(namespace)}; nothing was recorded.`,
+    next: 'Go to the list of sources and pick one there.',
+    back: { href: list, label: 'All sources' },
+  });
+}
+
+function changedMeanwhile(c: Ctx, namespace: string, addresses: string) {
+  return problem(c, {
+    status: 409,
+    title: 'Changed since you saw it',
+    what: `The contract of ${line(addresses)} changed after the page showed it, so your choices would cover something you did not see; nothing was recorded.`,
+    next: 'Go back to the source’s page: it shows the tools as they are now, to review again.',
+    back: { href: pageOf(namespace), label: 'Back to the source' },
+  });
+}
