@@ -292,6 +292,30 @@ describe('the approval page, opened by the hub in a real browser', () => {
       await served.stop();
     }
   });
+  it('the dashboard reviews a changed tool in the browser: what changed, accepted in one click', async () => {
+    writeFileSync(`${board.countFile}.post-description`, 'Post a message to the board, and to everyone.');
+    expect(cli(home, ['hub', 'refresh', 'board']).status).toBe(0);
+    const link = cli(home, ['--json', 'hub', 'dashboard']);
+    expect(link.status, link.stderr).toBe(0);
+    const page = await browser.newPage({ viewport: { width: 900, height: 900 } });
+    await page.goto((JSON.parse(link.stdout) as { url: string }).url);
+    await page.goto(new URL('/sources', page.url()).href);
+    expect(await page.textContent('body')).toContain('memory');
+    await page.getByRole('link', { name: 'board', exact: true }).click();
+    await page.waitForLoadState();
+    const review = await page.textContent('body');
+    expect(review).toContain('board.post');
+    expect(review).toContain('Post a message to the board, and to everyone.');
+    await shot(page, 'sources-review.png');
+    await page.getByRole('button', { name: 'Accept all proposals' }).click();
+    await page.waitForLoadState();
+    expect(await page.textContent('body')).toContain('Nothing waits for review');
+    await page.close();
+    // Accepted: nothing of board is left to review.
+    const left = cli(home, ['--json', 'hub', 'review', 'board', '--no-input']);
+    expect(left.status, left.stderr).toBe(0);
+    expect(JSON.parse(left.stdout)).toEqual({ reviewed: 0 });
+  });
 });
 
 /** A GET with a Host header a browser under DNS rebinding would send. */
