@@ -9,6 +9,7 @@ import type { Desk } from '../engine/desk/index.ts';
 import type { Clock } from '../engine/ports.ts';
 import { approvalRoutes } from './approval-routes.tsx';
 import { securityHeaders } from './headers.ts';
+import { runsRoutes } from './runs-routes.tsx';
 import type { DashboardEnv, SessionMiddleware } from './session.ts';
 
 export type { DashboardEnv, PageSession, SessionMiddleware } from './session.ts';
@@ -21,11 +22,15 @@ export interface DashboardDeps {
   session: SessionMiddleware;
 }
 
-/** The dashboard's routes: `GET /runs/:runId` (the approval page), `POST /runs/:runId/decide`. */
+/**
+ * The dashboard's routes: `GET /` (the inbox), `GET /runs` (the history), `GET /runs/:runId` (a
+ * run's page: its approval forms while it waits, its timeline), `POST /runs/:runId/decide`.
+ */
 export function createDashboard(deps: DashboardDeps): Hono<DashboardEnv> {
   const app = new Hono<DashboardEnv>();
   app.use('*', securityHeaders);
   app.use('*', deps.session);
+  runsRoutes(app, deps);
   approvalRoutes(app, deps);
   return app;
 }

@@ -1,9 +1,11 @@
 /**
  * The frame of every dashboard page: a complete HTML document, readable on a phone (viewport,
  * one column, large buttons), legible in light and dark, with no script: everything a page does
- * is a plain form. The style sits inline, which the Content-Security-Policy allows for styles only.
+ * is a plain form. The navigation (nav.tsx) heads every page. The style sits inline, which the
+ * Content-Security-Policy allows for styles only; a page may add its own rules (`style`).
  */
 import type { Child } from 'hono/jsx';
+import { NAV_STYLE, Nav, type Section } from './nav.tsx';
 
 const STYLE = `
 :root { color-scheme: light dark; --fg: #1b1b1b; --bg: #fdfdfd; --muted: #555; --line: #c9c9c9;
@@ -29,7 +31,18 @@ button[value=once] { border-color: var(--allow); color: var(--allow); }
 .muted { color: var(--muted); }
 `;
 
-export function Layout(props: { title: string; children: Child }) {
+export interface LayoutProps {
+  title: string;
+  children: Child;
+  /** Where the dashboard is mounted (root.ts `dashboardRoot`), for the navigation's links. */
+  root?: string | undefined;
+  /** The section this page belongs to, marked in the navigation. */
+  current?: Section | undefined;
+  /** The page's own style rules, after the shared ones. */
+  style?: string | undefined;
+}
+
+export function Layout(props: LayoutProps) {
   return (
     <html lang="en">
       <head>
@@ -37,9 +50,10 @@ export function Layout(props: { title: string; children: Child }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="no-referrer" />
         <title>{props.title}</title>
-        <style>{STYLE}</style>
+        <style>{`${STYLE}${NAV_STYLE}${props.style ?? ''}`}</style>
       </head>
       <body>
+        <Nav root={props.root ?? '/'} current={props.current} />
         <main>{props.children}</main>
       </body>
     </html>
