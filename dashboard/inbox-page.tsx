@@ -11,6 +11,11 @@ import { hrefIn, runHref } from './root.ts';
 import { line } from './shown.ts';
 import { utc } from './when.ts';
 
+const INBOX_STYLE = `
+section.run { margin-top: 2rem; }
+section.call h3 { font-size: 1.1rem; margin: 0 0 .5rem; }
+`;
+
 export interface InboxPageProps {
   /** The waiting runs with at least one open call, newest first. */
   waiting: Array<{ run: Run; open: PendingInput[] }>;
@@ -31,6 +36,7 @@ export function InboxPage(props: InboxPageProps) {
       title={calls === 0 ? 'Inbox: nothing to decide' : `Inbox: ${calls} to decide`}
       root={root}
       current="inbox"
+      style={INBOX_STYLE}
     >
       <h1>Inbox</h1>
       {waiting.length === 0 ? (
@@ -55,7 +61,7 @@ export function InboxPage(props: InboxPageProps) {
       {waiting.map(({ run, open }) => {
         const heading = `run-${run.id}`;
         return (
-          <section aria-labelledby={heading}>
+          <section class="run" aria-labelledby={heading}>
             <h2 id={heading}>
               <a href={runHref(root, run.id)}>Run {line(run.id)}</a>
             </h2>

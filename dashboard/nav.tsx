@@ -14,7 +14,11 @@ const SECTIONS: ReadonlyArray<{ section: Section; path: string; label: string }>
   { section: 'sources', path: 'sources', label: 'Sources' },
 ];
 
+/** The navigation's rules, and the colour of every link (contrast over 7:1 in light and dark). */
 export const NAV_STYLE = `
+:root { --link: #0b4f9c; }
+@media (prefers-color-scheme: dark) { :root { --link: #9cc8ff; } }
+a { color: var(--link); }
 nav.site ul { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem 1rem; padding: 0;
   margin: 0 0 1rem; border-bottom: 1px solid var(--line); }
 nav.site a { display: inline-block; padding: .5rem .25rem; color: var(--fg); text-underline-offset: .3em; }

@@ -14,6 +14,7 @@ import { utc } from './when.ts';
 
 export const RUNS_STYLE = `
 table { border-collapse: collapse; width: 100%; }
+caption { text-align: left; padding-bottom: .25rem; }
 th, td { text-align: left; vertical-align: top; padding: .4rem .5rem; border-bottom: 1px solid var(--line); }
 td ul { margin: 0; padding-left: 1rem; }
 @media (max-width: 40rem) {
