@@ -1,12 +1,14 @@
 /**
- * The approval page of one run (spec: Security and approvals, "Only a person approves"): every
- * call the run waits on, together, each with its tool address and connection, what the tool says
- * it does, why it asks, the arguments as recorded (scrubbed, cut at 4 KB) and when the request
- * expires; one plain form per call with the four choices as real buttons. Below, what was already
- * decided and by whom. Every string from an upstream or a guest goes through `shown.ts`.
+ * The approval forms of one waiting run (spec: Security and approvals, "Only a person approves"):
+ * every call the run waits on, together, each with its tool address and connection, what the tool
+ * says it does, why it asks, the arguments as recorded (scrubbed, cut at 4 KB) and when the
+ * request expires; one plain form per call with the four choices as real buttons, and a `back`
+ * field that says which page the decision returns to (the run's page or the inbox, nothing else).
+ * Also what was already decided and by whom. Every string from an upstream or a guest goes through
+ * `shown.ts`. The run page and the inbox show these; they own the page around them.
  */
-import type { Decision, DecisionChoice, PendingInput, Run } from '../engine/contracts/runs.ts';
-import { Layout } from './layout.tsx';
+import type { Decision, DecisionChoice, PendingInput } from '../engine/contracts/runs.ts';
+import type { Back } from './back.ts';
 import { line, shownArgs } from './shown.ts';
 import { untilNow, utc } from './when.ts';
 
@@ -18,24 +20,14 @@ export const CHOICES: ReadonlyArray<{ choice: DecisionChoice; label: string }> =
   { choice: 'deny', label: 'Deny' },
 ];
 
-const labelOf = (choice: DecisionChoice) => CHOICES.find((c) => c.choice === choice)?.label ?? choice;
+/** What the button of `choice` says. */
+export const labelOf = (choice: DecisionChoice) => CHOICES.find((c) => c.choice === choice)?.label ?? choice;
 
-export interface ApprovalPageProps {
-  run: Run;
-  open: PendingInput[];
-  decided: Array<{ input: PendingInput; decision: Decision }>;
-  now: number;
-  csrf: string;
-  /** Where the forms post, relative to the page. */
-  action: string;
-}
-
-export function ApprovalPage(props: ApprovalPageProps) {
-  const { run, open, decided } = props;
-  const runId = line(run.id);
+/** A waiting run's open calls, each decidable, with a sentence that says how many wait. */
+export function OpenCalls(props: { open: PendingInput[]; now: number; csrf: string; action: string }) {
+  const { open } = props;
   return (
-    <Layout title={`Run ${runId}: ${open.length} call${open.length === 1 ? '' : 's'} to decide`}>
-      <h1>Run {runId}</h1>
+    <>
       {open.length === 0 ? (
         <p>
           Nothing is left to decide here. The run goes on when the agent resumes it; you can close this page.
@@ -47,34 +39,53 @@ export function ApprovalPage(props: ApprovalPageProps) {
         </p>
       )}
       {open.map((input) => (
-        <OpenCall input={input} now={props.now} csrf={props.csrf} action={props.action} />
+        <OpenCall input={input} now={props.now} csrf={props.csrf} action={props.action} back="run" />
       ))}
-      {decided.length > 0 ? (
-        <section aria-labelledby="decided">
-          <h2 id="decided">Decided</h2>
-          <ul>
-            {decided.map(({ input, decision }) => (
-              <li>
-                {line(input.address)}
-                {input.connection === null ? '' : ` (connection ${line(input.connection)})`}:{' '}
-                <strong>{labelOf(decision.choice)}</strong>, by {line(decision.who)} through the{' '}
-                {decision.channel}, {utc(decision.at)}
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
-    </Layout>
+    </>
   );
 }
 
-function OpenCall(props: { input: PendingInput; now: number; csrf: string; action: string }) {
+/** What was decided on the run's calls: the choice, who, through which channel, when. */
+export function DecidedCalls(props: { decided: Array<{ input: PendingInput; decision: Decision }> }) {
+  if (props.decided.length === 0) return null;
+  return (
+    <section aria-labelledby="decided">
+      <h2 id="decided">Decided</h2>
+      <ul>
+        {props.decided.map(({ input, decision }) => (
+          <li>
+            {line(input.address)}
+            {input.connection === null ? '' : ` (connection ${line(input.connection)})`}:{' '}
+            <strong>{labelOf(decision.choice)}</strong>, by {line(decision.who)} through the{' '}
+            {decision.channel}, {utc(decision.at)}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export interface OpenCallProps {
+  input: PendingInput;
+  now: number;
+  csrf: string;
+  /** Where the form posts (`…/runs/:runId/decide`), relative to the page or from the root. */
+  action: string;
+  /** The page the decision returns to. */
+  back: Back;
+  /** The call's heading level: 2 on the run's page, 3 under a run's heading in the inbox. */
+  level?: 2 | 3;
+}
+
+/** One open call with everything a person decides on, and its form with the four choices. */
+export function OpenCall(props: OpenCallProps) {
   const { input } = props;
   const heading = `call-${input.id}`;
   const args = input.args ? JSON.stringify(input.args, null, 2) : input.argsPreview;
+  const title = line(input.address);
   return (
     <section class="call" aria-labelledby={heading}>
-      <h2 id={heading}>{line(input.address)}</h2>
+      {props.level === 3 ? <h3 id={heading}>{title}</h3> : <h2 id={heading}>{title}</h2>}
       <dl>
         <dt>Connection</dt>
         <dd>{input.connection === null ? 'none' : line(input.connection)}</dd>
@@ -92,8 +103,9 @@ function OpenCall(props: { input: PendingInput; now: number; csrf: string; actio
       <form method="post" action={props.action}>
         <input type="hidden" name="pendingId" value={input.id} />
         <input type="hidden" name="csrf" value={props.csrf} />
+        <input type="hidden" name="back" value={props.back} />
         <fieldset>
-          <legend>Decide on {line(input.address)}</legend>
+          <legend>Decide on {title}</legend>
           {CHOICES.map(({ choice, label }) => (
             <button type="submit" name="choice" value={choice}>
               {label}

@@ -11,6 +11,7 @@ import type { Clock } from '../engine/ports.ts';
 import { approvalRoutes } from './approval-routes.tsx';
 import { securityHeaders } from './headers.ts';
 import { ProblemPage } from './problem-page.tsx';
+import { runsRoutes } from './runs-routes.tsx';
 import type { DashboardEnv, SessionMiddleware } from './session.ts';
 import { line } from './shown.ts';
 import { type SourceReview, sourceRoutes } from './source-routes.tsx';
@@ -36,15 +37,17 @@ export interface DashboardDeps {
 }
 
 /**
- * The dashboard's routes: `GET /open` (the host's link exchange, when it has one), `GET
- * /runs/:runId` (the approval page), `POST /runs/:runId/decide`; with `review`, `GET /sources`,
- * `GET /sources/:namespace`, `POST /sources/:namespace/review`. Any other path is a 404 page.
+ * The dashboard's routes: `GET /open` (the host's link exchange, when it has one), `GET /` (the
+ * inbox), `GET /runs` (the history), `GET /runs/:runId` (a run's page: its approval forms while
+ * it waits, its timeline), `POST /runs/:runId/decide`; with `review`, `GET /sources`, `GET
+ * /sources/:namespace`, `POST /sources/:namespace/review`. Any other path is a 404 page.
  */
 export function createDashboard(deps: DashboardDeps): Hono<DashboardEnv> {
   const app = new Hono<DashboardEnv>();
   app.use('*', securityHeaders);
   if (deps.exchange) app.get('/open', deps.exchange);
   app.use('*', deps.session);
+  runsRoutes(app, deps);
   approvalRoutes(app, deps);
   if (deps.review) sourceRoutes(app, deps, deps.review);
   app.notFound((c) =>

@@ -1,9 +1,11 @@
 /**
  * The frame of every dashboard page: a complete HTML document, readable on a phone (viewport,
  * one column, large buttons), legible in light and dark, with no script: everything a page does
- * is a plain form. The style sits inline, which the Content-Security-Policy allows for styles only.
+ * is a plain form. The navigation (nav.tsx) heads every page. The style sits inline, which the
+ * Content-Security-Policy allows for styles only; a page may add its own rules (`style`).
  */
 import type { Child } from 'hono/jsx';
+import { NAV_STYLE, Nav, type Section } from './nav.tsx';
 
 const STYLE = `
 :root { color-scheme: light dark; --fg: #1b1b1b; --bg: #fdfdfd; --muted: #555; --line: #c9c9c9;
@@ -34,7 +36,18 @@ label { display: block; font-weight: 600; margin: .75rem 0 .25rem; }
 select { font: inherit; min-height: 2.75rem; max-width: 100%; padding: .3rem; border-radius: .4rem; }
 `;
 
-export function Layout(props: { title: string; children: Child }) {
+export interface LayoutProps {
+  title: string;
+  children: Child;
+  /** Where the dashboard is mounted (root.ts `dashboardRoot`), for the navigation's links. */
+  root?: string | undefined;
+  /** The section this page belongs to, marked in the navigation. */
+  current?: Section | undefined;
+  /** The page's own style rules, after the shared ones. */
+  style?: string | undefined;
+}
+
+export function Layout(props: LayoutProps) {
   return (
     <html lang="en">
       <head>
@@ -42,9 +55,10 @@ export function Layout(props: { title: string; children: Child }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="same-origin" />
         <title>{props.title}</title>
-        <style>{STYLE}</style>
+        <style>{`${STYLE}${NAV_STYLE}${props.style ?? ''}`}</style>
       </head>
       <body>
+        <Nav root={props.root ?? '/'} current={props.current} />
         <main>{props.children}</main>
       </body>
     </html>

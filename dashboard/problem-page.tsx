@@ -15,10 +15,10 @@ export interface Problem {
   back?: { href: string; label: string };
 }
 
-export function ProblemPage(props: { problem: Problem }) {
+export function ProblemPage(props: { problem: Problem; root?: string }) {
   const { title, what, next, back } = props.problem;
   return (
-    <Layout title={title}>
+    <Layout title={title} root={props.root}>
       <section class="problem" role="alert">
         <h1>{title}</h1>
         <p>{what}</p>

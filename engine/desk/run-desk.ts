@@ -27,9 +27,12 @@ export class RunDesk {
     this.#deps = deps;
   }
 
-  /** Runs, newest first; only those in `status` when given. */
-  list(status?: RunStatus): Run[] {
-    return this.#deps.store.listRuns(status === undefined ? {} : { status });
+  /** Runs, newest first; only those in `status` when given; at most `limit` when given. */
+  list(status?: RunStatus, limit?: number): Run[] {
+    return this.#deps.store.listRuns({
+      ...(status === undefined ? {} : { status }),
+      ...(limit === undefined ? {} : { limit }),
+    });
   }
 
   /** The run `runId`; throws `noRun` when there is none. */
@@ -43,6 +46,12 @@ export class RunDesk {
   journal(runId: string): JournalEntry[] {
     this.get(runId);
     return this.#deps.store.listJournal(runId);
+  }
+
+  /** How many calls the run's journal holds, settled or not, without reading them; throws `noRun`. */
+  countCalls(runId: string): number {
+    this.get(runId);
+    return this.#deps.store.countJournal(runId);
   }
 
   /**
@@ -62,12 +71,21 @@ export class RunDesk {
    * asked (what a page shows once a person decided). Throws `noRun` when there is no such run.
    */
   decided(runId: string): Array<{ input: PendingInput; decision: Decision }> {
+    return this.asks(runId).flatMap(({ input, decision }) => (decision ? [{ input, decision }] : []));
+  }
+
+  /**
+   * Every call of the run that asked a person, in the order they asked, each with the decision
+   * that answers it when there is one (a run's timeline: where it waited and for how long).
+   * Throws `noRun` when there is no such run.
+   */
+  asks(runId: string): Array<{ input: PendingInput; decision?: Decision }> {
     this.get(runId);
     const { store } = this.#deps;
     const byInput = new Map(store.listDecisions(runId).map((d) => [d.pendingId, d]));
-    return store.listPendingInputs(runId).flatMap((input) => {
+    return store.listPendingInputs(runId).map((input) => {
       const decision = byInput.get(input.id);
-      return decision ? [{ input, decision }] : [];
+      return decision ? { input, decision } : { input };
     });
   }
 

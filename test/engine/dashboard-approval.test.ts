@@ -144,19 +144,20 @@ describe('the approval page', () => {
     expect([...decisions('run_a'), ...decisions('run_b')]).toEqual([]);
   });
 
-  it('an unknown run is 404 and a run no longer waiting is 409 with its status, on the page and the form', async () => {
+  it('an unknown run is 404; a run no longer waiting is 409 with its status on the form, and its page has no form', async () => {
     const [first] = world.seedRun('run_done', 1);
     world.store.updateRun('run_done', { status: 'completed', updatedAt: world.clock.now() });
     const unknown = await app.request('/runs/run_nope');
     expect(unknown.status).toBe(404);
     expect(await unknown.text()).toContain('This hub has no run run_nope; nothing was recorded.');
     expect((await decide('run_nope', { pendingId: 'p', choice: 'once', csrf: CSRF })).status).toBe(404);
+    // The run's page shows a run of any status (its timeline); a run not waiting has no form.
     const ended = await app.request('/runs/run_done');
-    expect(ended.status).toBe(409);
-    expect(await ended.text()).toContain('The run is completed: it waits for no decision');
-    expect((await decide('run_done', { pendingId: first ?? '', choice: 'once', csrf: CSRF })).status).toBe(
-      409,
-    );
+    expect(ended.status).toBe(200);
+    expect(await ended.text()).not.toContain('<form');
+    const refused = await decide('run_done', { pendingId: first ?? '', choice: 'once', csrf: CSRF });
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain('The run is completed: it waits for no decision');
     expect(decisions('run_done')).toEqual([]);
   });
 

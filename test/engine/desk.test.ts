@@ -66,6 +66,33 @@ describe('the run desk', () => {
     );
   });
 
+  it("gives every call that asked, answered or not, the newest runs up to a limit, and a run's call count", () => {
+    const [first, second] = world.seedRun('run_a', 2);
+    world.seedRun('run_b', 0); // created at the same moment: the later id is the newer run
+    desk.runs.decide({ pendingId: second ?? '', choice: 'deny', channel: 'dashboard', who: 'ana' });
+    expect(
+      desk.runs.asks('run_a').map(({ input, decision }) => [input.id, decision?.choice ?? 'open']),
+    ).toEqual([
+      [first, 'open'],
+      [second, 'deny'],
+    ]);
+    expect(desk.runs.list(undefined, 1).map((r) => r.id)).toEqual(['run_b']);
+    expect(desk.runs.list('awaiting_input', 5).map((r) => r.id)).toEqual(['run_b', 'run_a']);
+    world.store.appendJournal({
+      runId: 'run_a',
+      seq: 0,
+      address: 'board.post',
+      connection: null,
+      argsDigest: 'ab'.repeat(32),
+      decision: { effect: 'allow', by: 'policy', reason: 'read-only' },
+      startedAt: world.clock.now(),
+    });
+    expect([desk.runs.countCalls('run_a'), desk.runs.countCalls('run_b')]).toEqual([1, 0]);
+    const unknown = 'not_found: no run run_nope; list runs with `capabilities hub runs`';
+    expect(refusal(() => desk.runs.asks('run_nope'))).toBe(unknown);
+    expect(refusal(() => desk.runs.countCalls('run_nope'))).toBe(unknown);
+  });
+
   it('says a run that is not waiting has nothing to decide, and an unknown run how to list them', () => {
     world.seedRun('run_b');
     world.store.updateRun('run_b', { status: 'cancelled', updatedAt: world.clock.now() });
