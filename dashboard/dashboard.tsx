@@ -8,6 +8,7 @@
 import { type Handler, Hono } from 'hono';
 import type { Desk } from '../engine/desk/index.ts';
 import type { Clock } from '../engine/ports.ts';
+import type { HostWording } from '../engine/wording.ts';
 import { approvalRoutes } from './approval-routes.tsx';
 import { securityHeaders } from './headers.ts';
 import { ProblemPage } from './problem-page.tsx';
@@ -24,6 +25,8 @@ export interface DashboardDeps {
   clock: Clock;
   /** The host's middleware: sets `session` for a person it knows, else answers the request itself. */
   session: SessionMiddleware;
+  /** How a person acts on this host (engine.wording): what the pages tell a person to do next. */
+  wording: HostWording;
   /**
    * The host's link exchange, served at `GET /open` before any session exists (the local hub's
    * one-time links, dashboard/link-session.tsx); a host that signs people in has none.
@@ -45,6 +48,10 @@ export interface DashboardDeps {
 export function createDashboard(deps: DashboardDeps): Hono<DashboardEnv> {
   const app = new Hono<DashboardEnv>();
   app.use('*', securityHeaders);
+  app.use('*', async (c, next) => {
+    c.set('wording', deps.wording);
+    await next();
+  });
   if (deps.exchange) app.get('/open', deps.exchange);
   app.use('*', deps.session);
   runsRoutes(app, deps);

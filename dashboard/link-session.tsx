@@ -31,8 +31,6 @@ export interface LinkSessionOptions {
    * several hubs may serve pages on one machine.
    */
   cookie: string;
-  /** How a person gets a new link, in the host's words (`capabilities hub dashboard`). */
-  newLink: string;
 }
 
 /** The link exchange (`GET /open`) and the session middleware every other page runs behind. */
@@ -62,7 +60,7 @@ const REFUSED: Record<PageLinkRefusal, { title: string; what: string }> = {
 };
 
 export function linkSession(options: LinkSessionOptions): LinkSession {
-  const { pages, who, cookie, newLink } = options;
+  const { pages, who, cookie } = options;
   const problem = (c: Context<DashboardEnv>, p: Problem) => c.html(<ProblemPage problem={p} />, p.status);
   const current = async (c: Context<DashboardEnv>) => {
     const token = getCookie(c, cookie);
@@ -80,7 +78,7 @@ export function linkSession(options: LinkSessionOptions): LinkSession {
         what,
         next: held
           ? 'This browser already has a page session of this hub; go on to its page below.'
-          : `For a new link, ${newLink}.`,
+          : `For a new link, ${c.get('wording').openDashboard}.`,
         ...(held ? { back: { href: targetPath(held.target), label: 'Go to the page' } } : {}),
       });
     }
@@ -100,7 +98,7 @@ export function linkSession(options: LinkSessionOptions): LinkSession {
         status: 401,
         title: 'No page session',
         what: 'This browser has no live page session of this hub (none was opened here, or it ended), so the page is not shown.',
-        next: `Open the page from the link the hub opened for you, or ${newLink}.`,
+        next: `Open the page from the link the hub opened for you. For the whole dashboard, ${c.get('wording').openDashboard}.`,
       });
     }
     const page: PageSession = { who: live.who, csrf: live.csrf, scope: live.target };

@@ -22,7 +22,7 @@ export function outOfReach(c: Ctx, runId: string) {
     status: 403,
     title: 'Not this page’s run',
     what: 'This page session was opened for another run’s approval, so it cannot show or decide this one; nothing was recorded.',
-    next: 'Open the link the hub opened for this run, or the whole dashboard with `capabilities hub dashboard`.',
+    next: `Open the link the hub opened for this run. For the whole dashboard, ${c.get('wording').openDashboard}.`,
   });
 }
 
@@ -33,6 +33,6 @@ export function outOfDashboard(c: Ctx, page: string) {
     status: 403,
     title: 'Not open to this page session',
     what: `This page session was opened for one run’s approval, so it cannot show ${page}.`,
-    next: 'Open the whole dashboard with `capabilities hub dashboard`, or go back to the run’s own page.',
+    next: `Go back to the run’s own page. For the whole dashboard, ${c.get('wording').openDashboard}.`,
   });
 }

@@ -8,6 +8,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { PageTarget } from '../engine/contracts/pages.ts';
+import type { HostWording } from '../engine/wording.ts';
 
 /** The person a request comes from, as the host's session middleware found them. */
 export interface PageSession {
@@ -24,7 +25,8 @@ export interface PageSession {
 
 /** The Hono environment of the dashboard's routes: the session the host's middleware set. */
 export interface DashboardEnv {
-  Variables: { session: PageSession };
+  /** `wording` is the host's (createDashboard sets it), for what a page tells a person to do. */
+  Variables: { session: PageSession; wording: HostWording };
 }
 
 /** The host's session middleware: sets `session`, or answers the request itself (sign in, 403…). */

@@ -15,9 +15,9 @@ import type { SourceSummary } from '../engine/desk/index.ts';
 import { isHubError } from '../engine/errors.ts';
 import type { Sources } from '../engine/sources/sources.ts';
 import type { DashboardDeps } from './dashboard.tsx';
-import { type Problem, ProblemPage } from './problem-page.tsx';
+import { outOfDashboard, problem } from './reach.tsx';
 import { readReviewForm } from './review-form.ts';
-import { checkCsrf, type DashboardEnv, reachesDashboard } from './session.ts';
+import { checkCsrf, type DashboardEnv } from './session.ts';
 import { line } from './shown.ts';
 import { SourceReviewPage } from './source-review-page.tsx';
 import { SourcesPage } from './sources-page.tsx';
@@ -30,19 +30,22 @@ const FORM_LIMIT_BYTES = 64 * 1024;
 
 type Ctx = Context<DashboardEnv>;
 
-const problem = (c: Ctx, p: Problem) => c.html(<ProblemPage problem={p} />, p.status);
-
 /** Back to the source's page, relative to `/sources/:namespace/review`. */
 const pageOf = (namespace: string) => `../${encodeURIComponent(namespace)}`;
 
 export function sourceRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps, review: SourceReview): void {
   const { desk } = deps;
 
-  app.get('/sources', (c) => outOfReach(c) ?? c.html(<SourcesPage sources={desk.sources.list()} />));
+  app.get(
+    '/sources',
+    (c) =>
+      outOfDashboard(c, 'the sources or review them') ??
+      c.html(<SourcesPage sources={desk.sources.list()} />),
+  );
 
   app.get('/sources/:namespace', (c) => {
     const namespace = c.req.param('namespace');
-    const refused = outOfReach(c);
+    const refused = outOfDashboard(c, 'the sources or review them');
     if (refused) return refused;
     const summary = summaryOf(deps, namespace);
     if (!summary) return noSuchSource(c, namespace, '../sources');
@@ -71,7 +74,7 @@ export function sourceRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps, revie
     async (c) => {
       const namespace = c.req.param('namespace');
       const back = { href: pageOf(namespace), label: 'Back to the source' };
-      const refused = outOfReach(c);
+      const refused = outOfDashboard(c, 'the sources or review them');
       if (refused) return refused;
       const form = await c.req.parseBody();
       if (!checkCsrf(c.get('session'), form.csrf)) {
@@ -79,7 +82,7 @@ export function sourceRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps, revie
           status: 403,
           title: 'Review refused',
           what: 'The form did not carry this page session’s token, so it may not come from this page; nothing was recorded.',
-          next: 'Open the dashboard again with `capabilities hub dashboard` and review there.',
+          next: `Reload the source’s page and review there; if that fails too, ${c.get('wording').openDashboard}.`,
           back,
         });
       }
@@ -115,17 +118,6 @@ function summaryOf(deps: DashboardDeps, namespace: string): SourceSummary | unde
 /** What waits for review: nothing before the source's first tool list. */
 function pendingOf(review: SourceReview, summary: SourceSummary) {
   return summary.listedAt === null ? [] : review.pendingReview(summary.source.namespace);
-}
-
-/** The refusal page for a session opened for one run's approval; else undefined. */
-function outOfReach(c: Ctx) {
-  if (reachesDashboard(c.get('session'))) return undefined;
-  return problem(c, {
-    status: 403,
-    title: 'Not this page’s reach',
-    what: 'This page session was opened for one run’s approval, so it cannot show or review sources; nothing was recorded.',
-    next: 'Open the whole dashboard with `capabilities hub dashboard`.',
-  });
 }
 
 /** 404 for an unknown namespace; `list` is the list's address relative to the request. */

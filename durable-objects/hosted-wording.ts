@@ -15,4 +15,5 @@ export const hostedWording: HostWording = {
   decideRun: (runId) => `decide on run ${runId} in the hub's dashboard`,
   decideElsewhere: "decide in the hub's dashboard",
   addConnection: (namespace) => `in the hub's dashboard, under "${namespace}"`,
+  openDashboard: "sign in to the hub's dashboard again",
 };

@@ -25,4 +25,6 @@ export interface HostWording {
   decideElsewhere: string;
   /** In parentheses after "a connection the user adds", and after "A person must add a connection for X: ". */
   addConnection(namespace: string): string;
+  /** After "For the whole dashboard, ": how a person opens the dashboard anew (a page session). */
+  openDashboard: string;
 }

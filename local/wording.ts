@@ -15,4 +15,5 @@ export const localWording: HostWording = {
   decideRun: (runId) => `run \`capabilities hub approve ${runId}\``,
   decideElsewhere: 'decide with `capabilities hub approve`',
   addConnection: (namespace) => `\`capabilities hub auth ${namespace}\``,
+  openDashboard: 'run `capabilities hub dashboard` in a terminal',
 };

@@ -9,20 +9,17 @@ import { linkSession } from '../../dashboard/link-session.tsx';
 import { systemClock } from '../../engine/system.ts';
 import type { OpenHub } from '../open-hub.ts';
 
-/** How a person gets a new link on the local hub. */
-export const NEW_LINK = 'run `capabilities hub dashboard` in a terminal';
-
 /** The dashboard of the open hub, for `createApp`'s `pages`. */
 export function localPages(open: OpenHub): (request: Request) => Promise<Response> {
   const links = linkSession({
     pages: open.engine.pages,
     who: userInfo().username,
     cookie: `capabilities_${open.local.hubId}`,
-    newLink: NEW_LINK,
   });
   const app = createDashboard({
     desk: open.engine.desk,
     clock: systemClock,
+    wording: open.engine.wording,
     session: links.session,
     exchange: links.exchange,
     review: open.engine.sources,

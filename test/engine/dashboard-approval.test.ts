@@ -25,7 +25,7 @@ beforeEach(() => {
     c.set('session', { who: 'ana', csrf: CSRF, scope: { kind: 'dashboard' } });
     await next();
   };
-  app = createDashboard({ desk, clock, session });
+  app = createDashboard({ desk, clock, wording, session });
 });
 afterEach(() => world.close());
 
@@ -191,7 +191,12 @@ describe('the approval page', () => {
   it('answers nothing when the host’s session middleware answers first', async () => {
     const { store, clock, random, wording } = world;
     const desk = createDesk({ store, clock, random, wording, toReview: () => 0 });
-    const guarded = createDashboard({ desk, clock, session: (c) => Promise.resolve(c.text('sign in', 401)) });
+    const guarded = createDashboard({
+      desk,
+      clock,
+      wording: world.wording,
+      session: (c) => Promise.resolve(c.text('sign in', 401)),
+    });
     const [first] = world.seedRun('run_a', 1);
     const response = await guarded.request('/runs/run_a/decide', {
       method: 'POST',
@@ -210,6 +215,7 @@ describe('the approval page', () => {
     const scoped = createDashboard({
       desk,
       clock,
+      wording,
       session: async (c, next) => {
         c.set('session', { who: 'ana', csrf: CSRF, scope: { kind: 'run', runId: 'run_a' } });
         await next();

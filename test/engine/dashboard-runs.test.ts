@@ -32,6 +32,7 @@ function dashboard(scope: PageTarget = { kind: 'dashboard' }) {
   return createDashboard({
     desk,
     clock,
+    wording,
     session: async (c, next) => {
       c.set('session', session);
       await next();
@@ -362,7 +363,7 @@ describe('scope', () => {
     for (const path of ['/', '/runs']) {
       const { status, html } = await page(scoped, path);
       expect(status).toBe(403);
-      expect(html).toContain('Open the whole dashboard with `capabilities hub dashboard`');
+      expect(html).toContain('For the whole dashboard, run `capabilities hub dashboard` in a terminal.');
       expect(html).not.toContain('run_a');
     }
   });

@@ -117,6 +117,7 @@ class World {
       desk: this.engine.desk,
       clock: { now: () => this.now },
       review: this.engine.sources,
+      wording: this.engine.wording,
       session: async (c, next) => {
         c.set('session', session);
         await next();
@@ -449,6 +450,7 @@ describe('what the review refuses, with nothing recorded', () => {
   it('a dashboard built without the review serves no Sources page', async () => {
     const bare = createDashboard({
       desk: world.engine.desk,
+      wording: world.engine.wording,
       clock: { now: () => world.now },
       session: async (c, next) => {
         c.set('session', { who: 'ana', csrf: CSRF, scope: { kind: 'dashboard' } });

@@ -25,10 +25,9 @@ beforeEach(() => {
     pages,
     who: 'ana',
     cookie: COOKIE,
-    newLink: 'run `capabilities hub dashboard`',
   });
   const desk = createDesk({ store, clock, random, wording, toReview: () => 0 });
-  app = createDashboard({ desk, clock, session: links.session, exchange: links.exchange });
+  app = createDashboard({ desk, clock, wording, session: links.session, exchange: links.exchange });
 });
 afterEach(() => world.close());
 

@@ -49,6 +49,7 @@ describe('the Sources pages in workerd', () => {
         clock: { now: () => Date.now() },
         session,
         review: hub.engine.sources,
+        wording: hub.engine.wording,
       });
       const list = await (await app.request('/sources')).text();
       expect(list).toContain('<code>https://board.example/mcp</code>');

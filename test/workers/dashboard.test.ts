@@ -51,7 +51,12 @@ describe('the approval page in workerd', () => {
         c.set('session', { who: 'ana', csrf: 'token', scope: { kind: 'dashboard' } });
         await next();
       };
-      const app = createDashboard({ desk: hub.engine.desk, clock: { now: () => Date.now() }, session });
+      const app = createDashboard({
+        desk: hub.engine.desk,
+        clock: { now: () => Date.now() },
+        wording: hub.engine.wording,
+        session,
+      });
       const page = await app.request('/runs/run_w');
       expect(page.status).toBe(200);
       expect(page.headers.get('x-frame-options')).toBe('DENY');
