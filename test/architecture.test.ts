@@ -220,7 +220,7 @@ describe('rooms (issue: the house before the next floor)', () => {
 describe('host-neutral wording (issue: the house before the next floor)', () => {
   /** A CLI command: `capabilities hub …`, or one of its subcommands spelled `hub <verb>`. */
   const COMMAND =
-    /capabilities hub|\bhub (approve|auth|add|list|refresh|review|runs|connections|remove|serve|init|doctor|exec|call|cancel)\b/;
+    /capabilities hub|\bhub (approve|auth|add|list|refresh|review|runs|connections|remove|serve|init|doctor|exec|call|cancel|dashboard)\b/;
 
   /** Every string and template literal of a file, as written. */
   function literals(file: string): string[] {
@@ -239,8 +239,8 @@ describe('host-neutral wording (issue: the house before the next floor)', () => 
     expect(COMMAND.test("no run r; see the runs in the hub's dashboard")).toBe(false);
   });
 
-  it("no message the engine writes names a CLI command: how a person acts is the host's wording", () => {
-    const named = sourceFiles(REPO, 'engine').flatMap((file) =>
+  it("no message the engine or the pages write names a CLI command: how a person acts is the host's wording", () => {
+    const named = [...sourceFiles(REPO, 'engine'), ...sourceFiles(REPO, 'dashboard')].flatMap((file) =>
       literals(file)
         .filter((text) => COMMAND.test(text))
         .map((text) => `${file}: ${text}`),
