@@ -167,6 +167,15 @@ describe('the approval page, opened by the hub in a real browser', () => {
     expect(await call({ resume: runId })).toMatchObject({ status: 'completed' });
     expect(board.posts()).toEqual(['post entities: 0']);
 
+    // The run's page now tells its story: both calls and the wait for a person on one axis.
+    await page.goto(new URL(`/runs/${runId}`, url).href);
+    await expect(page.getByRole('heading', { name: 'Timeline' }).count()).resolves.toBe(1);
+    const story = await page.textContent('body');
+    expect(story).toContain('completed');
+    expect(story).toContain('memory.read_graph');
+    expect(story).toMatch(/waiting for a person/);
+    await shot(page, 'run-timeline.png');
+
     // The link worked once: a second click says so, and another browser gets nothing from it.
     const again = await page.goto(url);
     expect(again?.status()).toBe(410);
