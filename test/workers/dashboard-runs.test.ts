@@ -6,7 +6,7 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { createDashboard } from '../../dashboard/dashboard.ts';
+import { createDashboard } from '../../dashboard/dashboard.tsx';
 import type { HubEnv, HubObject } from '../../durable-objects/hub-object.ts';
 
 const hubs = (env as unknown as HubEnv).HUB;
@@ -56,6 +56,7 @@ describe('the inbox and a run’s page in workerd', () => {
       const app = createDashboard({
         desk: hub.engine.desk,
         clock: { now: () => Date.now() },
+        wording: hub.engine.wording,
         session: async (c, next) => {
           c.set('session', { who: 'ana', csrf: 'token', scope: { kind: 'dashboard' } });
           await next();
