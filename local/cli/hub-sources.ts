@@ -231,9 +231,11 @@ export function registerSources(hub: Command): void {
           out.result({ reviewed: 0 }, 'Cancelled; those tools still ask.');
           return;
         }
+        // A prompt can stay open for minutes: record only the contracts the person was shown.
+        const shown = new Map(items.map((item) => [item.address, item.tool.contract]));
         for (const ns of new Set(items.map((item) => item.address.split('.')[0] ?? ''))) {
           const mine = new Map([...effects].filter(([address]) => address.startsWith(`${ns}.`)));
-          sources.acceptReview(ns, mine);
+          sources.acceptReview(ns, mine, shown);
         }
         out.result(
           { reviewed: effects.size, policies: Object.fromEntries(effects) },
