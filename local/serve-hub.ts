@@ -124,7 +124,7 @@ async function serveStdio(open: OpenHub, profile: string): Promise<void> {
     import('./home.ts'),
   ]);
   // This session may end before the person decides, so its pages are the page host's.
-  const pages = await approvalPages(open, () => ensurePageHost(homePaths(), open.local.hubId));
+  const pages = await approvalPages(open, () => ensurePageHost(homePaths(), open.local));
   const session = serveMcpStdio(await surfaceDeps(open, profile, pages));
   await Promise.race([session.closed, stopSignal()]);
   await session.close();
@@ -191,7 +191,7 @@ async function servePages(open: OpenHub, out: Output, port: number | undefined):
     },
   });
   const mine = { pid: process.pid, port: server.port, hubId: open.local.hubId };
-  if (!(await host.registerPageHost(paths, mine))) {
+  if (!(await host.registerPageHost(paths, mine, open.local.token))) {
     out.note(`A page host already serves hub ${open.local.hubId}; this one leaves.`);
     await server.close();
     return;

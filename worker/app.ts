@@ -3,7 +3,8 @@
  * imports hono and engine/ only, and reaches the hub through the small `AppHub` interface
  * each host fills in.
  *
- * Routes: `GET /healthz` answers without a token; `/mcp` needs the bearer token and answers 401
+ * Routes: `GET /healthz` answers without a token (with `?nonce=`, also a proof that this server
+ * holds the token, for a process of the hub finding its page host); `/mcp` needs the bearer token and answers 401
  * with no detail without it; every other path is the host's pages when it passes them (their
  * own page session guards them), else needs the token too. `/mcp` is the MCP surface when the host passes its
  * handler (engine/surface/http.ts builds one); the app guards it (token, body size) and hands the request on. A
@@ -13,6 +14,7 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { timingSafeEqual } from 'hono/utils/buffer';
+import { hostProof, NONCE_SHAPE } from '../engine/host-proof.ts';
 import { MAX_REQUEST_BYTES } from '../engine/surface/http.ts';
 
 /** What /healthz reports. */
@@ -59,7 +61,13 @@ export function createApp(options: AppOptions): Hono {
     return next();
   });
 
-  app.get('/healthz', async (c) => c.json(await options.hub.health()));
+  // With `?nonce=`, also the proof that this server holds the hub's token (engine/host-proof.ts).
+  app.get('/healthz', async (c) => {
+    const health = await options.hub.health();
+    const nonce = c.req.query('nonce');
+    if (nonce === undefined || !NONCE_SHAPE.test(nonce)) return c.json(health);
+    return c.json({ ...health, proof: await hostProof(options.token, nonce) });
+  });
 
   const bearer: MiddlewareHandler = async (c, next) => {
     const header = c.req.header('authorization') ?? '';

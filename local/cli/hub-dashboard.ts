@@ -24,7 +24,7 @@ export function registerDashboard(hub: Command): void {
         ]);
       const open = openHub(out);
       try {
-        const base = await ensurePageHost(homePaths(), open.local.hubId);
+        const base = await ensurePageHost(homePaths(), open.local);
         const link = await open.engine.pages.mintLink({ kind: 'dashboard' });
         const url = `${base}/open?t=${link.token}`;
         const opened = opensPages(open.local.openPages) && (await openInBrowser(url));

@@ -11,9 +11,11 @@
  * in its place leaves, so one remains.
  */
 import { spawn } from 'node:child_process';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { closeSync, openSync, readFileSync, unlinkSync } from 'node:fs';
 import { z } from 'zod';
 import { HubError } from '../../engine/errors.ts';
+import { hostProof } from '../../engine/host-proof.ts';
 import { type HomePaths, writeFileAtomic } from '../home.ts';
 import { LOOPBACK } from '../server.ts';
 import { CHECKOUT_BIN } from '../setup-snippets.ts';
@@ -46,25 +48,64 @@ export function readPageHost(paths: HomePaths): PageHostFile | undefined {
 /** The base URL of a page host on `port`. */
 export const pageHostUrl = (port: number) => `http://${LOOPBACK}:${port}`;
 
-/** True when the server on `port` answers /healthz as hub `hubId`. */
-async function answersFor(port: number, hubId: string): Promise<boolean> {
+/** The most a health answer may be: a foreign server's longer body is not read. */
+const HEALTH_MAX_BYTES = 1024;
+
+/**
+ * True when the server on `port` is this hub's own: it answers /healthz with the hub id and the
+ * proof, under the hub's token, of a nonce drawn now (engine/host-proof.ts). A program that took
+ * a dead page host's port knows the id (anyone may ask for it) but not the token.
+ */
+async function answersFor(port: number, hub: HubKey): Promise<boolean> {
+  const nonce = randomBytes(24).toString('base64url');
   try {
-    const response = await fetch(`${pageHostUrl(port)}/healthz`, {
+    const response = await fetch(`${pageHostUrl(port)}/healthz?nonce=${nonce}`, {
       signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS),
     });
-    if (!response.ok) return false;
-    const health = (await response.json()) as { hubId?: unknown };
-    return health.hubId === hubId;
+    const body = response.ok ? await cappedText(response, HEALTH_MAX_BYTES) : undefined;
+    if (body === undefined) return false;
+    const health = JSON.parse(body) as { hubId?: unknown; proof?: unknown };
+    if (health.hubId !== hub.hubId || typeof health.proof !== 'string') return false;
+    const expected = await hostProof(hub.token, nonce);
+    return (
+      health.proof.length === expected.length &&
+      timingSafeEqual(Buffer.from(health.proof), Buffer.from(expected))
+    );
   } catch {
     return false;
   }
 }
 
-/** The base URL of the hub's running page host; undefined when none answers. */
-export async function livePageHost(paths: HomePaths, hubId: string): Promise<string | undefined> {
+/** The body as text when it is at most `max` bytes; undefined (and the rest unread) otherwise. */
+async function cappedText(response: Response, max: number): Promise<string | undefined> {
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** What tells this hub's servers apart from any other program: its id and its token. */
+export interface HubKey {
+  hubId: string;
+  token: string;
+}
+
+/** The base URL of the hub's running page host; undefined when none answers as the hub's own. */
+export async function livePageHost(paths: HomePaths, hub: HubKey): Promise<string | undefined> {
   const registered = readPageHost(paths);
-  if (!registered || registered.hubId !== hubId) return undefined;
-  return (await answersFor(registered.port, hubId)) ? pageHostUrl(registered.port) : undefined;
+  if (!registered || registered.hubId !== hub.hubId) return undefined;
+  return (await answersFor(registered.port, hub)) ? pageHostUrl(registered.port) : undefined;
 }
 
 /**
@@ -73,10 +114,10 @@ export async function livePageHost(paths: HomePaths, hubId: string): Promise<str
  */
 export async function ensurePageHost(
   paths: HomePaths,
-  hubId: string,
+  hub: HubKey,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<string> {
-  const live = await livePageHost(paths, hubId);
+  const live = await livePageHost(paths, hub);
   if (live) return live;
   const log = openSync(paths.pagesLog, 'a', 0o600);
   try {
@@ -93,7 +134,7 @@ export async function ensurePageHost(
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const started = await livePageHost(paths, hubId);
+    const started = await livePageHost(paths, hub);
     if (started) return started;
   }
   throw new HubError(
@@ -106,11 +147,16 @@ export async function ensurePageHost(
  * Registers this process as the hub's page host on `port`: true when it now is, false when a
  * live page host already serves the hub (this one should leave).
  */
-export async function registerPageHost(paths: HomePaths, mine: PageHostFile): Promise<boolean> {
+export async function registerPageHost(
+  paths: HomePaths,
+  mine: PageHostFile,
+  token: string,
+): Promise<boolean> {
   const text = `${JSON.stringify(mine)}\n`;
   if (writeFileAtomic(paths.pagesFile, text, { exclusive: true })) return true;
   const other = readPageHost(paths);
-  if (other && other.pid !== mine.pid && (await answersFor(other.port, mine.hubId))) return false;
+  if (other && other.pid !== mine.pid && (await answersFor(other.port, { hubId: mine.hubId, token })))
+    return false;
   writeFileAtomic(paths.pagesFile, text);
   return true;
 }

@@ -5,14 +5,22 @@
  * serving the pages beside /mcp while /mcp keeps its bearer token.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { homePaths } from '../../local/home.ts';
+import { type HomePaths, homePaths } from '../../local/home.ts';
 import { browserCommand } from '../../local/pages/browser.ts';
 import { livePageHost, readPageHost } from '../../local/pages/page-host.ts';
 import { opensPages, PageOpener } from '../../local/pages/page-opener.ts';
 import { BIN, cli, cliEnv, startServe, tempHome } from './cli-process.ts';
+
+/** The hub's id and token, as its own processes know them. */
+const hubKey = (paths: HomePaths) => ({
+  hubId: (JSON.parse(readFileSync(paths.hubFile, 'utf8')) as { hubId: string }).hubId,
+  token: readFileSync(paths.token, 'utf8').trim(),
+});
 
 describe('$BROWSER', () => {
   const url = 'http://127.0.0.1:1234/open?t=abc';
@@ -125,17 +133,18 @@ describe('the page host', () => {
   it('started by two processes at once, one remains registered and answers for its hub on loopback only', async () => {
     const [a, b] = [host(), host()];
     const paths = homePaths({ CAPABILITIES_HOME: home });
-    const hubId = (JSON.parse(readFileSync(paths.hubFile, 'utf8')) as { hubId: string }).hubId;
+    const hub = hubKey(paths);
     let base: string | undefined;
     for (let i = 0; i < 150 && !base; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      base = await livePageHost(paths, hubId);
+      base = await livePageHost(paths, hub);
     }
     expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const registered = readPageHost(paths);
     const loser = registered?.pid === a.pid ? b : a;
     expect(await exited(loser)).toBe(0);
-    expect(await livePageHost(paths, 'hub_another')).toBeUndefined();
+    expect(await livePageHost(paths, { ...hub, hubId: 'hub_another' })).toBeUndefined();
+    expect(await livePageHost(paths, { ...hub, token: 'x'.repeat(43) })).toBeUndefined();
 
     // Pages need a session; /mcp is not served here; Host must be loopback.
     expect((await fetch(`${base}/runs/run_x`)).status).toBe(401);
@@ -146,6 +155,31 @@ describe('the page host', () => {
     winner.kill('SIGTERM');
     expect(await exited(winner)).toBe(0);
     expect(existsSync(paths.pagesFile)).toBe(false);
+  }, 60_000);
+
+  it('a program on a dead page host’s port that claims the hub id is not trusted with a link', async () => {
+    const paths = homePaths({ CAPABILITIES_HOME: home });
+    const { hubId } = hubKey(paths);
+    const asked: string[] = [];
+    const spoof = createServer((req, res) => {
+      asked.push(req.url ?? '');
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ hubId, schemaVersion: 4, proof: 'f'.repeat(64) }));
+    });
+    await new Promise<void>((done) => spoof.listen(0, '127.0.0.1', () => done()));
+    const port = (spoof.address() as AddressInfo).port;
+    writeFileSync(paths.pagesFile, `${JSON.stringify({ pid: 999_999, port, hubId })}\n`);
+    try {
+      const opened = cli(home, ['--json', 'hub', 'dashboard']);
+      expect(opened.status, opened.stderr).toBe(0);
+      const { url } = JSON.parse(opened.stdout) as { url: string };
+      expect(new URL(url).port).not.toBe(String(port));
+      expect(readPageHost(paths)?.port).toBe(Number(new URL(url).port));
+      expect(asked.filter((path) => path.startsWith('/open'))).toEqual([]);
+      expect(asked.every((path) => path.startsWith('/healthz?nonce='))).toBe(true);
+    } finally {
+      spoof.close();
+    }
   }, 60_000);
 
   it('`hub dashboard` starts it when none runs and prints a link when no browser opens', () => {
