@@ -9,7 +9,7 @@
  */
 import type { Decision, DecisionChoice, PendingInput } from '../engine/contracts/runs.ts';
 import type { Back } from './back.ts';
-import { line, shownArgs } from './shown.ts';
+import { argsCut, line, shownArgs, wholeArgs } from './shown.ts';
 import { untilNow, utc } from './when.ts';
 
 /** The four choices, in the order the page offers them, with what each button says. */
@@ -100,6 +100,19 @@ export function OpenCall(props: OpenCallProps) {
       </dl>
       <p class="muted">Arguments, as the call would send them (secrets removed):</p>
       <pre>{shownArgs(args)}</pre>
+      {argsCut(args) ? (
+        // Allow covers every byte of the call, so every byte can be read here before deciding.
+        <>
+          <p>
+            <strong>These arguments are longer than shown above.</strong> Allowing the call allows all of
+            them: read them whole before you allow it.
+          </p>
+          <details>
+            <summary>All {new TextEncoder().encode(args).length} bytes of the arguments</summary>
+            <pre>{wholeArgs(args)}</pre>
+          </details>
+        </>
+      ) : null}
       <form method="post" action={props.action}>
         <input type="hidden" name="pendingId" value={input.id} />
         <input type="hidden" name="csrf" value={props.csrf} />

@@ -11,6 +11,12 @@ export const ARGS_SHOWN_BYTES = 4096;
 /** One line of upstream or guest text (an address, a reason, a summary). */
 export const line = (text: string): string => inertLine(text);
 
+/** True when `text` is longer than a page shows at first (ARGS_SHOWN_BYTES). */
+export const argsCut = (text: string): boolean => new TextEncoder().encode(text).length > ARGS_SHOWN_BYTES;
+
+/** Arguments whole, inert: what a page shows on request when the first view was cut. */
+export const wholeArgs = (text: string): string => inertText(text);
+
 /** Arguments as recorded (already scrubbed), inert, cut at 4 KB with a marker when longer. */
 export function shownArgs(text: string): string {
   const bytes = new TextEncoder().encode(text);

@@ -90,6 +90,10 @@ describe('the approval page', () => {
     expect(html).toContain('Posts.\\u202e&lt;script&gt;alert(1)&lt;/script&gt;\\x1b[2J');
     expect(html).not.toContain('<script>');
     expect(html).toContain('… (cut: the first 4 KB of 5016 bytes are shown)');
+    // Allow covers every byte, so every byte can be read on the page before deciding.
+    expect(html).toContain('Allowing the call allows all of them');
+    expect(html).toContain('<summary>All 5016 bytes of the arguments</summary>');
+    expect(html).toContain(`&quot;text&quot;: &quot;${'x'.repeat(5000)}&quot;`);
     expect(html).toContain('(in 1 s)');
   });
 
