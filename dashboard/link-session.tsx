@@ -39,6 +39,10 @@ export interface LinkSession {
   session: SessionMiddleware;
 }
 
+/** True when a session opened for `held` reaches what a link for `target` opens. */
+const reaches = (held: PageTarget, target: PageTarget): boolean =>
+  held.kind === 'dashboard' || (target.kind === 'run' && target.runId === held.runId);
+
 /** Where a target's page is, from the root the dashboard is mounted at. */
 export function targetPath(target: PageTarget): string {
   return target.kind === 'run' ? `/runs/${encodeURIComponent(target.runId)}` : '/';
@@ -68,6 +72,8 @@ export function linkSession(options: LinkSessionOptions): LinkSession {
   };
 
   const exchange: Handler<DashboardEnv> = async (c) => {
+    // A HEAD (a link checker, a preview) must not use up the person's link.
+    if (c.req.method === 'HEAD') return c.body(null, 200);
     const redeemed = await pages.redeem(c.req.query('t') ?? '', who);
     if (!redeemed.ok) {
       const held = await current(c);
@@ -82,6 +88,10 @@ export function linkSession(options: LinkSessionOptions): LinkSession {
         ...(held ? { back: { href: targetPath(held.target), label: 'Go to the page' } } : {}),
       });
     }
+    // A session this browser holds that already reaches the target stays (an approval link must
+    // not narrow an open dashboard to one run); the link is used up all the same.
+    const held = await current(c);
+    if (held && reaches(held.target, redeemed.target)) return c.redirect(targetPath(redeemed.target), 303);
     setCookie(c, cookie, redeemed.sessionToken, {
       path: '/',
       httpOnly: true,

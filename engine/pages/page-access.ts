@@ -19,8 +19,11 @@ import type { Clock, HubStore, Random } from '../ports.ts';
 
 /** How long a link opens a session unless the caller says otherwise. */
 export const LINK_TTL_MS = 10 * 60_000;
-/** How long a page session lasts from the link's exchange. */
-export const SESSION_TTL_MS = 12 * 60 * 60_000;
+/**
+ * How long a page session lasts from the link's exchange. Short: a browser sends the cookie to
+ * every port of the loopback address, so another program there could replay it while it lives.
+ */
+export const SESSION_TTL_MS = 60 * 60_000;
 
 const TOKEN_BYTES = 32;
 /** 32 bytes as unpadded base64url: 43 characters. */

@@ -123,4 +123,21 @@ describe('one-time links and page sessions', () => {
     for (const run of ['run_a', 'run_b'])
       expect((await app.request(`/runs/${run}`, { headers: { cookie } })).status).toBe(200);
   });
+
+  it('a HEAD uses up no link, and a run link keeps a dashboard session this browser already holds', async () => {
+    world.seedRun('run_a', 1);
+    const dashboardLink = await pages.mintLink({ kind: 'dashboard' });
+    const checked = await app.request(`/open?t=${dashboardLink.token}`, { method: 'HEAD' });
+    expect(checked.status).toBe(200);
+    expect(checked.headers.get('set-cookie')).toBeNull();
+    const cookie = cookieOf(await app.request(`/open?t=${dashboardLink.token}`));
+
+    const runLink = await pages.mintLink({ kind: 'run', runId: 'run_a' });
+    const opened = await app.request(`/open?t=${runLink.token}`, { headers: { cookie } });
+    expect(opened.status).toBe(303);
+    expect(opened.headers.get('location')).toBe('/runs/run_a');
+    expect(opened.headers.get('set-cookie')).toBeNull();
+    expect((await app.request('/', { headers: { cookie } })).status).toBe(200);
+    expect((await app.request(`/open?t=${runLink.token}`)).status).toBe(410);
+  });
 });
