@@ -1,9 +1,10 @@
 /**
  * Opening a page in the person's browser, the way git, gh and Python's webbrowser do: `$BROWSER`
- * when it is set (its first entry, as a command; `%s` stands for the URL, else the URL is
- * appended), otherwise the system opener (`open` on macOS, `start` on Windows, `xdg-open`
- * elsewhere) through the `open` package. The URL goes to that program as one argument, never
- * through a shell, and nowhere else: not to a log, not to the model.
+ * when it is set (each entry of its `:`-separated list in turn until one opens, as a command
+ * split on spaces, without quoting; `%s` stands for the URL, else the URL is appended), otherwise
+ * the system opener (`open` on macOS, `start` on Windows, `xdg-open` elsewhere) through the
+ * `open` package. The URL goes to that program as one argument, never through a shell, and
+ * nowhere else: not to a log, not to the model.
  *
  * A launcher that fails to start, or exits with a failure within a moment, did not open the
  * page; one that exits cleanly or keeps running did (a browser may keep its launcher alive).
@@ -12,43 +13,43 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { delimiter } from 'node:path';
 
 /** How long a launcher has to fail before the page counts as opened. */
-const SETTLE_MS = 3_000;
+const SETTLE_MS = 1_000;
 
-/** The `$BROWSER` command for `url`: program and arguments; undefined when BROWSER is unset. */
-export function browserCommand(
-  url: string,
-  browser: string | undefined,
-): { command: string; args: string[] } | undefined {
-  const first = browser?.split(delimiter).find((entry) => entry.trim() !== '');
-  if (!first) return undefined;
-  const [command, ...rest] = first.trim().split(/\s+/);
-  if (!command) return undefined;
-  const args = rest.some((arg) => arg.includes('%s'))
-    ? rest.map((arg) => arg.replaceAll('%s', url))
-    : [...rest, url];
-  return { command, args };
+type Command = { command: string; args: string[] };
+
+/** The `$BROWSER` commands for `url`, in order: program and arguments; none when BROWSER is unset. */
+export function browserCommands(url: string, browser: string | undefined): Command[] {
+  return (browser ?? '').split(delimiter).flatMap((entry) => {
+    const [command, ...rest] = entry.trim().split(/\s+/);
+    if (!command) return [];
+    const args = rest.some((arg) => arg.includes('%s'))
+      ? rest.map((arg) => arg.replaceAll('%s', url))
+      : [...rest, url];
+    return [{ command, args }];
+  });
 }
 
 /** Opens `url` in the person's browser; true when a launcher started and did not fail. */
 export async function openInBrowser(url: string, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
-  const chosen = browserCommand(url, env.BROWSER);
-  let child: ChildProcess;
-  try {
-    if (chosen) {
-      child = spawn(chosen.command, chosen.args, { stdio: 'ignore', detached: true, env });
-    } else {
+  const commands = browserCommands(url, env.BROWSER);
+  if (commands.length === 0) {
+    try {
       const { default: open } = await import('open');
-      child = await open(url);
+      return await settled(await open(url));
+    } catch {
+      return false;
     }
-  } catch {
-    return false;
   }
-  return settled(child);
+  for (const { command, args } of commands) {
+    if (await settled(spawn(command, args, { stdio: 'ignore', detached: true, env }))) return true;
+  }
+  return false;
 }
 
 /** True unless the launcher errs or exits with a failure within SETTLE_MS. */
 function settled(child: ChildProcess): Promise<boolean> {
   return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve(child.exitCode === 0);
     const timer = setTimeout(() => {
       child.unref();
       resolve(true);

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type HomePaths, homePaths } from '../../local/home.ts';
-import { browserCommand } from '../../local/pages/browser.ts';
+import { browserCommands, openInBrowser } from '../../local/pages/browser.ts';
 import { livePageHost, readPageHost } from '../../local/pages/page-host.ts';
 import { opensPages, PageOpener } from '../../local/pages/page-opener.ts';
 import { BIN, cli, cliEnv, startServe, tempHome } from './cli-process.ts';
@@ -24,16 +24,25 @@ const hubKey = (paths: HomePaths) => ({
 
 describe('$BROWSER', () => {
   const url = 'http://127.0.0.1:1234/open?t=abc';
-  it('runs its first entry with the URL appended, or in place of %s, never through a shell', () => {
-    expect(browserCommand(url, undefined)).toBeUndefined();
-    expect(browserCommand(url, '')).toBeUndefined();
-    expect(browserCommand(url, 'firefox')).toEqual({ command: 'firefox', args: [url] });
-    expect(browserCommand(url, 'chromium --new-window')).toEqual({
-      command: 'chromium',
-      args: ['--new-window', url],
-    });
-    expect(browserCommand(url, 'lynx -dump %s:w3m')).toEqual({ command: 'lynx', args: ['-dump', url] });
-    expect(browserCommand(url, 'x; rm -rf ~')).toEqual({ command: 'x;', args: ['rm', '-rf', '~', url] });
+  it('is a list of commands, each with the URL appended or in place of %s, never run through a shell', () => {
+    expect(browserCommands(url, undefined)).toEqual([]);
+    expect(browserCommands(url, ' ')).toEqual([]);
+    expect(browserCommands(url, 'firefox')).toEqual([{ command: 'firefox', args: [url] }]);
+    expect(browserCommands(url, 'chromium --new-window')).toEqual([
+      { command: 'chromium', args: ['--new-window', url] },
+    ]);
+    expect(browserCommands(url, 'lynx -dump %s:w3m')).toEqual([
+      { command: 'lynx', args: ['-dump', url] },
+      { command: 'w3m', args: [url] },
+    ]);
+    expect(browserCommands(url, 'x; rm -rf ~')).toEqual([{ command: 'x;', args: ['rm', '-rf', '~', url] }]);
+  });
+
+  it('tries each entry in turn until one opens', async () => {
+    expect(await openInBrowser(url, { ...process.env, BROWSER: '/nonexistent/browser:false:true' })).toBe(
+      true,
+    );
+    expect(await openInBrowser(url, { ...process.env, BROWSER: '/nonexistent/browser:false' })).toBe(false);
   });
 });
 
