@@ -2,7 +2,7 @@
  * The local hub, serving: the engine's surface (the one assembly, `engineSurfaceDeps`) with the
  * client prompt and the approval page wired in, over stdio for one harness session or over HTTP
  * on loopback (with the pages beside /mcp), or the pages alone as the hub's page host
- * (local/pages/page-host.ts); with runs and page links swept while it serves (expiry, 7-day
+ * (local/pages/serve-pages.ts); with runs and page links swept while it serves (expiry, 7-day
  * retention). `capabilities hub serve` (local/cli/hub-serve.ts)
  * checks its options and calls `serveHub`; the hub is opened by `openHub` like every command's.
  */
@@ -12,6 +12,7 @@ import { cryptoRandom, systemClock } from '../engine/system.ts';
 import { type Output, scrubbed } from './cli/output.ts';
 import { type OpenHub, version } from './open-hub.ts';
 import type { RunningServer } from './server.ts';
+import { stopSignal } from './stop-signal.ts';
 
 /**
  * How to serve: one harness session on stdio; HTTP on 127.0.0.1 (on `port`, else hub.json's);
@@ -28,18 +29,14 @@ export async function serveHub(open: OpenHub, mode: ServeMode, profile: string, 
   try {
     if (mode.kind === 'stdio') await serveStdio(open, profile);
     else if (mode.kind === 'http') await serveHttp(open, profile, out, mode.port);
-    else await servePages(open, out, mode.port);
+    else {
+      const { servePages } = await import('./pages/serve-pages.ts');
+      await servePages(open, out, mode.port);
+    }
   } finally {
     stopSweeping();
   }
 }
-
-/** Resolves on the first SIGINT or SIGTERM. */
-const stopSignal = () =>
-  new Promise<void>((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
-  });
 
 /**
  * A line on stderr for errors the model is not told about (stdout may be the protocol), scrubbed
@@ -167,52 +164,3 @@ async function serveHttp(open: OpenHub, profile: string, out: Output, port: numb
   await mcp.close();
   await server.close();
 }
-
-/**
- * The hub's page host (`serve --pages`): the pages alone on 127.0.0.1, registered in pages.json
- * so every `serve --stdio` of the hub opens its pages here. It leaves on a signal, after
- * PAGE_HOST_IDLE_MS without a request, or when another page host took its place; a live page
- * host already serving the hub makes this one leave at once.
- */
-async function servePages(open: OpenHub, out: Output, port: number | undefined): Promise<void> {
-  const [{ serveHttp: listen }, { homePaths }, { localPages }, host] = await Promise.all([
-    import('./server.ts'),
-    import('./home.ts'),
-    import('./pages/local-pages.ts'),
-    import('./pages/page-host.ts'),
-  ]);
-  const paths = homePaths();
-  const pages = localPages(open);
-  let lastRequest = Date.now();
-  const server = await listen(open.local, port ?? 0, {
-    pages: (request) => {
-      lastRequest = Date.now();
-      return pages(request);
-    },
-  });
-  const mine = { pid: process.pid, port: server.port, hubId: open.local.hubId };
-  if (!(await host.registerPageHost(paths, mine, open.local.token))) {
-    out.note(`A page host already serves hub ${open.local.hubId}; this one leaves.`);
-    await server.close();
-    return;
-  }
-  out.result(
-    { url: server.url, hubId: open.local.hubId, pid: process.pid },
-    `capabilities hub ${open.local.hubId} serving its pages on ${server.url}. Ctrl-C stops it.`,
-  );
-  const leave = new Promise<void>((resolve) => {
-    const timer = setInterval(() => {
-      const idle = Date.now() - lastRequest > host.PAGE_HOST_IDLE_MS;
-      if (idle || !host.stillRegistered(paths, mine)) {
-        clearInterval(timer);
-        resolve();
-      }
-    }, PAGE_HOST_CHECK_MS);
-  });
-  await Promise.race([stopSignal(), leave]);
-  host.unregisterPageHost(paths, mine);
-  await server.close();
-}
-
-/** How often the page host checks whether it is idle or replaced. */
-const PAGE_HOST_CHECK_MS = 15_000;
