@@ -7,6 +7,7 @@
  * the others were done.
  */
 import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { HarnessOutcome } from '../connect/connect.ts';
 import type { HarnessId, HarnessPlace } from '../connect/harnesses.ts';
@@ -16,6 +17,12 @@ import type { Output } from './output.ts';
 interface EditOptions {
   client?: string;
   yes?: boolean;
+}
+
+/** CAPABILITIES_HOME for the entry, when the hub is not at the default place (~/.capabilities). */
+function hubHomeToPass(): string | undefined {
+  const set = process.env.CAPABILITIES_HOME?.trim();
+  return set && resolve(set) !== join(homedir(), '.capabilities') ? set : undefined;
 }
 
 const place = (): HarnessPlace => ({ home: homedir(), env: process.env, platform: process.platform });
@@ -83,7 +90,7 @@ export function registerConnect(hub: Command): void {
         clients,
         hubDir: homePaths().hub,
         now: new Date(),
-        stdio: stdioEntry(CHECKOUT_BIN, process.env.CAPABILITIES_HOME?.trim() || undefined),
+        stdio: stdioEntry(CHECKOUT_BIN, hubHomeToPass()),
         decideReplace: async (h, diff) =>
           interaction.yes ||
           (review.canPrompt(interaction) &&

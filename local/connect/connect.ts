@@ -112,11 +112,14 @@ export function differences(found: unknown, wanted: Record<string, unknown>): st
     .join('; ');
 }
 
-/** The harnesses to consider: named ones (found when their folder exists), else those with a file. */
+/**
+ * The harnesses to consider, named or all: connect finds one by its file or its folder (and then
+ * creates the file), disconnect only by its file.
+ */
 function targets(request: EditRequest, creating: boolean): { present: Harness[]; missing: HarnessOutcome[] } {
   const named = request.clients !== undefined;
   const all = (request.clients ?? HARNESS_IDS).map((id) => harness(id, request.place));
-  const present = all.filter((h) => existsSync(h.file) || (named && creating && existsSync(h.folder)));
+  const present = all.filter((h) => existsSync(h.file) || (creating && existsSync(h.folder)));
   const missing = named
     ? all
         .filter((h) => !present.includes(h))

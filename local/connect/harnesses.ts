@@ -15,7 +15,7 @@
  *   Linux `$XDG_CONFIG_HOME/Claude/claude_desktop_config.json` (else `~/.config/Claude/…`; there is
  *   no official Linux build, community builds use this). Strict JSON, same entry as Cursor.
  *
- * A harness is found when its file exists, or when it is named (`--client`) and its folder exists.
+ * A harness is found when its file or its folder exists; connect then creates the file.
  */
 import { join } from 'node:path';
 import { HubError } from '../../engine/errors.ts';

@@ -170,6 +170,26 @@ describe('hub connect, disconnect, rollback', () => {
     expect(() => statSync(f.files.claudeDesktop)).toThrow();
   });
 
+  it('finds a harness by its folder and creates its file (mode 600); disconnect needs the file', async () => {
+    const f = home([]);
+    const report = await connectHarnesses(request(f));
+    expect(report.outcomes.map((o) => o.status)).toEqual([
+      'connected',
+      'connected',
+      'connected',
+      'connected',
+    ]);
+    expect(statSync(f.files.codex).mode & 0o777).toBe(0o600);
+    expect(f.read(f.files.codex)).toBe(
+      `[mcp_servers.capabilities]\ncommand = "${BIN}"\nargs = ["hub", "serve", "--stdio", "--profile", "default"]\n\n[mcp_servers.capabilities.env]\nCAPABILITIES_HOME = "${f.hub}"\n`,
+    );
+    const named = disconnectHarnesses({ ...request(f), clients: ['cursor'] });
+    expect(named.outcomes.map((o) => o.status)).toEqual(['disconnected']);
+    expect(disconnectHarnesses({ ...request(f), clients: ['cursor'] }).outcomes.map((o) => o.status)).toEqual(
+      ['unchanged'],
+    );
+  });
+
   it('rollback without a snapshot says there is none', () => {
     const f = home();
     const back = run(f, BIN, ['hub', 'rollback']);
