@@ -3,14 +3,15 @@
  * (Claude Code, Codex, Cursor, Claude Desktop), out again, or every harness file back to the
  * last snapshot byte for byte. The work is local/connect/; this file reads the options, checks
  * this checkout's CLI before connect writes anything, asks before replacing an entry that
- * differs, and prints one line per harness. A harness that failed makes the exit code 1 after
- * the others were done.
+ * differs, and prints one line per harness, and for Antigravity, Hermes and pi the entry to add
+ * by hand. A harness that failed makes the exit code 1 after the others were done.
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { HarnessOutcome } from '../connect/connect.ts';
 import type { HarnessId, HarnessPlace } from '../connect/harnesses.ts';
+import type { PrintedEntry } from '../connect/printed-harnesses.ts';
 import { outputOf } from './hub-action.ts';
 import type { Output } from './output.ts';
 
@@ -36,17 +37,24 @@ const WORDS: Record<HarnessOutcome['status'], string> = {
   failed: 'FAILED',
 };
 
-function printReport(
-  out: Output,
-  title: string,
-  report: { outcomes: HarnessOutcome[]; snapshot?: string },
-): void {
+interface Report {
+  outcomes: HarnessOutcome[];
+  snapshot?: string;
+  /** Harnesses connect only tells about (Antigravity, Hermes, pi): the entry and its file. */
+  printed?: PrintedEntry[];
+}
+
+function printReport(out: Output, title: string, report: Report): void {
   const lines = [title];
   for (const o of report.outcomes) {
     lines.push(`  ${o.title}: ${WORDS[o.status]}  ${o.file}`);
     if (o.message) lines.push(`    ${o.message}`);
   }
-  if (report.outcomes.length === 0) {
+  for (const p of report.printed ?? []) {
+    lines.push(`  ${p.title}: not written; add this to ${p.file}, beside the servers already there:`);
+    lines.push(...p.entry.split('\n').map((line) => `      ${line}`));
+  }
+  if (report.outcomes.length === 0 && !report.printed?.length) {
     lines.push('  No harness found (Claude Code, Codex, Cursor, Claude Desktop); name one with --client.');
   }
   if (report.snapshot)
@@ -85,12 +93,13 @@ export function registerConnect(hub: Command): void {
         ]);
       checkBin(CHECKOUT_BIN);
       const interaction = { yes: options.yes === true, input: out.options.input };
+      const stdio = stdioEntry(CHECKOUT_BIN, hubHomeToPass());
       const report = await connectHarnesses({
         place: place(),
         clients,
         hubDir: homePaths().hub,
         now: new Date(),
-        stdio: stdioEntry(CHECKOUT_BIN, hubHomeToPass()),
+        stdio,
         decideReplace: async (h, diff) =>
           interaction.yes ||
           (review.canPrompt(interaction) &&
@@ -100,7 +109,9 @@ export function registerConnect(hub: Command): void {
               'pass --yes to replace it',
             ))),
       });
-      printReport(out, 'Connect:', report);
+      const { printedEntries } = await import('../connect/printed-harnesses.ts');
+      const printed = clients === undefined ? printedEntries(place(), stdio) : [];
+      printReport(out, 'Connect:', printed.length === 0 ? report : { ...report, printed });
     });
 
   hub

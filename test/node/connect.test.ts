@@ -7,7 +7,15 @@
  * does not parse are each refused with nothing half-written.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -112,9 +120,33 @@ describe('hub connect, disconnect, rollback', () => {
   it('leaves everything else as it was, and disconnect gives each file its content back', () => {
     const f = home();
     const before = Object.values(f.files).map((path) => f.read(path));
+    for (const folder of ['.hermes', '.pi/agent', '.gemini/antigravity'])
+      mkdirSync(join(f.home, folder), { recursive: true });
     const connect = run(f, BIN, ['hub', 'connect']);
     expect(connect.status, connect.stderr).toBe(0);
     expect(connect.stdout).toContain('Cursor: connected');
+    // Antigravity, Hermes and pi: the entry and its file, printed, nothing written.
+    const yaml = connect.stdout.slice(connect.stdout.indexOf('Hermes: not written'));
+    expect(yaml).toContain(
+      [
+        `Hermes: not written; add this to ${join(f.home, '.hermes', 'config.yaml')}, beside the servers already there:`,
+        '      mcp_servers:',
+        '        capabilities:',
+        `          command: ${BIN}`,
+        '          args:',
+        '            - hub',
+      ].join('\n'),
+    );
+    expect(connect.stdout).toContain(
+      `Antigravity: not written; add this to ${join(f.home, '.gemini', 'antigravity', 'mcp_config.json')}`,
+    );
+    expect(connect.stdout).toContain(
+      `pi: not written; add this to ${join(f.home, '.pi', 'agent', 'mcp.json')}`,
+    );
+    expect(
+      existsSync(join(f.home, '.hermes', 'config.yaml')) ||
+        existsSync(join(f.home, '.pi', 'agent', 'mcp.json')),
+    ).toBe(false);
 
     const cursor = f.read(f.files.cursor);
     expect(cursor.startsWith(CURSOR_JSONC.slice(0, CURSOR_JSONC.indexOf('\t\t"sentry"')))).toBe(true);
