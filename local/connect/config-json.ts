@@ -64,6 +64,8 @@ function setAt(text: string, path: string[], value: unknown, options: Formatting
   const [edit] = edits;
   if (edits.length !== 1 || !edit) return applyEdits(text, edits);
   const next = applyEdits(text, [edit]);
+  // A file on one line holding anything (minified) gets the entry on that line too.
+  if (!text.trimEnd().includes('\n') && text.includes('"')) return next;
   const start = edit.offset;
   const end = start + edit.content.length;
   // The range reaches one character either side so the braces of an empty object get their

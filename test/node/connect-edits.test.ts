@@ -41,6 +41,15 @@ describe('the JSON editor', () => {
     expect(jsonc(added).withoutEntry()).toBe(text);
   });
 
+  it('keeps a file on one line on one line', () => {
+    const text = '{"mcpServers":{"x":{"command":"y"}}}';
+    const added = jsonc(text).withEntry(entry);
+    expect(added).toBe(
+      '{"mcpServers":{"x":{"command":"y"},"capabilities": {"command":"/opt/capabilities/bin/capabilities","args":["hub","serve"]}}}',
+    );
+    expect(jsonc(added).withoutEntry()).toBe(text);
+  });
+
   it('refuses comments in a strict JSON file, and servers that are not an object', () => {
     expect(() =>
       openJsonConfig('.claude.json', '{\n  // no\n}', false, 'mcpServers', 'capabilities'),
