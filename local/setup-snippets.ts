@@ -27,6 +27,23 @@ export interface SetupTarget {
 
 const STDIO_ARGS = ['hub', 'serve', '--stdio', '--profile', 'default'] as const;
 
+/** The stdio entry every harness runs: `bin hub serve --stdio --profile default`, plus the home. */
+export interface StdioEntry {
+  command: string;
+  args: string[];
+  /** Only when the hub is not at the default place: `{ CAPABILITIES_HOME }`. */
+  env?: Record<string, string>;
+}
+
+/** The entry that launches this hub's stdio surface by `bin`, with CAPABILITIES_HOME when given. */
+export function stdioEntry(bin: string, home?: string): StdioEntry {
+  return {
+    command: bin,
+    args: [...STDIO_ARGS],
+    ...(home === undefined ? {} : { env: { CAPABILITIES_HOME: resolve(home) } }),
+  };
+}
+
 /** `word` as one shell word: unchanged when it has nothing the shell reads, else single-quoted. */
 function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
@@ -34,26 +51,27 @@ function shellWord(word: string): string {
 
 /** The snippets as lines of text, ready to print. */
 export function setupSnippets(target: SetupTarget): string {
-  const home = target.home === undefined ? undefined : resolve(target.home);
+  const entry = stdioEntry(target.bin, target.home);
+  const home = entry.env?.CAPABILITIES_HOME;
   const q = JSON.stringify;
   const claudeEnv = home === undefined ? '' : ` --env ${shellWord(`CAPABILITIES_HOME=${home}`)}`;
   const codexEnv = home === undefined ? [] : [`  env = { CAPABILITIES_HOME = ${q(home)} }`];
   const cursorEnv = home === undefined ? '' : `, "env": { "CAPABILITIES_HOME": ${q(home)} }`;
-  const args = `[${STDIO_ARGS.map((arg) => q(arg)).join(', ')}]`;
+  const args = `[${entry.args.map((arg) => q(arg)).join(', ')}]`;
   return [
     'Connect an agent (each launches its own `hub serve --stdio`; all of them share this hub):',
     '',
     'Claude Code:',
-    `  claude mcp add --scope user${claudeEnv} capabilities -- ${[target.bin, ...STDIO_ARGS].map(shellWord).join(' ')}`,
+    `  claude mcp add --scope user${claudeEnv} capabilities -- ${[entry.command, ...entry.args].map(shellWord).join(' ')}`,
     '',
     'Codex, in ~/.codex/config.toml:',
     '  [mcp_servers.capabilities]',
-    `  command = ${q(target.bin)}`,
+    `  command = ${q(entry.command)}`,
     `  args = ${args}`,
     ...codexEnv,
     '',
     'Cursor, in ~/.cursor/mcp.json:',
-    `  { "mcpServers": { "capabilities": { "command": ${q(target.bin)}, "args": ${args}${cursorEnv} } } }`,
+    `  { "mcpServers": { "capabilities": { "command": ${q(entry.command)}, "args": ${args}${cursorEnv} } } }`,
     '',
     `Over HTTP: ${target.url}/mcp with the header \`Authorization: Bearer <the token in ${target.tokenFile}>\`.`,
   ].join('\n');

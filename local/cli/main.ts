@@ -9,6 +9,7 @@ import '../tsx-hooks.ts';
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { HubError } from '../../engine/errors.ts';
+import { registerConnect } from './hub-connect.ts';
 import { registerConnections } from './hub-connections.ts';
 import { registerDashboard } from './hub-dashboard.ts';
 import { registerDoctor } from './hub-doctor.ts';
@@ -46,6 +47,7 @@ export function buildProgram(): Command {
   registerConnections(hub);
   registerRuns(hub);
   registerDashboard(hub);
+  registerConnect(hub);
   return program;
 }
 

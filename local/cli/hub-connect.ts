@@ -1,0 +1,155 @@
+/**
+ * `capabilities hub connect | disconnect | rollback`: one `capabilities` entry into each harness
+ * (Claude Code, Codex, Cursor, Claude Desktop), out again, or every harness file back to the
+ * last snapshot byte for byte. The work is local/connect/; this file reads the options, checks
+ * this checkout's CLI before connect writes anything, asks before replacing an entry that
+ * differs, and prints one line per harness, and for Antigravity, Hermes and pi the entry to add
+ * by hand. A harness that failed makes the exit code 1 after the others were done.
+ */
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import type { HarnessOutcome } from '../connect/connect.ts';
+import type { HarnessId, HarnessPlace } from '../connect/harnesses.ts';
+import type { PrintedEntry } from '../connect/printed-harnesses.ts';
+import { outputOf } from './hub-action.ts';
+import type { Output } from './output.ts';
+
+interface EditOptions {
+  client?: string;
+  yes?: boolean;
+}
+
+/** CAPABILITIES_HOME for the entry, when the hub is not at the default place (~/.capabilities). */
+function hubHomeToPass(): string | undefined {
+  const set = process.env.CAPABILITIES_HOME?.trim();
+  return set && resolve(set) !== join(homedir(), '.capabilities') ? set : undefined;
+}
+
+const place = (): HarnessPlace => ({ home: homedir(), env: process.env, platform: process.platform });
+
+const WORDS: Record<HarnessOutcome['status'], string> = {
+  connected: 'connected',
+  unchanged: 'unchanged',
+  kept: 'kept',
+  disconnected: 'disconnected',
+  'not-found': 'not found',
+  failed: 'FAILED',
+};
+
+interface Report {
+  outcomes: HarnessOutcome[];
+  snapshot?: string;
+  /** Harnesses connect only tells about (Antigravity, Hermes, pi): the entry and its file. */
+  printed?: PrintedEntry[];
+}
+
+function printReport(out: Output, title: string, report: Report): void {
+  const lines = [title];
+  for (const o of report.outcomes) {
+    lines.push(`  ${o.title}: ${WORDS[o.status]}  ${o.file}`);
+    if (o.message) lines.push(`    ${o.message}`);
+  }
+  for (const p of report.printed ?? []) {
+    lines.push(`  ${p.title}: not written; add this to ${p.file}, beside the servers already there:`);
+    lines.push(...p.entry.split('\n').map((line) => `      ${line}`));
+  }
+  if (report.outcomes.length === 0 && !report.printed?.length) {
+    lines.push('  No harness found (Claude Code, Codex, Cursor, Claude Desktop); name one with --client.');
+  }
+  if (report.snapshot)
+    lines.push(
+      `The files as they were are in ${report.snapshot}; \`capabilities hub rollback\` puts them back.`,
+    );
+  out.result(report, lines.join('\n'));
+  if (report.outcomes.some((o) => o.status === 'failed')) process.exitCode = 1;
+}
+
+async function clientsOf(options: EditOptions): Promise<HarnessId[] | undefined> {
+  if (options.client === undefined) return undefined;
+  const { parseClients } = await import('../connect/harnesses.ts');
+  return parseClients(options.client);
+}
+
+export function registerConnect(hub: Command): void {
+  const clientHelp = 'only these harnesses, comma-separated: claude-code,codex,cursor,claude-desktop';
+  hub
+    .command('connect')
+    .description(
+      'Add the one "capabilities" MCP entry to each harness found (Claude Code, Codex, Cursor, Claude Desktop)',
+    )
+    .option('--client <names>', clientHelp)
+    .option('--yes', 'replace a different "capabilities" entry without asking')
+    .action(async (options: EditOptions, command: Command) => {
+      const out = outputOf(command);
+      const clients = await clientsOf(options);
+      const [{ homePaths }, { CHECKOUT_BIN, stdioEntry }, { checkBin }, { connectHarnesses }, review] =
+        await Promise.all([
+          import('../home.ts'),
+          import('../setup-snippets.ts'),
+          import('../connect/bin-check.ts'),
+          import('../connect/connect.ts'),
+          import('./review-prompt.ts'),
+        ]);
+      checkBin(CHECKOUT_BIN);
+      const interaction = { yes: options.yes === true, input: out.options.input };
+      const stdio = stdioEntry(CHECKOUT_BIN, hubHomeToPass());
+      const report = await connectHarnesses({
+        place: place(),
+        clients,
+        hubDir: homePaths().hub,
+        now: new Date(),
+        stdio,
+        decideReplace: async (h, diff) =>
+          interaction.yes ||
+          (review.canPrompt(interaction) &&
+            (await review.confirmOrYes(
+              interaction,
+              `${h.title} already has a "capabilities" entry that differs (${diff}). Replace it?`,
+              'pass --yes to replace it',
+            ))),
+      });
+      const { printedEntries } = await import('../connect/printed-harnesses.ts');
+      const printed = clients === undefined ? printedEntries(place(), stdio) : [];
+      printReport(out, 'Connect:', printed.length === 0 ? report : { ...report, printed });
+    });
+
+  hub
+    .command('disconnect')
+    .description('Remove the "capabilities" entry from each harness that has one')
+    .option('--client <names>', clientHelp)
+    .action(async (options: EditOptions, command: Command) => {
+      const out = outputOf(command);
+      const clients = await clientsOf(options);
+      const [{ homePaths }, { disconnectHarnesses }] = await Promise.all([
+        import('../home.ts'),
+        import('../connect/connect.ts'),
+      ]);
+      const report = disconnectHarnesses({
+        place: place(),
+        clients,
+        hubDir: homePaths().hub,
+        now: new Date(),
+      });
+      printReport(out, 'Disconnect:', report);
+    });
+
+  hub
+    .command('rollback')
+    .description('Put every harness file of the last snapshot back, byte for byte')
+    .action(async (_options: object, command: Command) => {
+      const out = outputOf(command);
+      const [{ homePaths }, { rollback }] = await Promise.all([
+        import('../home.ts'),
+        import('../connect/rollback.ts'),
+      ]);
+      const report = rollback(homePaths().hub);
+      const lines = [`Rollback to ${report.snapshot} (taken by ${report.takenBy}):`];
+      for (const file of report.files) {
+        lines.push(`  ${file.harness}: ${file.status}  ${file.path}`);
+        if (file.message) lines.push(`    ${file.message}`);
+      }
+      out.result(report, lines.join('\n'));
+      if (report.files.some((file) => file.status === 'failed')) process.exitCode = 1;
+    });
+}

@@ -1,0 +1,215 @@
+/**
+ * `hub connect` and `hub disconnect`: put the one `capabilities` entry into each harness found
+ * (or named), or take it out again. Each harness is read once and planned on its own, so one
+ * file that does not parse, cannot be read or changed under us is reported while the others go
+ * on. Before the first write, one snapshot holds every file about to change (snapshots.ts);
+ * then each is replaced only if it still holds the bytes that were read (safe-write.ts).
+ *
+ * An existing `capabilities` entry that differs from this hub's is replaced only when the
+ * person agrees (`decideReplace`: `--yes`, or a prompt), and the outcome says what differs.
+ */
+import { existsSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
+import { isHubError } from '../../engine/errors.ts';
+import type { StdioEntry } from '../setup-snippets.ts';
+import type { ConfigDocument } from './config-document.ts';
+import { openJsonConfig } from './config-json.ts';
+import { openTomlConfig } from './config-toml.ts';
+import {
+  ENTRY_NAME,
+  HARNESS_IDS,
+  type Harness,
+  type HarnessId,
+  type HarnessPlace,
+  harness,
+} from './harnesses.ts';
+import { type ReadConfig, readConfig, replaceIfUnchanged } from './safe-write.ts';
+import { takeSnapshot } from './snapshots.ts';
+
+export type OutcomeStatus =
+  | 'connected' // the entry was written
+  | 'unchanged' // the entry was already this hub's (connect) or absent (disconnect)
+  | 'kept' // a different `capabilities` entry, left alone
+  | 'disconnected' // the entry was removed
+  | 'not-found' // the harness is not on this machine
+  | 'failed'; // the file could not be read, parsed or written: nothing was written to it
+
+export interface HarnessOutcome {
+  harness: HarnessId;
+  title: string;
+  file: string;
+  status: OutcomeStatus;
+  /** What a person should know: what differs, what failed and what to do. */
+  message?: string;
+}
+
+export interface EditRequest {
+  place: HarnessPlace;
+  /** The harnesses named with --client; all of them, where found, when absent. */
+  clients?: readonly HarnessId[] | undefined;
+  /** `<home>/hub`, where snapshots go. */
+  hubDir: string;
+  now: Date;
+  /** Tests only: runs after a harness file was read, before it is replaced. */
+  beforeWrite?: (harness: Harness) => void;
+}
+
+export interface EditReport {
+  outcomes: HarnessOutcome[];
+  /** The snapshot taken before writing, when anything was written. */
+  snapshot?: string;
+}
+
+export interface ConnectRequest extends EditRequest {
+  stdio: StdioEntry;
+  /** Whether to replace a `capabilities` entry that differs; `differences` says how. */
+  decideReplace(harness: Harness, differences: string): Promise<boolean>;
+}
+
+interface Planned {
+  harness: Harness;
+  read: ReadConfig;
+  next: string;
+  status: OutcomeStatus;
+  message?: string;
+}
+
+function open(h: Harness, read: ReadConfig): ConfigDocument {
+  const text = read.bytes?.toString('utf8') ?? '';
+  return h.format === 'toml'
+    ? openTomlConfig(h.file, text, h.serversKey, ENTRY_NAME)
+    : openJsonConfig(h.file, text, h.format === 'jsonc', h.serversKey, ENTRY_NAME);
+}
+
+const outcome = (h: Harness, status: OutcomeStatus, message?: string): HarnessOutcome => ({
+  harness: h.id,
+  title: h.title,
+  file: h.file,
+  status,
+  ...(message === undefined ? {} : { message }),
+});
+
+/** A harness that could not be done: its own outcome, so the others go on. */
+const failure = (h: Harness, error: unknown): HarnessOutcome =>
+  outcome(
+    h,
+    'failed',
+    isHubError(error)
+      ? error.message
+      : `could not edit ${h.file} (${error instanceof Error ? error.message : String(error)}); nothing was written to it`,
+  );
+
+/** What differs between the entry in the file and this hub's, field by field. */
+export function differences(found: unknown, wanted: Record<string, unknown>): string {
+  const existing = typeof found === 'object' && found !== null ? (found as Record<string, unknown>) : {};
+  const keys = [...new Set([...Object.keys(existing), ...Object.keys(wanted)])];
+  return keys
+    .filter((key) => !isDeepStrictEqual(existing[key], wanted[key]))
+    .map(
+      (key) =>
+        `${key}: ${JSON.stringify(existing[key]) ?? '(none)'} → ${JSON.stringify(wanted[key]) ?? '(none)'}`,
+    )
+    .join('; ');
+}
+
+/**
+ * The harnesses to consider, named or all: connect finds one by its file or its folder (and then
+ * creates the file), disconnect only by its file.
+ */
+function targets(request: EditRequest, creating: boolean): { present: Harness[]; missing: HarnessOutcome[] } {
+  const named = request.clients !== undefined;
+  const all = (request.clients ?? HARNESS_IDS).map((id) => harness(id, request.place));
+  const present = all.filter((h) => existsSync(h.file) || (creating && existsSync(h.folder)));
+  const missing = named
+    ? all
+        .filter((h) => !present.includes(h))
+        .map((h) =>
+          outcome(
+            h,
+            'not-found',
+            creating
+              ? `neither ${h.file} nor ${h.folder} exists; install or start ${h.title} once, then connect again`
+              : `${h.file} does not exist; nothing to disconnect`,
+          ),
+        )
+    : [];
+  return { present, missing };
+}
+
+/** Snapshots every planned file, then replaces each one that still holds what was read. */
+function write(request: EditRequest, takenBy: string, plans: Planned[], report: EditReport): void {
+  const writes = plans.filter((plan) => plan.status === 'connected' || plan.status === 'disconnected');
+  if (writes.length > 0) {
+    report.snapshot = takeSnapshot(
+      request.hubDir,
+      request.now,
+      takenBy,
+      writes.map((plan) => ({ harness: plan.harness.id, read: plan.read })),
+    );
+  }
+  for (const plan of plans) {
+    if (plan.status === 'connected' || plan.status === 'disconnected') {
+      try {
+        request.beforeWrite?.(plan.harness);
+        replaceIfUnchanged(plan.read, Buffer.from(plan.next, 'utf8'));
+      } catch (error) {
+        report.outcomes.push(failure(plan.harness, error));
+        continue;
+      }
+    }
+    report.outcomes.push(outcome(plan.harness, plan.status, plan.message));
+  }
+}
+
+/** Writes this hub's entry into each harness found or named. The CLI was checked before. */
+export async function connectHarnesses(request: ConnectRequest): Promise<EditReport> {
+  const { present, missing } = targets(request, true);
+  const report: EditReport = { outcomes: [...missing] };
+  const plans: Planned[] = [];
+  for (const h of present) {
+    try {
+      const read = readConfig(h.file);
+      const document = open(h, read);
+      const wanted = h.entry(request.stdio);
+      if (isDeepStrictEqual(document.entry, wanted)) {
+        plans.push({ harness: h, read, next: '', status: 'unchanged' });
+        continue;
+      }
+      if (document.entry !== undefined) {
+        const diff = differences(document.entry, wanted);
+        if (!(await request.decideReplace(h, diff))) {
+          const message = `it already has a different "${ENTRY_NAME}" entry (${diff}); left as it is. Pass --yes to replace it.`;
+          plans.push({ harness: h, read, next: '', status: 'kept', message });
+          continue;
+        }
+      }
+      plans.push({ harness: h, read, next: document.withEntry(wanted), status: 'connected' });
+    } catch (error) {
+      report.outcomes.push(failure(h, error));
+    }
+  }
+  write(request, 'connect', plans, report);
+  return report;
+}
+
+/** Removes the `capabilities` entry from each harness that has one. */
+export function disconnectHarnesses(request: EditRequest): EditReport {
+  const { present, missing } = targets(request, false);
+  const report: EditReport = { outcomes: [...missing] };
+  const plans: Planned[] = [];
+  for (const h of present) {
+    try {
+      const read = readConfig(h.file);
+      const document = open(h, read);
+      if (document.entry === undefined) {
+        plans.push({ harness: h, read, next: '', status: 'unchanged' });
+        continue;
+      }
+      plans.push({ harness: h, read, next: document.withoutEntry(), status: 'disconnected' });
+    } catch (error) {
+      report.outcomes.push(failure(h, error));
+    }
+  }
+  write(request, 'disconnect', plans, report);
+  return report;
+}
