@@ -54,7 +54,8 @@ export function setupSnippets(target: SetupTarget): string {
   const entry = stdioEntry(target.bin, target.home);
   const home = entry.env?.CAPABILITIES_HOME;
   const q = JSON.stringify;
-  const claudeEnv = home === undefined ? '' : ` --env ${shellWord(`CAPABILITIES_HOME=${home}`)}`;
+  // The name goes before `-e`: Claude Code's `-e` takes several values and would swallow it.
+  const claudeEnv = home === undefined ? '' : ` -e ${shellWord(`CAPABILITIES_HOME=${home}`)}`;
   const codexEnv = home === undefined ? [] : [`  env = { CAPABILITIES_HOME = ${q(home)} }`];
   const cursorEnv = home === undefined ? '' : `, "env": { "CAPABILITIES_HOME": ${q(home)} }`;
   const args = `[${entry.args.map((arg) => q(arg)).join(', ')}]`;
@@ -62,7 +63,7 @@ export function setupSnippets(target: SetupTarget): string {
     'Connect an agent (each launches its own `hub serve --stdio`; all of them share this hub):',
     '',
     'Claude Code:',
-    `  claude mcp add --scope user${claudeEnv} capabilities -- ${[entry.command, ...entry.args].map(shellWord).join(' ')}`,
+    `  claude mcp add --scope user capabilities${claudeEnv} -- ${[entry.command, ...entry.args].map(shellWord).join(' ')}`,
     '',
     'Codex, in ~/.codex/config.toml:',
     '  [mcp_servers.capabilities]',

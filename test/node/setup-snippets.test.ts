@@ -3,12 +3,12 @@
  * each names this checkout's absolute CLI, the HTTP line names the port and the token's file,
  * and the token's value appears nowhere; checked on the module and on a real serve's output.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHECKOUT_BIN, setupSnippets } from '../../local/setup-snippets.ts';
-import { BIN, cliEnv, tempHome } from './cli-process.ts';
+import { BIN, cliEnv, REPO, tempHome } from './cli-process.ts';
 
 const STDIO = ['hub', 'serve', '--stdio', '--profile', 'default'];
 const target = {
@@ -56,7 +56,7 @@ describe('setupSnippets', () => {
     const home = "/tmp/Ada's hubs";
     const text = setupSnippets({ ...target, home });
     expect(section(text, 'Claude Code:')).toBe(
-      `claude mcp add --scope user --env 'CAPABILITIES_HOME=/tmp/Ada'\\''s hubs' capabilities -- ${target.bin} ${STDIO.join(' ')}`,
+      `claude mcp add --scope user capabilities -e 'CAPABILITIES_HOME=/tmp/Ada'\\''s hubs' -- ${target.bin} ${STDIO.join(' ')}`,
     );
     expect(section(text, 'Codex, in ~/.codex/config.toml:')).toContain(
       `env = { CAPABILITIES_HOME = "/tmp/Ada's hubs" }`,
@@ -107,9 +107,33 @@ describe('hub serve --http', () => {
     expect(token.length).toBeGreaterThanOrEqual(32);
 
     expect(stdout.split('\n')[0]).toContain('listening on');
-    expect(stdout).toContain(
-      `claude mcp add --scope user --env CAPABILITIES_HOME=${home} capabilities -- ${BIN}`,
+    const claudeLine = stdout.split('\n').find((l) => l.trim().startsWith('claude mcp add')) ?? '';
+    expect(claudeLine.trim()).toBe(
+      `claude mcp add --scope user capabilities -e CAPABILITIES_HOME=${home} -- ${BIN} ${STDIO.join(' ')}`,
     );
+    // Run exactly as printed, by a shell, with the real Claude Code in a HOME of its own: it
+    // takes the line, and the entry it makes starts this hub ("Connected").
+    const claudeHome = join(home, 'claude-home');
+    mkdirSync(claudeHome);
+    const claudeEnv: NodeJS.ProcessEnv = {
+      ...cliEnv(home),
+      HOME: claudeHome,
+      PATH: `${join(REPO, 'node_modules', '.bin')}:${process.env.PATH}`,
+    };
+    delete claudeEnv.CAPABILITIES_HOME;
+    const added = spawnSync('sh', ['-c', claudeLine.trim()], {
+      env: claudeEnv,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(added.status, added.stderr).toBe(0);
+    const got = spawnSync('claude', ['mcp', 'get', 'capabilities'], {
+      env: claudeEnv,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(got.stdout).toContain('Connected');
+    expect(got.stdout).toContain(`CAPABILITIES_HOME=${home}`);
     expect(stdout).toContain(`command = "${BIN}"`);
     expect(stdout).toContain(`"command": "${BIN}"`);
     expect(stdout).toContain(`Over HTTP: http://127.0.0.1:${port}/mcp`);
