@@ -12,6 +12,7 @@ import { HubError } from '../../engine/errors.ts';
 import { registerConnections } from './hub-connections.ts';
 import { registerDashboard } from './hub-dashboard.ts';
 import { registerDoctor } from './hub-doctor.ts';
+import { registerImport } from './hub-import.ts';
 import { registerInit } from './hub-init.ts';
 import { registerRuns } from './hub-runs.ts';
 import { registerServe } from './hub-serve.ts';
@@ -40,6 +41,7 @@ export function buildProgram(): Command {
   });
   const hub = program.command('hub').description('Run and manage the local hub');
   registerInit(hub);
+  registerImport(hub);
   registerDoctor(hub);
   registerServe(hub);
   registerSources(hub);
