@@ -108,6 +108,11 @@ export function registerImport(hub: Command): void {
             : `Would import ${plan.items.length} sources (a dry run: nothing was added):`,
         );
         for (const item of plan.items) lines.push(...itemLines(item));
+        for (const own of plan.hubEntries) {
+          lines.push(
+            `  skipped ${inertLine(`${own.harness}:${own.name}`)}: it runs this hub (\`hub connect\` wrote it)`,
+          );
+        }
         if (scan.distinctSkills > 0) {
           lines.push('', `${scan.distinctSkills} skills found; a later release imports them.`);
         }

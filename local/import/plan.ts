@@ -35,6 +35,8 @@ export interface ImportItem {
 
 export interface PlanSummary {
   items: ImportItem[];
+  /** Entries that run this hub itself (what `hub connect` writes): never imported into it. */
+  hubEntries: Origin[];
 }
 
 export interface ImportPlan extends PlanSummary {
@@ -83,6 +85,25 @@ export function sameServerKey(transport: PrintableTransport): string {
     : `remote ${urlKey(transport.url)}`;
 }
 
+/** `…/capabilities hub serve …`, directly or through an interpreter: the hub's own entry in a harness. */
+export function runsTheHub(transport: PrintableTransport): boolean {
+  if (transport.kind !== 'stdio') return false;
+  const words = [transport.command, ...transport.args];
+  return words.some(
+    (word, i) => commandKey(word) === 'capabilities' && words[i + 1] === 'hub' && words[i + 2] === 'serve',
+  );
+}
+
+function originOf(server: FoundServer): Origin {
+  return {
+    harness: server.harness,
+    name: server.name,
+    file: server.file,
+    scope: server.scope,
+    project: server.project,
+  };
+}
+
 function need(credential: Credential): CredentialNeed {
   return credential.kind === 'reference'
     ? { kind: 'reference', where: credential.where, name: credential.name, variable: credential.variable }
@@ -124,8 +145,13 @@ export interface PlanOptions {
 
 export function planImport(found: readonly FoundServer[], options: PlanOptions): ImportPlan {
   const groups = new Map<string, Group>();
+  const hubEntries: Origin[] = [];
   for (const server of [...found].sort(order)) {
     const classified = classify(server);
+    if (runsTheHub(classified.transport)) {
+      hubEntries.push(originOf(server));
+      continue;
+    }
     const key = sameServerKey(classified.transport);
     const group = groups.get(key);
     if (group) group.members.push({ server, classified });
@@ -151,16 +177,10 @@ export function planImport(found: readonly FoundServer[], options: PlanOptions):
     items.push({
       namespace,
       transport,
-      origins: group.members.map(({ server }) => ({
-        harness: server.harness,
-        name: server.name,
-        file: server.file,
-        scope: server.scope,
-        project: server.project,
-      })),
+      origins: group.members.map(({ server }) => originOf(server)),
       disabled: group.members.every(({ server }) => server.disabled),
       needs: secrets.map(need),
     });
   }
-  return { items, credentials, toJSON: () => ({ items }) };
+  return { items, hubEntries, credentials, toJSON: () => ({ items, hubEntries }) };
 }

@@ -12,6 +12,7 @@ import { nodeHarnessFiles } from '../../local/import/node-files.ts';
 import { planImport } from '../../local/import/plan.ts';
 import { readHarnesses } from '../../local/import/read-harnesses.ts';
 import { resolveCredentials } from '../../local/import/resolve.ts';
+import { secretName, tokenShaped, urlSecrets } from '../../local/import/secret-shape.ts';
 
 const ref = (name: string) => `\${${name}}`;
 
@@ -273,5 +274,64 @@ describe('resolveCredentials', () => {
       values: [],
       missing: [{ name: 'Authorization', variable: 'LINEAR_API_KEY' }],
     });
+  });
+});
+
+describe("the hub's own entry", () => {
+  it('is never imported into the hub, whatever its name or the path it runs from', () => {
+    const plan = planImport(
+      [
+        found(
+          'claude-code',
+          'capabilities',
+          stdio('/opt/capabilities/bin/capabilities', ['hub', 'serve', '--stdio', '--profile', 'default']),
+        ),
+        found(
+          'cursor',
+          'my-hub',
+          stdio('node', ['/opt/capabilities/bin/capabilities', 'hub', 'serve', '--stdio']),
+        ),
+        found('cursor', 'capabilities-docs', stdio('npx', ['-y', 'capabilities-docs'])),
+      ],
+      { existingNamespaces: [] },
+    );
+    expect(plan.hubEntries.map((o) => o.name)).toEqual(['capabilities', 'my-hub']);
+    expect(plan.items.map((i) => i.namespace)).toEqual(['capabilities_docs']);
+  });
+});
+
+describe('secret shapes', () => {
+  it('tells credentials from settings by name', () => {
+    const secret = [
+      'GITHUB_PERSONAL_ACCESS_TOKEN',
+      'OPENAI_API_KEY',
+      'AWS_SECRET_ACCESS_KEY',
+      'DB_PASSWORD',
+      'Authorization',
+      'X-Api-Key',
+      'apiKey',
+      'SLACK_BOT_TOKEN',
+    ];
+    const setting = [
+      'SLACK_TEAM_ID',
+      'MAX_TOKENS',
+      'LOG_LEVEL',
+      'KEY_FILE_PATH',
+      'GITHUB_HOST',
+      'MEMORY_FILE_PATH',
+    ];
+    for (const name of secret) expect([name, secretName(name)]).toEqual([name, true]);
+    for (const name of setting) expect([name, secretName(name)]).toEqual([name, false]);
+  });
+
+  it('finds a password in a URL and a token-shaped value under any name', () => {
+    expect(urlSecrets('postgresql://shop:hunter2@db:5432/shop')).toEqual({
+      redacted: 'postgresql://<secret>@db:5432/shop',
+      secrets: [{ name: 'userinfo', value: 'shop:hunter2' }],
+    });
+    expect(urlSecrets('https://mcp.example.com/mcp?team=a').secrets).toEqual([]);
+    expect(tokenShaped('ghp_fixtureNotARealToken00000000000009')).toBe(true);
+    expect(tokenShaped('Bearer sk-fixture00000000000000000')).toBe(true);
+    expect(tokenShaped('us-east-1')).toBe(false);
   });
 });
