@@ -13,6 +13,7 @@ import { registerConnect } from './hub-connect.ts';
 import { registerConnections } from './hub-connections.ts';
 import { registerDashboard } from './hub-dashboard.ts';
 import { registerDoctor } from './hub-doctor.ts';
+import { registerImport } from './hub-import.ts';
 import { registerInit } from './hub-init.ts';
 import { registerRuns } from './hub-runs.ts';
 import { registerServe } from './hub-serve.ts';
@@ -41,6 +42,7 @@ export function buildProgram(): Command {
   });
   const hub = program.command('hub').description('Run and manage the local hub');
   registerInit(hub);
+  registerImport(hub);
   registerDoctor(hub);
   registerServe(hub);
   registerSources(hub);
