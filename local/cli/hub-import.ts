@@ -95,7 +95,7 @@ export function registerImport(hub: Command): void {
         const lines: string[] = [];
         for (const h of harnesses) {
           if (h.filesRead.length === 0 && h.skills === 0) continue;
-          lines.push(`${h.harness}: ${h.servers.length} servers, ${h.skills} skills`);
+          lines.push(`${h.harness}: ${count(h.servers.length, 'server')}, ${count(h.skills, 'skill')}`);
           for (const file of h.filesRead) lines.push(`  read ${inertLine(file)}`);
           for (const e of h.errors)
             lines.push(`  error: ${inertLine(`${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}`)}`);
@@ -124,3 +124,6 @@ export function registerImport(hub: Command): void {
       }),
     );
 }
+
+/** `1 server`, `2 servers`. */
+const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
