@@ -32,12 +32,6 @@ export function plainCopy(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, plainCopy(inner)]));
 }
 
-/** 1-based line and column of `offset` in `text`. */
-export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset).split('\n');
-  return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
-}
-
 /** The parsed document with `<key>.<name>` set to `value`, or removed (and an emptied table too). */
 export function expectedAfter(
   parsed: ParsedObject,

@@ -5,22 +5,14 @@
  * (Claude Code, Claude Desktop) must be strict JSON; `jsonc` (Cursor) may hold comments and
  * trailing commas. A file that does not parse is named with its line and column.
  */
-import {
-  applyEdits,
-  type FormattingOptions,
-  format,
-  modify,
-  type ParseError,
-  parse,
-  printParseErrorCode,
-} from 'jsonc-parser';
+import { applyEdits, type FormattingOptions, format, modify } from 'jsonc-parser';
 import { HubError } from '../../engine/errors.ts';
+import { parseJsonText } from '../json-text.ts';
 import {
   type ConfigDocument,
   checkEdit,
   expectedAfter,
   isObject,
-  lineAndColumn,
   type ParsedObject,
   serversOf,
 } from './config-document.ts';
@@ -35,20 +27,14 @@ function formattingOf(text: string): FormattingOptions {
 
 function parseStrictly(file: string, text: string, jsonc: boolean): ParsedObject {
   if (text.trim() === '') return {};
-  const errors: ParseError[] = [];
-  const parsed: unknown = parse(text, errors, {
-    disallowComments: !jsonc,
-    allowTrailingComma: jsonc,
-    allowEmptyContent: false,
-  });
-  const first = errors[0];
-  if (first) {
-    const { line, column } = lineAndColumn(text, first.offset);
+  const read = parseJsonText(text, { comments: jsonc, allowEmpty: false });
+  if (!read.ok) {
     throw new HubError(
       'corrupt',
-      `${file} is not valid ${jsonc ? 'JSONC' : 'JSON'}: ${printParseErrorCode(first.error)} at line ${line}, column ${column}; fix it (or move it away), then run connect again`,
+      `${file} is not valid ${jsonc ? 'JSONC' : 'JSON'}: ${read.problem} at line ${read.line}, column ${read.column}; fix it (or move it away), then run connect again`,
     );
   }
+  const parsed = read.value;
   if (!isObject(parsed)) {
     throw new HubError(
       'corrupt',

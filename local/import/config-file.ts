@@ -5,8 +5,8 @@
  * becomes an error naming the file and, when known, the line; it never throws.
  */
 import { parse as parseToml } from '@decimalturn/toml-patch';
-import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
 import { parse as parseYaml } from 'yaml';
+import { parseJsonText } from '../json-text.ts';
 import type { ReadError } from './found.ts';
 import type { HarnessFiles } from './harness-files.ts';
 
@@ -17,27 +17,15 @@ export type ConfigRead =
   | { kind: 'read'; value: unknown }
   | { kind: 'error'; error: ReadError };
 
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text[i] === '\n') line++;
-  return line;
-}
-
 function parseJson(file: string, text: string, comments: boolean): ConfigRead {
-  const errors: ParseError[] = [];
-  const value: unknown = parseJsonc(text, errors, {
-    disallowComments: !comments,
-    allowTrailingComma: comments,
-    allowEmptyContent: true,
-  });
-  const first = errors[0];
-  if (!first) return { kind: 'read', value };
+  const read = parseJsonText(text, { comments, allowEmpty: true });
+  if (read.ok) return { kind: 'read', value: read.value };
   return {
     kind: 'error',
     error: {
       file,
-      line: lineAt(text, first.offset),
-      message: `not valid ${comments ? 'JSONC' : 'JSON'} (${printParseErrorCode(first.error)}); fix the file and import again`,
+      line: read.line,
+      message: `not valid ${comments ? 'JSONC' : 'JSON'} (${read.problem}); fix the file and import again`,
     },
   };
 }
