@@ -11,6 +11,7 @@ import type { Clock } from '../engine/ports.ts';
 import type { HostWording } from '../engine/wording.ts';
 import { approvalRoutes } from './approval-routes.tsx';
 import { securityHeaders } from './headers.ts';
+import { OPEN_PATH } from './link-session.tsx';
 import { ProblemPage } from './problem-page.tsx';
 import { runsRoutes } from './runs-routes.tsx';
 import type { DashboardEnv, SessionMiddleware } from './session.ts';
@@ -52,7 +53,7 @@ export function createDashboard(deps: DashboardDeps): Hono<DashboardEnv> {
     c.set('wording', deps.wording);
     await next();
   });
-  if (deps.exchange) app.get('/open', deps.exchange);
+  if (deps.exchange) app.get(OPEN_PATH, deps.exchange);
   app.use('*', deps.session);
   runsRoutes(app, deps);
   approvalRoutes(app, deps);

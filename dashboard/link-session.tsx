@@ -39,6 +39,12 @@ export interface LinkSession {
   session: SessionMiddleware;
 }
 
+/** Where the link exchange is served, under the dashboard's mount. */
+export const OPEN_PATH = '/open';
+
+/** The path of the link for `token`, under the dashboard's mount: what the host opens. */
+export const linkPath = (token: string): string => `${OPEN_PATH}?t=${token}`;
+
 /** True when a session opened for `held` reaches what a link for `target` opens. */
 const reaches = (held: PageTarget, target: PageTarget): boolean =>
   held.kind === 'dashboard' || (target.kind === 'run' && target.runId === held.runId);

@@ -14,19 +14,26 @@ export function registerDashboard(hub: Command): void {
     .description('Open the dashboard (inbox, runs, sources) in your browser with a one-time link')
     .action(async (_options: object, command: Command) => {
       const out = outputOf(command);
-      const [{ openHub }, { homePaths }, { ensurePageHost }, { openInBrowser }, { opensPages }] =
-        await Promise.all([
-          import('../open-hub.ts'),
-          import('../home.ts'),
-          import('../pages/page-host.ts'),
-          import('../pages/browser.ts'),
-          import('../pages/page-opener.ts'),
-        ]);
+      const [
+        { openHub },
+        { homePaths },
+        { ensurePageHost },
+        { openInBrowser },
+        { opensPages },
+        { linkPath },
+      ] = await Promise.all([
+        import('../open-hub.ts'),
+        import('../home.ts'),
+        import('../pages/page-host.ts'),
+        import('../pages/browser.ts'),
+        import('../pages/page-opener.ts'),
+        import('../../dashboard/link-session.tsx'),
+      ]);
       const open = openHub(out);
       try {
         const base = await ensurePageHost(homePaths(), open.local);
         const link = await open.engine.pages.mintLink({ kind: 'dashboard' });
-        const url = `${base}/open?t=${link.token}`;
+        const url = `${base}${linkPath(link.token)}`;
         const opened = opensPages(open.local.openPages) && (await openInBrowser(url));
         const until = new Date(link.expiresAt).toISOString().slice(11, 16);
         out.result(

@@ -11,6 +11,7 @@
  * Opening is on unless hub.json's `openPages` is false, and `CAPABILITIES_OPEN_PAGES` (0/1)
  * decides for one process.
  */
+import { linkPath } from '../../dashboard/link-session.tsx';
 import type { PageTarget } from '../../engine/contracts/pages.ts';
 import type { MintedLink } from '../../engine/pages/page-access.ts';
 import type { SurfacePages } from '../../engine/surface/index.ts';
@@ -45,7 +46,7 @@ export class PageOpener implements SurfacePages {
     const shown = this.#shown.get(runId);
     if (shown?.base === base && pendingIds.every((id) => shown.ids.has(id))) return true;
     const link = await this.#deps.mint({ kind: 'run', runId });
-    const opened = await this.#deps.open(`${base}/open?t=${link.token}`);
+    const opened = await this.#deps.open(`${base}${linkPath(link.token)}`);
     if (opened) this.#shown.set(runId, { base, ids: new Set(pendingIds) });
     return opened;
   }
