@@ -7,14 +7,18 @@
  * Imported first by local/cli/main.ts, before anything can import a page.
  */
 import { readFileSync } from 'node:fs';
-import { registerHooks } from 'node:module';
+import { createRequire, registerHooks } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { transform } from 'sucrase';
+
+// Loaded with the first page, not with every command: most never render one.
+const require = createRequire(import.meta.url);
+let transform: typeof import('sucrase').transform | undefined;
 
 registerHooks({
   load(url, context, nextLoad) {
     if (!url.startsWith('file:') || !url.endsWith('.tsx')) return nextLoad(url, context);
     const path = fileURLToPath(url);
+    transform ??= (require('sucrase') as typeof import('sucrase')).transform;
     const { code } = transform(readFileSync(path, 'utf8'), {
       transforms: ['typescript', 'jsx'],
       jsxRuntime: 'automatic',
