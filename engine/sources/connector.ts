@@ -4,6 +4,7 @@
  * stdio where the host hands it a launcher (the local hub's, local/sources/stdio-launcher.ts).
  * Credentials arrive already resolved, at the moment of the request, and never stay.
  */
+import type { SecretRef } from '../contracts/connections.ts';
 import type { JsonValue } from '../contracts/names.ts';
 import type { Source } from '../contracts/sources.ts';
 import type { ListedTool } from '../manifest.ts';
@@ -20,6 +21,23 @@ export interface Credentials {
 }
 
 export const NO_CREDENTIALS: Credentials = { connection: null, env: {}, headers: {}, secrets: [] };
+
+/** A secret's value and how it reaches the source. */
+export interface DeliveredSecret {
+  delivery: SecretRef['delivery'];
+  value: string;
+}
+
+/** The credentials that deliver `secrets` (an environment variable each, or a header with its scheme). */
+export function deliver(connection: string | null, secrets: readonly DeliveredSecret[]): Credentials {
+  const env: Record<string, string> = {};
+  const headers: Record<string, string> = {};
+  for (const { delivery, value } of secrets) {
+    if (delivery.kind === 'env') env[delivery.variable] = value;
+    else headers[delivery.name] = delivery.scheme ? `${delivery.scheme} ${value}` : value;
+  }
+  return { connection, env, headers, secrets: secrets.map((s) => s.value) };
+}
 
 /** A source's `tools/list` answer, every page. */
 export interface ListedTools {

@@ -82,19 +82,22 @@ export class Sources {
     return this.#deps.store;
   }
 
-  /** Connects to a server not yet added, lists its tools and proposes a namespace and policies. */
-  async inspect(draft: SourceDraft, namespace?: string): Promise<Inspection> {
+  /**
+   * Connects to a server not yet added, lists its tools and proposes a namespace and policies.
+   * `credentials` are what it needs to answer (an import's tokens, not yet stored): used for
+   * this listing only, and scrubbed from what it returns.
+   */
+  async inspect(
+    draft: SourceDraft,
+    namespace?: string,
+    credentials: Credentials = NO_CREDENTIALS,
+  ): Promise<Inspection> {
     const now = this.#deps.clock.now();
-    const taken = new Set(this.#store.listSources().map((s) => s.namespace));
-    if (namespace !== undefined && taken.has(namespace)) {
-      throw new HubError(
-        'conflict',
-        `a source named "${namespace}" already exists; pick another with --namespace`,
-      );
-    }
+    this.#unclaimed(namespace);
     const hints = draft.kind === 'mcp-http' ? { url: draft.url } : { command: draft.command };
+    const taken = new Set(this.#store.listSources().map((s) => s.namespace));
     const provisional = this.#source(draft, namespace ?? proposeNamespace(hints, taken), now);
-    const { listed, notices } = await this.#listTools(provisional, NO_CREDENTIALS);
+    const { listed, notices } = await this.#listTools(provisional, credentials);
     const chosen =
       namespace ??
       proposeNamespace(
@@ -124,6 +127,28 @@ export class Sources {
       this.#store.putManifest(inspection.manifest);
       this.#acceptReview(inspection.source.namespace, inspection.manifest, effects, now);
     });
+  }
+
+  /**
+   * Stores a source whose tools could not be listed (an imported server that failed to start),
+   * with no tool list: its tools are reviewed once `refresh` reads them, and until then it has
+   * none to call. The person fixes it and refreshes, or removes it.
+   */
+  addUnlisted(draft: SourceDraft, namespace: string): Source {
+    this.#unclaimed(namespace);
+    const source = this.#source(draft, namespace, this.#deps.clock.now());
+    this.#store.addSource(source);
+    return source;
+  }
+
+  /** A conflict when `namespace` is already a source's. */
+  #unclaimed(namespace: string | undefined): void {
+    if (namespace !== undefined && this.#store.getSource(namespace)) {
+      throw new HubError(
+        'conflict',
+        `a source named "${namespace}" already exists; pick another with --namespace`,
+      );
+    }
   }
 
   /** New and changed tools of a namespace (or of every source) that wait for a person. */
@@ -214,8 +239,9 @@ export class Sources {
   }
 
   /**
-   * Stores a secret a person entered and the connection that points at it. Only the CLI's
-   * `auth` (a person at a masked prompt) calls this; no MCP-reachable path does.
+   * Stores a secret a person entered and the connection that points at it. Only the CLI calls
+   * this: `auth` (a person at a masked prompt) and `import` (a harness's token, with the
+   * person's consent); no MCP-reachable path does.
    */
   async saveCredential(
     namespace: string,

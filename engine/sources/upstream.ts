@@ -14,7 +14,13 @@ import type { HubSecrets } from '../secrets/hub-secrets.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import type { HostWording } from '../wording.ts';
 import { answeredCall, failedCall } from './call-outcome.ts';
-import { type Credentials, NO_CREDENTIALS, type SourceConnector } from './connector.ts';
+import {
+  type Credentials,
+  type DeliveredSecret,
+  deliver,
+  NO_CREDENTIALS,
+  type SourceConnector,
+} from './connector.ts';
 import { storedConnection, storedSource } from './stored.ts';
 import type { McpCallResult } from './tool-result.ts';
 
@@ -94,9 +100,7 @@ export class Upstream {
     const namespace = source.namespace;
     const connection = storedConnection(this.#deps.store, namespace, connectionName);
     if (!connection) return NO_CREDENTIALS;
-    const env: Record<string, string> = {};
-    const headers: Record<string, string> = {};
-    const values: string[] = [];
+    const delivered: DeliveredSecret[] = [];
     for (const ref of connection.secrets) {
       const secrets = heldSecrets(this.#deps.secrets);
       const value = await secrets.get(ref.key);
@@ -108,11 +112,9 @@ export class Upstream {
           { detail: `the secret store is ${secrets.where}` },
         );
       }
-      values.push(value);
-      if (ref.delivery.kind === 'env') env[ref.delivery.variable] = value;
-      else headers[ref.delivery.name] = ref.delivery.scheme ? `${ref.delivery.scheme} ${value}` : value;
+      delivered.push({ delivery: ref.delivery, value });
     }
-    return { connection: connection.name, env, headers, secrets: values };
+    return deliver(connection.name, delivered);
   }
 }
 

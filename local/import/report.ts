@@ -11,7 +11,11 @@ export function emptyReport(harness: HarnessId): HarnessReport {
   return { harness, filesRead: [], servers: [], errors: [], skills: 0, skillPaths: [] };
 }
 
-/** Reads `file` into `report`; `use` gets the parsed value. Returns the value, or undefined when absent or broken. */
+/**
+ * Reads `file` into `report`; `use` gets the parsed value. Returns the value, or undefined when
+ * absent or broken. A file the report already read (the project is the home folder, so the
+ * project's `.cursor/mcp.json` is the user's) is not read twice.
+ */
 export function readInto(
   report: HarnessReport,
   files: HarnessFiles,
@@ -19,6 +23,8 @@ export function readInto(
   format: ConfigFormat,
   use: (value: unknown) => void,
 ): unknown {
+  const real = files.realpath(file);
+  if (report.filesRead.some((read) => files.realpath(read) === real)) return undefined;
   const read = readConfig(files, file, format);
   if (read.kind === 'absent') return undefined;
   report.filesRead.push(file);

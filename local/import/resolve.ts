@@ -8,7 +8,8 @@ import type { Credential } from './classify.ts';
 import { resolveTemplate } from './references.ts';
 
 export interface ResolvedCredential {
-  kind: 'env' | 'header' | 'url' | 'arg';
+  /** Where the value goes: an env entry or header by name, the URL, `args[i]`, the command or its folder. */
+  kind: 'env' | 'header' | 'url' | 'arg' | 'command' | 'cwd';
   name: string;
   value: string;
 }
@@ -48,13 +49,7 @@ export function resolveCredentials(
     }
     const resolved = resolveTemplate(credential.template, env, fallbacks);
     for (const variable of resolved.missing) missing.push({ name: credential.name, variable });
-    if (
-      resolved.missing.length === 0 &&
-      (credential.where === 'env' ||
-        credential.where === 'header' ||
-        credential.where === 'url' ||
-        credential.where === 'arg')
-    ) {
+    if (resolved.missing.length === 0) {
       values.push({ kind: credential.where, name: credential.name, value: resolved.value });
     }
   }
