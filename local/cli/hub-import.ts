@@ -13,7 +13,7 @@ import { HubError } from '../../engine/errors.ts';
 import { inertLine } from '../../engine/inert.ts';
 import type { ImportConsent, ImportOutcome } from '../import/apply.ts';
 import { HARNESSES, type HarnessId } from '../import/found.ts';
-import type { ImportItem, ImportPlan } from '../import/plan.ts';
+import type { ExistingSource, ImportItem, ImportPlan } from '../import/plan.ts';
 import type { HarnessScan } from '../import/read-harnesses.ts';
 import { hubAction, type OnHub } from './hub-action.ts';
 import type { Output } from './output.ts';
@@ -64,7 +64,7 @@ interface Found {
   plan: ImportPlan;
 }
 
-async function find(from: readonly HarnessId[], existingNamespaces: Iterable<string>): Promise<Found> {
+async function find(from: readonly HarnessId[], existing: readonly ExistingSource[]): Promise<Found> {
   const [{ nodeHarnessFiles }, { readHarnesses }, { planImport }] = await Promise.all([
     import('../import/node-files.ts'),
     import('../import/read-harnesses.ts'),
@@ -73,7 +73,7 @@ async function find(from: readonly HarnessId[], existingNamespaces: Iterable<str
   const scan = readHarnesses(nodeHarnessFiles(), from);
   const plan = planImport(
     scan.harnesses.flatMap((h) => h.servers),
-    { existingNamespaces },
+    { existing },
   );
   return { scan, plan };
 }
@@ -109,6 +109,10 @@ function foundLines({ scan, plan }: Found, heading: string): string[] {
     lines.push(
       `  skipped ${inertLine(`${own.harness}:${own.name}`)}: it runs this hub (\`hub connect\` wrote it)`,
     );
+  }
+  for (const had of plan.present) {
+    const names = had.origins.map((o) => `${o.harness}:${o.name}`).join(', ');
+    lines.push(`  already in the hub as ${inertLine(had.namespace)}: ${inertLine(names)}`);
   }
   if (scan.distinctSkills > 0) {
     lines.push('', `${scan.distinctSkills} skills found; a later release imports them.`);
@@ -180,15 +184,13 @@ function failureLines(f: ImportOutcome['failed'][number]): string[] {
   ];
 }
 
-/** The dry run: reads the harnesses and, only when the hub exists, its namespaces; writes nothing. */
+/** The dry run: reads the harnesses and, only when the hub exists, its sources; writes nothing. */
 async function dryRun(out: Output, from: readonly HarnessId[]): Promise<void> {
   const { homePaths } = await import('../home.ts');
-  let existing: string[] = [];
+  let existing: ExistingSource[] = [];
   if (existsSync(homePaths().hubFile)) {
     const { withHub } = await import('../open-hub.ts');
-    existing = await withHub(out, async ({ desk }) =>
-      desk.sources.list().map(({ source }) => source.namespace),
-    );
+    existing = await withHub(out, async ({ desk }) => desk.sources.list().map(({ source }) => source));
   }
   const found = await find(from, existing);
   out.result(
@@ -213,7 +215,7 @@ export function importInto(out: Output, options: ImportOptions): OnHub {
     ]);
     const found = await find(
       from,
-      desk.sources.list().map(({ source }) => source.namespace),
+      desk.sources.list().map(({ source }) => source),
     );
     out.note(foundLines(found, `Found ${count(found.plan.items.length, 'source')} to import:`).join('\n'));
     const paths = homePaths();

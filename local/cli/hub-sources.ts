@@ -147,11 +147,12 @@ export function registerSources(hub: Command): void {
     .description('List sources')
     .action(
       hubAction((out) => async ({ desk }) => {
-        const rows = desk.sources.list().map(({ source, tools, connections, toReview }) => ({
+        const rows = desk.sources.list().map(({ source, tools, connections, toReview, listedAt }) => ({
           namespace: source.namespace,
           kind: source.kind,
           target: describeSource(source),
           tools,
+          listed: listedAt !== null,
           connections: connections.map((c) => (c.isDefault ? `${c.name}*` : c.name)),
           toReview,
         }));
@@ -161,7 +162,10 @@ export function registerSources(hub: Command): void {
             : rows
                 .map(
                   (r) =>
-                    `${r.namespace}  ${r.kind}  ${r.target}\n    ${r.tools} tools` +
+                    `${r.namespace}  ${r.kind}  ${r.target}\n    ` +
+                    (r.listed
+                      ? `${r.tools} tools`
+                      : `no tool list yet: fix what stops it, then \`capabilities hub refresh ${r.namespace}\``) +
                     (r.connections.length ? `, connections: ${r.connections.join(', ')}` : '') +
                     (r.toReview ? `, ${r.toReview} to review` : ''),
                 )

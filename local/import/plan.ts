@@ -37,6 +37,8 @@ export interface PlanSummary {
   items: ImportItem[];
   /** Entries that run this hub itself (what `hub connect` writes): never imported into it. */
   hubEntries: Origin[];
+  /** Servers the hub already has as a source (the same command and arguments, or URL): not imported again. */
+  present: { namespace: string; origins: Origin[] }[];
 }
 
 export interface ImportPlan extends PlanSummary {
@@ -138,9 +140,26 @@ function merged(group: Group): Classified {
   return { transport, credentials };
 }
 
+/** A source the hub has, as far as telling it from a harness's entry goes. */
+export type ExistingSource =
+  | { kind: 'mcp-stdio'; namespace: string; command: readonly string[] }
+  | { kind: 'mcp-http'; namespace: string; url: string };
+
+/** The key of a source the hub has, comparable with `sameServerKey` of a harness's entry. */
+export function sourceKey(source: ExistingSource): string {
+  return source.kind === 'mcp-stdio'
+    ? sameServerKey({
+        kind: 'stdio',
+        command: source.command[0] ?? '',
+        args: source.command.slice(1),
+        env: {},
+      })
+    : sameServerKey({ kind: 'http', url: source.url, headers: {} });
+}
+
 export interface PlanOptions {
-  /** Namespaces the hub already has. */
-  existingNamespaces: Iterable<string>;
+  /** The hub's sources: their namespaces are taken, and their servers are not imported again. */
+  existing: readonly ExistingSource[];
 }
 
 export function planImport(found: readonly FoundServer[], options: PlanOptions): ImportPlan {
@@ -157,12 +176,19 @@ export function planImport(found: readonly FoundServer[], options: PlanOptions):
     if (group) group.members.push({ server, classified });
     else groups.set(key, { first: classified, members: [{ server, classified }] });
   }
-  const taken = new Set(options.existingNamespaces);
+  const taken = new Set(options.existing.map((source) => source.namespace));
+  const had = new Map(options.existing.map((source) => [sourceKey(source), source.namespace]));
+  const present: PlanSummary['present'] = [];
   const items: ImportItem[] = [];
   const credentials = new Map<string, readonly Credential[]>();
-  for (const group of groups.values()) {
+  for (const [key, group] of groups) {
     const primary = group.members[0]?.server;
     if (!primary) continue;
+    const namespaceHad = had.get(key);
+    if (namespaceHad !== undefined) {
+      present.push({ namespace: namespaceHad, origins: group.members.map(({ server }) => originOf(server)) });
+      continue;
+    }
     const { transport, credentials: secrets } = merged(group);
     const namespace = proposeNamespace(
       {
@@ -182,5 +208,5 @@ export function planImport(found: readonly FoundServer[], options: PlanOptions):
       needs: secrets.map(need),
     });
   }
-  return { items, hubEntries, credentials, toJSON: () => ({ items, hubEntries }) };
+  return { items, hubEntries, present, credentials, toJSON: () => ({ items, hubEntries, present }) };
 }

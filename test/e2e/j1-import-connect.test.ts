@@ -21,8 +21,22 @@ import { textOf } from '../node/surface-fixture.ts';
 
 const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
 const MEMORY = join(REPO, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
-const EVERYTHING = join(REPO, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
-const FILESYSTEM = join(REPO, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
+const EVERYTHING = join(
+  REPO,
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-everything',
+  'dist',
+  'index.js',
+);
+const FILESYSTEM = join(
+  REPO,
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-filesystem',
+  'dist',
+  'index.js',
+);
 const ECHO = join(REPO, 'test', 'fixtures', 'servers', 'echo-secret-server.ts');
 const CLAUDE = join(REPO, 'node_modules', '.bin', 'claude');
 const CODEX = join(REPO, 'node_modules', '.bin', 'codex');
@@ -52,7 +66,10 @@ function run(command: string, args: readonly string[]) {
   const started = performance.now();
   const result = spawnSync(command, args, { cwd: home, env, encoding: 'utf8', timeout: 120_000 });
   if (result.error) throw result.error;
-  timings.push([[command === BIN ? 'capabilities' : command.split('/').pop(), ...args].join(' '), performance.now() - started]);
+  timings.push([
+    [command === BIN ? 'capabilities' : command.split('/').pop(), ...args].join(' '),
+    performance.now() - started,
+  ]);
   return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 

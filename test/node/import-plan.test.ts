@@ -111,7 +111,9 @@ const SECRETS = [
 ];
 
 describe('planImport', () => {
-  const plan = planImport(servers, { existingNamespaces: ['linear'] });
+  const plan = planImport(servers, {
+    existing: [{ kind: 'mcp-http', namespace: 'linear', url: 'https://elsewhere.example/mcp' }],
+  });
   const item = (namespace: string) => {
     const found = plan.items.find((i) => i.namespace === namespace);
     if (!found) throw new Error(`no item ${namespace} in ${plan.items.map((i) => i.namespace).join(', ')}`);
@@ -160,7 +162,9 @@ describe('planImport', () => {
   });
 
   it('is stable: the same servers in any order give the same plan', () => {
-    const again = planImport([...servers].reverse(), { existingNamespaces: ['linear'] });
+    const again = planImport([...servers].reverse(), {
+      existing: [{ kind: 'mcp-http', namespace: 'linear', url: 'https://elsewhere.example/mcp' }],
+    });
     expect(JSON.stringify(again)).toBe(JSON.stringify(plan));
   });
 
@@ -221,7 +225,7 @@ describe('planImport', () => {
     );
     const fixturePlan = planImport(
       scan.harnesses.flatMap((h) => h.servers),
-      { existingNamespaces: [] },
+      { existing: [] },
     );
     const text = JSON.stringify(fixturePlan);
     for (const secret of [
@@ -249,7 +253,7 @@ describe('planImport', () => {
 });
 
 describe('resolveCredentials', () => {
-  const plan = planImport(servers, { existingNamespaces: [] });
+  const plan = planImport(servers, { existing: [] });
 
   it('fills references from the environment given, the harness default when unset', () => {
     const remote = plan.credentials.get('linear_remote') ?? [];
@@ -293,7 +297,7 @@ describe("the hub's own entry", () => {
         ),
         found('cursor', 'capabilities-docs', stdio('npx', ['-y', 'capabilities-docs'])),
       ],
-      { existingNamespaces: [] },
+      { existing: [] },
     );
     expect(plan.hubEntries.map((o) => o.name)).toEqual(['capabilities', 'my-hub']);
     expect(plan.items.map((i) => i.namespace)).toEqual(['capabilities_docs']);

@@ -99,7 +99,7 @@ it('a process killed mid-call: the new process never sends the call again, the r
   expect(resumed.status).toBe('failed');
   expect(JSON.stringify(resumed)).toContain('outcome_unknown');
   expect(lines()).toEqual(['post first', 'started second', 'post second']);
-});
+}, 90_000); // six processes and one lease of waiting: more than the default 30 s on a loaded 2-core machine
 
 /** `execute({ resume })` from a new process, as the MCP surface will call it. */
 function resumeInNewProcess(runId: string): {
