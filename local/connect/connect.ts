@@ -16,9 +16,9 @@
  */
 import { existsSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
+import type { Source } from '../../engine/contracts/sources.ts';
 import { isHubError } from '../../engine/errors.ts';
 import type { StdioEntry } from '../setup-snippets.ts';
-import type { Source } from '../../engine/contracts/sources.ts';
 import type { ConfigDocument } from './config-document.ts';
 import { openJsonConfig } from './config-json.ts';
 import { openTomlConfig } from './config-toml.ts';

@@ -86,7 +86,9 @@ export function takeSnapshot(
 }
 
 /** Every complete snapshot, the last first; one this version cannot read is a corrupt error. */
-export function* snapshotsNewestFirst(hubDir: string): Generator<{ dir: string; manifest: SnapshotManifest }> {
+export function* snapshotsNewestFirst(
+  hubDir: string,
+): Generator<{ dir: string; manifest: SnapshotManifest }> {
   const root = snapshotsDir(hubDir);
   const names = existsSync(root) ? readdirSync(root).sort().reverse() : [];
   for (const name of names) {
