@@ -203,13 +203,22 @@ describe('hub connect --replace', () => {
     expect(outcomes.slice(0, 3).map((o) => o.status)).toEqual(['unchanged', 'unchanged', 'unchanged']);
   });
 
-  it('then rollback gives each file its bytes back', () => {
+  it('then rollback gives each file its bytes back, after which disconnect has nothing to put back', () => {
     const f = home();
     const before = files(f).map((path) => sha256(readFileSync(path)));
     expect(run(f, ['hub', 'connect', '--replace', '--yes']).status).toBe(0);
     expect(files(f).map((path) => sha256(readFileSync(path)))).not.toEqual(before);
     const back = run(f, ['hub', 'rollback']);
     expect(back.status, back.stderr).toBe(0);
+    expect(files(f).map((path) => sha256(readFileSync(path)))).toEqual(before);
+    // The entries are back already: a disconnect after the rollback has nothing to do.
+    const disconnect = run(f, ['--json', 'hub', 'disconnect']);
+    const outcomes = (JSON.parse(disconnect.stdout) as { outcomes: Outcome[] }).outcomes;
+    expect(outcomes.slice(0, 3).map((o) => [o.status, o.message])).toEqual([
+      ['unchanged', undefined],
+      ['unchanged', undefined],
+      ['unchanged', undefined],
+    ]);
     expect(files(f).map((path) => sha256(readFileSync(path)))).toEqual(before);
   });
 
