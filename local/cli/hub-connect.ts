@@ -2,13 +2,18 @@
  * `capabilities hub connect | disconnect | rollback`: one `capabilities` entry into each harness
  * (Claude Code, Codex, Cursor, Claude Desktop), out again, or every harness file back to the
  * last snapshot byte for byte. The work is local/connect/; this file reads the options, checks
- * this checkout's CLI before connect writes anything, asks before replacing an entry that
- * differs, and prints one line per harness, and for Antigravity, Hermes and pi the entry to add
- * by hand. A harness that failed makes the exit code 1 after the others were done.
+ * this checkout's CLI before connect writes anything, for `--replace` reads the hub's sources
+ * (the hub must exist: it is never created here), asks before replacing an entry that differs,
+ * and prints one line per harness (with the entries `--replace` turned off and `disconnect` put
+ * back), and for Antigravity, Hermes and pi the entry to add by hand. A harness that failed
+ * makes the exit code 1 after the others were done.
  */
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import type { Source } from '../../engine/contracts/sources.ts';
+import { HubError } from '../../engine/errors.ts';
 import type { HarnessOutcome } from '../connect/connect.ts';
 import type { HarnessId, HarnessPlace } from '../connect/harnesses.ts';
 import type { PrintedEntry } from '../connect/printed-harnesses.ts';
@@ -18,6 +23,7 @@ import type { Output } from './output.ts';
 interface EditOptions {
   client?: string;
   yes?: boolean;
+  replace?: boolean;
 }
 
 /** CAPABILITIES_HOME for the entry, when the hub is not at the default place (~/.capabilities). */
@@ -48,6 +54,8 @@ function printReport(out: Output, title: string, report: Report): void {
   const lines = [title];
   for (const o of report.outcomes) {
     lines.push(`  ${o.title}: ${WORDS[o.status]}  ${o.file}`);
+    if (o.turnedOff) lines.push(`    turned off (the hub has them): ${o.turnedOff.join(', ')}`);
+    if (o.putBack) lines.push(`    put back: ${o.putBack.join(', ')}`);
     if (o.message) lines.push(`    ${o.message}`);
   }
   for (const p of report.printed ?? []) {
@@ -65,6 +73,20 @@ function printReport(out: Output, title: string, report: Report): void {
   if (report.outcomes.some((o) => o.status === 'failed')) process.exitCode = 1;
 }
 
+/** The sources of the hub at CAPABILITIES_HOME, for --replace; a hub that does not exist is an error. */
+async function hubSources(out: Output): Promise<Source[]> {
+  const { homePaths } = await import('../home.ts');
+  const paths = homePaths();
+  if (!existsSync(paths.hubFile)) {
+    throw new HubError(
+      'not_found',
+      `there is no hub at ${paths.hub}, so --replace has nothing to replace with; create it with \`capabilities hub init\` and add its sources, then connect again`,
+    );
+  }
+  const { withHub } = await import('../open-hub.ts');
+  return withHub(out, async ({ desk }) => desk.sources.list().map(({ source }) => source));
+}
+
 async function clientsOf(options: EditOptions): Promise<HarnessId[] | undefined> {
   if (options.client === undefined) return undefined;
   const { parseClients } = await import('../connect/harnesses.ts');
@@ -80,6 +102,10 @@ export function registerConnect(hub: Command): void {
     )
     .option('--client <names>', clientHelp)
     .option('--yes', 'replace a different "capabilities" entry without asking')
+    .option(
+      '--replace',
+      'also turn off (remove) the direct entries of servers the hub already has as sources, so the agent sees each tool once, through the hub; `hub disconnect` puts them back',
+    )
     .action(async (options: EditOptions, command: Command) => {
       const out = outputOf(command);
       const clients = await clientsOf(options);
@@ -92,6 +118,7 @@ export function registerConnect(hub: Command): void {
           import('./review-prompt.ts'),
         ]);
       checkBin(CHECKOUT_BIN);
+      const replace = options.replace === true ? await hubSources(out) : undefined;
       const interaction = { yes: options.yes === true, input: out.options.input };
       const stdio = stdioEntry(CHECKOUT_BIN, hubHomeToPass());
       const report = await connectHarnesses({
@@ -100,6 +127,7 @@ export function registerConnect(hub: Command): void {
         hubDir: homePaths().hub,
         now: new Date(),
         stdio,
+        replace,
         decideReplace: async (h, diff) =>
           interaction.yes ||
           (review.canPrompt(interaction) &&
@@ -116,7 +144,9 @@ export function registerConnect(hub: Command): void {
 
   hub
     .command('disconnect')
-    .description('Remove the "capabilities" entry from each harness that has one')
+    .description(
+      'Remove the "capabilities" entry from each harness that has one, and put back the entries `connect --replace` turned off',
+    )
     .option('--client <names>', clientHelp)
     .action(async (options: EditOptions, command: Command) => {
       const out = outputOf(command);

@@ -1,8 +1,10 @@
 /**
- * One harness config file as text, with the one edit connect makes: set or remove the entry
- * `<serversKey>.<name>`, everything else left as it was (comments, key order, formatting,
- * unrelated settings). Each format's editor (config-json.ts, config-toml.ts) re-parses what it
- * produced and checks it is the original plus or minus exactly that entry before handing it
+ * One harness config file as text, opened on one entry `<serversKey>.<name>` (`capabilities`, or
+ * for `connect --replace` and its undo a server the hub already has), with the one edit connect
+ * makes to it: set or remove that entry, everything else left as it was (comments, key order,
+ * formatting, unrelated settings). Several entries are edited one after the other, opening the
+ * text each edit produced. Each format's editor (config-json.ts, config-toml.ts) re-parses what
+ * it produced and checks it is the original plus or minus exactly that entry before handing it
  * back, so an edit the library got wrong is refused rather than written.
  */
 import { isDeepStrictEqual } from 'node:util';
@@ -48,12 +50,12 @@ export function expectedAfter(
   return next;
 }
 
-/** Throws unless `actual` is `expected`: the edit touched nothing but the entry. */
-export function checkEdit(file: string, actual: unknown, expected: unknown): void {
+/** Throws unless `actual` is `expected`: the edit touched nothing but the entry `name`. */
+export function checkEdit(file: string, name: string, actual: unknown, expected: unknown): void {
   if (!isDeepStrictEqual(actual, expected)) {
     throw new HubError(
       'internal',
-      `editing ${file} would have changed more than the capabilities entry, so nothing was written; edit the file by hand (the entry to add is printed by \`capabilities hub serve --http\`)`,
+      `editing ${file} would have changed more than the "${name}" entry, so nothing was written; edit the file by hand (the entry to add is printed by \`capabilities hub serve --http\`)`,
     );
   }
 }

@@ -3,9 +3,10 @@
  * insertion or removal, and only the inserted text is formatted (with the file's own indent and
  * line ending), so sibling entries, comments and key order stay byte for byte. `json` files
  * (Claude Code, Claude Desktop) must be strict JSON; `jsonc` (Cursor) may hold comments and
- * trailing commas. A file that does not parse is named with its line and column.
+ * trailing commas. Removing an entry takes its own lines (and the comments inside it) and keeps
+ * the next entry on a line of its own. A file that does not parse is named with its line and column.
  */
-import { applyEdits, type FormattingOptions, format, modify } from 'jsonc-parser';
+import { applyEdits, type Edit, type FormattingOptions, format, modify } from 'jsonc-parser';
 import { HubError } from '../../engine/errors.ts';
 import { parseJsonText } from '../json-text.ts';
 import {
@@ -66,6 +67,19 @@ function setAt(text: string, path: string[], value: unknown, options: Formatting
   return applyEdits(next, layout);
 }
 
+/**
+ * A removal that would join the next property onto the line of the `{` before it (modify removes
+ * the first property through the next one's indent) keeps that line break and indent.
+ */
+const keepLineStart =
+  (text: string) =>
+  (edit: Edit): Edit => {
+    const removed = text.slice(edit.offset, edit.offset + edit.length);
+    const indent = /\r?\n[ \t]*$/.exec(removed)?.[0];
+    if (edit.content !== '' || indent === undefined || !/^\s*\r?\n/.test(removed)) return edit;
+    return { ...edit, length: edit.length - indent.length };
+  };
+
 export function openJsonConfig(
   file: string,
   text: string,
@@ -77,7 +91,7 @@ export function openJsonConfig(
   const servers = serversOf(file, parsed, key);
   const options = formattingOf(text);
   const checked = (next: string, value: Record<string, unknown> | undefined): string => {
-    checkEdit(file, parseStrictly(file, next, jsonc), expectedAfter(parsed, key, name, value));
+    checkEdit(file, name, parseStrictly(file, next, jsonc), expectedAfter(parsed, key, name, value));
     return next;
   };
   return {
@@ -95,7 +109,7 @@ export function openJsonConfig(
     withoutEntry() {
       if (servers?.[name] === undefined) return text;
       const path = Object.keys(servers).length === 1 ? [key] : [key, name];
-      return checked(applyEdits(text, modify(text, path, undefined, {})), undefined);
+      return checked(applyEdits(text, modify(text, path, undefined, {}).map(keepLineStart(text))), undefined);
     },
   };
 }

@@ -7,9 +7,16 @@
  *
  * An existing `capabilities` entry that differs from this hub's is replaced only when the
  * person agrees (`decideReplace`: `--yes`, or a prompt), and the outcome says what differs.
+ *
+ * `connect --replace` also removes, in the same edit of the same file, the direct entries whose
+ * server the hub already has as a source (hub-has.ts), so the agent sees each tool once; the
+ * snapshot records them exactly (`turnedOff`). `disconnect` puts back every entry recorded so
+ * since the last disconnect (turned-off.ts), except one whose name the person has used again
+ * meanwhile: theirs stays, and the outcome says so.
  */
 import { existsSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
+import type { Source } from '../../engine/contracts/sources.ts';
 import { isHubError } from '../../engine/errors.ts';
 import type { StdioEntry } from '../setup-snippets.ts';
 import type { ConfigDocument } from './config-document.ts';
@@ -23,8 +30,10 @@ import {
   type HarnessPlace,
   harness,
 } from './harnesses.ts';
+import { entriesTheHubHas, sourceKeys } from './hub-has.ts';
 import { type ReadConfig, readConfig, replaceIfUnchanged } from './safe-write.ts';
-import { takeSnapshot } from './snapshots.ts';
+import { type TurnedOffEntry, takeSnapshot } from './snapshots.ts';
+import { recordable, toPutBack } from './turned-off.ts';
 
 export type OutcomeStatus =
   | 'connected' // the entry was written
@@ -41,6 +50,10 @@ export interface HarnessOutcome {
   status: OutcomeStatus;
   /** What a person should know: what differs, what failed and what to do. */
   message?: string;
+  /** connect --replace: the entries it turned off (removed) because the hub has their server. */
+  turnedOff?: string[];
+  /** disconnect: the entries --replace had turned off that it put back. */
+  putBack?: string[];
 }
 
 export interface EditRequest {
@@ -64,6 +77,8 @@ export interface ConnectRequest extends EditRequest {
   stdio: StdioEntry;
   /** Whether to replace a `capabilities` entry that differs; `differences` says how. */
   decideReplace(harness: Harness, differences: string): Promise<boolean>;
+  /** --replace: the hub's sources; entries of the same servers are turned off. */
+  replace?: readonly Source[] | undefined;
 }
 
 interface Planned {
@@ -72,14 +87,19 @@ interface Planned {
   next: string;
   status: OutcomeStatus;
   message?: string;
+  /** connect --replace: the entries removed, exactly as they were (for the snapshot). */
+  turnedOff?: TurnedOffEntry[];
+  putBack?: string[];
 }
 
-function open(h: Harness, read: ReadConfig): ConfigDocument {
-  const text = read.bytes?.toString('utf8') ?? '';
+/** `text` (of `h`'s file) opened on the entry `name`. */
+function open(h: Harness, text: string, name = ENTRY_NAME): ConfigDocument {
   return h.format === 'toml'
-    ? openTomlConfig(h.file, text, h.serversKey, ENTRY_NAME)
-    : openJsonConfig(h.file, text, h.format === 'jsonc', h.serversKey, ENTRY_NAME);
+    ? openTomlConfig(h.file, text, h.serversKey, name)
+    : openJsonConfig(h.file, text, h.format === 'jsonc', h.serversKey, name);
 }
+
+const textOf = (read: ReadConfig): string => read.bytes?.toString('utf8') ?? '';
 
 const outcome = (h: Harness, status: OutcomeStatus, message?: string): HarnessOutcome => ({
   harness: h.id,
@@ -87,6 +107,13 @@ const outcome = (h: Harness, status: OutcomeStatus, message?: string): HarnessOu
   file: h.file,
   status,
   ...(message === undefined ? {} : { message }),
+});
+
+/** The outcome of a plan written (or not needing to be), with the entries it turned off or put back. */
+const outcomeOf = (plan: Planned): HarnessOutcome => ({
+  ...outcome(plan.harness, plan.status, plan.message),
+  ...(plan.turnedOff?.length ? { turnedOff: plan.turnedOff.map((entry) => entry.name) } : {}),
+  ...(plan.putBack?.length ? { putBack: plan.putBack } : {}),
 });
 
 /** A harness that could not be done: its own outcome, so the others go on. */
@@ -144,7 +171,7 @@ function write(request: EditRequest, takenBy: string, plans: Planned[], report: 
       request.hubDir,
       request.now,
       takenBy,
-      writes.map((plan) => ({ harness: plan.harness.id, read: plan.read })),
+      writes.map((plan) => ({ harness: plan.harness.id, read: plan.read, turnedOff: plan.turnedOff })),
     );
   }
   for (const plan of plans) {
@@ -157,8 +184,28 @@ function write(request: EditRequest, takenBy: string, plans: Planned[], report: 
         continue;
       }
     }
-    report.outcomes.push(outcome(plan.harness, plan.status, plan.message));
+    report.outcomes.push(outcomeOf(plan));
   }
+}
+
+/**
+ * The entries of `h`'s file (`text`) whose server the hub has, each as it is in the file. One
+ * whose value JSON would not keep exactly (a TOML date) stays, and `skipped` names it.
+ */
+function entriesToTurnOff(
+  request: ConnectRequest,
+  h: Harness,
+  read: ReadConfig,
+  keys: ReadonlySet<string>,
+): { entries: TurnedOffEntry[]; skipped: string[] } {
+  const entries: TurnedOffEntry[] = [];
+  const skipped: string[] = [];
+  for (const name of entriesTheHubHas(h, request.place, read, keys)) {
+    const value = open(h, textOf(read), name).entry;
+    if (recordable(value)) entries.push({ name, value });
+    else skipped.push(name);
+  }
+  return { entries, skipped };
 }
 
 /** Writes this hub's entry into each harness found or named. The CLI was checked before. */
@@ -166,16 +213,24 @@ export async function connectHarnesses(request: ConnectRequest): Promise<EditRep
   const { present, missing } = targets(request, true);
   const report: EditReport = { outcomes: [...missing] };
   const plans: Planned[] = [];
+  const keys = request.replace === undefined ? undefined : sourceKeys(request.replace);
   for (const h of present) {
     try {
       const read = readConfig(h.file);
-      const document = open(h, read);
+      const document = open(h, textOf(read));
       const wanted = h.entry(request.stdio);
-      if (isDeepStrictEqual(document.entry, wanted)) {
-        plans.push({ harness: h, read, next: '', status: 'unchanged' });
+      const { entries, skipped } =
+        keys === undefined ? { entries: [], skipped: [] } : entriesToTurnOff(request, h, read, keys);
+      const left =
+        skipped.length === 0
+          ? undefined
+          : `left ${skipped.map((name) => `"${name}"`).join(', ')} on: a value in it could not be recorded exactly to put back; remove it by hand if you like`;
+      const same = isDeepStrictEqual(document.entry, wanted);
+      if (same && entries.length === 0) {
+        plans.push({ harness: h, read, next: '', status: 'unchanged', ...(left ? { message: left } : {}) });
         continue;
       }
-      if (document.entry !== undefined) {
+      if (!same && document.entry !== undefined) {
         const diff = differences(document.entry, wanted);
         if (!(await request.decideReplace(h, diff))) {
           const message = `it already has a different "${ENTRY_NAME}" entry (${diff}); left as it is. Pass --yes to replace it.`;
@@ -183,7 +238,16 @@ export async function connectHarnesses(request: ConnectRequest): Promise<EditRep
           continue;
         }
       }
-      plans.push({ harness: h, read, next: document.withEntry(wanted), status: 'connected' });
+      let next = same ? textOf(read) : document.withEntry(wanted);
+      for (const entry of entries) next = open(h, next, entry.name).withoutEntry();
+      plans.push({
+        harness: h,
+        read,
+        next,
+        status: 'connected',
+        turnedOff: entries,
+        ...(left ? { message: left } : {}),
+      });
     } catch (error) {
       report.outcomes.push(failure(h, error));
     }
@@ -192,7 +256,10 @@ export async function connectHarnesses(request: ConnectRequest): Promise<EditRep
   return report;
 }
 
-/** Removes the `capabilities` entry from each harness that has one. */
+/**
+ * Removes the `capabilities` entry from each harness that has one, and puts back the entries
+ * `connect --replace` turned off there (before removing it, so the servers table stays where it is).
+ */
 export function disconnectHarnesses(request: EditRequest): EditReport {
   const { present, missing } = targets(request, false);
   const report: EditReport = { outcomes: [...missing] };
@@ -200,12 +267,33 @@ export function disconnectHarnesses(request: EditRequest): EditReport {
   for (const h of present) {
     try {
       const read = readConfig(h.file);
-      const document = open(h, read);
-      if (document.entry === undefined) {
-        plans.push({ harness: h, read, next: '', status: 'unchanged' });
+      const text = textOf(read);
+      const entries = toPutBack(request.hubDir, h.file);
+      const theirs = entries.filter(({ name, value }) => {
+        const now = open(h, text, name).entry;
+        return now !== undefined && !isDeepStrictEqual(now, value);
+      });
+      const putBack = entries.filter(({ name }) => open(h, text, name).entry === undefined);
+      const message =
+        theirs.length === 0
+          ? undefined
+          : `${theirs.map(({ name }) => `"${name}"`).join(', ')} turned off by connect --replace ${theirs.length === 1 ? 'is' : 'are'} in the file again, set by you; left as ${theirs.length === 1 ? 'it is' : 'they are'}`;
+      const withMessage = message === undefined ? {} : { message };
+      if (open(h, text).entry === undefined && putBack.length === 0) {
+        plans.push({ harness: h, read, next: '', status: 'unchanged', ...withMessage });
         continue;
       }
-      plans.push({ harness: h, read, next: document.withoutEntry(), status: 'disconnected' });
+      let next = text;
+      for (const { name, value } of putBack) next = open(h, next, name).withEntry(value);
+      next = open(h, next).withoutEntry();
+      plans.push({
+        harness: h,
+        read,
+        next,
+        status: 'disconnected',
+        putBack: putBack.map(({ name }) => name),
+        ...withMessage,
+      });
     } catch (error) {
       report.outcomes.push(failure(h, error));
     }

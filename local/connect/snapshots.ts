@@ -2,9 +2,11 @@
  * Snapshots of harness files, taken before connect or disconnect writes any of them:
  * `<home>/hub/snapshots/<timestamp>/` (mode 700) holds each file's original bytes as
  * `<harness>.orig` (mode 600; none when the file did not exist) and `snapshot.json` (mode 600)
- * saying what it holds: harness, path, existed, sha256, mode. snapshot.json is written last,
- * so a folder without it (a crash midway) is not a snapshot. The last snapshot is the folder
- * whose name sorts last; rollback restores it byte for byte.
+ * saying what it holds: harness, path, existed, sha256, mode, and for `connect --replace` the
+ * entries it turned off in that file (`turnedOff`: names and exact values, which `disconnect`
+ * puts back; turned-off.ts). snapshot.json is written last, so a folder without it (a crash
+ * midway) is not a snapshot. The last snapshot is the folder whose name sorts last; rollback
+ * restores it byte for byte.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
@@ -24,6 +26,8 @@ const SnapshotFile = z.object({
   mode: z.number().int(),
   /** The file in the snapshot folder holding the bytes; null when the file did not exist. */
   copy: z.string().nullable(),
+  /** The server entries `connect --replace` removed from this file, exactly as they were. */
+  turnedOff: z.array(z.object({ name: z.string(), value: z.record(z.string(), z.unknown()) })).optional(),
 });
 export const SnapshotManifest = z.object({
   version: z.literal(1),
@@ -34,6 +38,7 @@ export const SnapshotManifest = z.object({
 });
 export type SnapshotManifest = z.infer<typeof SnapshotManifest>;
 export type SnapshotEntry = z.infer<typeof SnapshotFile>;
+export type TurnedOffEntry = NonNullable<SnapshotEntry['turnedOff']>[number];
 
 export const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
@@ -54,7 +59,7 @@ export function takeSnapshot(
   hubDir: string,
   now: Date,
   takenBy: string,
-  files: readonly { harness: SnapshotEntry['harness']; read: ReadConfig }[],
+  files: readonly { harness: SnapshotEntry['harness']; read: ReadConfig; turnedOff?: TurnedOffEntry[] }[],
 ): string {
   const root = snapshotsDir(hubDir);
   ensureDir(root);
@@ -62,7 +67,7 @@ export function takeSnapshot(
   let dir = join(root, stamp);
   for (let n = 2; existsSync(dir); n++) dir = join(root, `${stamp}-${n}`);
   ensureDir(dir);
-  const entries: SnapshotEntry[] = files.map(({ harness, read }) => {
+  const entries: SnapshotEntry[] = files.map(({ harness, read, turnedOff }) => {
     const copy = read.bytes === null ? null : `${harness}.orig`;
     if (copy !== null && read.bytes !== null) writeNew(join(dir, copy), read.bytes);
     return {
@@ -72,6 +77,7 @@ export function takeSnapshot(
       sha256: read.bytes === null ? null : sha256(read.bytes),
       mode: read.mode,
       copy,
+      ...(turnedOff?.length ? { turnedOff } : {}),
     };
   });
   const manifest: SnapshotManifest = { version: 1, createdAt: now.toISOString(), takenBy, files: entries };
@@ -79,8 +85,10 @@ export function takeSnapshot(
   return dir;
 }
 
-/** The last complete snapshot, or a not_found saying there is none to restore. */
-export function lastSnapshot(hubDir: string): { dir: string; manifest: SnapshotManifest } {
+/** Every complete snapshot, the last first; one this version cannot read is a corrupt error. */
+export function* snapshotsNewestFirst(
+  hubDir: string,
+): Generator<{ dir: string; manifest: SnapshotManifest }> {
   const root = snapshotsDir(hubDir);
   const names = existsSync(root) ? readdirSync(root).sort().reverse() : [];
   for (const name of names) {
@@ -92,8 +100,14 @@ export function lastSnapshot(hubDir: string): { dir: string; manifest: SnapshotM
         'corrupt',
         `${file} is not a snapshot this version reads; move that folder away to restore an older one`,
       );
-    return { dir: join(root, name), manifest: parsed.data };
+    yield { dir: join(root, name), manifest: parsed.data };
   }
+}
+
+/** The last complete snapshot, or a not_found saying there is none to restore. */
+export function lastSnapshot(hubDir: string): { dir: string; manifest: SnapshotManifest } {
+  for (const snapshot of snapshotsNewestFirst(hubDir)) return snapshot;
+  const root = snapshotsDir(hubDir);
   throw new HubError(
     'not_found',
     `there is no snapshot in ${root} to roll back to; connect and disconnect take one before they write`,

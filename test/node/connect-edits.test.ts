@@ -1,7 +1,8 @@
 /**
  * The two config editors connect uses, on the shapes harness files come in: empty, `{}`, an
  * empty servers table, tabs and CRLF, Codex's servers as an inline table, an old entry with
- * comments around it. Exact strings, so the tests say what a person's file looks like after.
+ * comments around it, and the removal of another entry (`connect --replace`) with the comments
+ * around it. Exact strings, so the tests say what a person's file looks like after.
  */
 import { describe, expect, it } from 'vitest';
 import { openJsonConfig } from '../../local/connect/config-json.ts';
@@ -50,6 +51,18 @@ describe('the JSON editor', () => {
     expect(jsonc(added).withoutEntry()).toBe(text);
   });
 
+  it('removes a first entry with its lines, keeping the next one on a line of its own', () => {
+    const text =
+      '{\n\t"mcpServers": {\n\t\t// mine\n\t\t"a": { "command": "x" },\n\t\t"b": { "url": "https://b" }, // b\n\t},\n}\n';
+    const open = (name: string) => openJsonConfig('mcp.json', text, true, 'mcpServers', name);
+    expect(open('a').withoutEntry()).toBe(
+      '{\n\t"mcpServers": {\n\t\t"b": { "url": "https://b" }, // b\n\t},\n}\n',
+    );
+    expect(open('b').withoutEntry()).toBe(
+      '{\n\t"mcpServers": {\n\t\t// mine\n\t\t"a": { "command": "x" }, // b\n\t},\n}\n',
+    );
+  });
+
   it('refuses comments in a strict JSON file, and servers that are not an object', () => {
     expect(() =>
       openJsonConfig('.claude.json', '{\n  // no\n}', false, 'mcpServers', 'capabilities'),
@@ -86,6 +99,39 @@ describe('the TOML editor', () => {
       'mcp_servers = { other = { command = "y" }, capabilities = { command = "/opt/capabilities/bin/capabilities", args = [ "hub", "serve" ] } }\n',
     );
     expect(toml(added).withoutEntry()).toBe(text);
+  });
+
+  it("removes an entry's own tables, keeping the comments before it and before the next table", () => {
+    const text = [
+      '# top',
+      'model = "o3"',
+      '',
+      '# the board',
+      '[mcp_servers.board]',
+      'command = "node" # inline',
+      '',
+      '[mcp_servers.board.env]',
+      'A = "1"',
+      '',
+      '# docs',
+      '[mcp_servers.docs]',
+      'url = "https://d"',
+      '',
+    ].join('\n');
+    const board = openTomlConfig('config.toml', text, 'mcp_servers', 'board');
+    expect(board.withoutEntry()).toBe(
+      [
+        '# top',
+        'model = "o3"',
+        '',
+        '# the board',
+        '',
+        '# docs',
+        '[mcp_servers.docs]',
+        'url = "https://d"',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('replaces an old entry in place, keeping its comments and the tables after it', () => {
