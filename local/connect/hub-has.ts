@@ -10,25 +10,14 @@ import { normalize } from 'node:path';
 import type { Source } from '../../engine/contracts/sources.ts';
 import { classify } from '../import/classify.ts';
 import type { HarnessFiles } from '../import/harness-files.ts';
-import { runsTheHub, sameServerKey } from '../import/plan.ts';
+import { runsTheHub, sameServerKey, sourceKey } from '../import/plan.ts';
 import { readHarnesses } from '../import/read-harnesses.ts';
 import { ENTRY_NAME, type Harness, type HarnessPlace } from './harnesses.ts';
 import type { ReadConfig } from './safe-write.ts';
 
 /** The keys of the hub's sources, as `sameServerKey` makes them for harness entries. */
 export function sourceKeys(sources: readonly Source[]): Set<string> {
-  return new Set(
-    sources.map((source) =>
-      source.kind === 'mcp-stdio'
-        ? sameServerKey({
-            kind: 'stdio',
-            command: source.command[0] ?? '',
-            args: source.command.slice(1),
-            env: {},
-          })
-        : sameServerKey({ kind: 'http', url: source.url, headers: {} }),
-    ),
-  );
+  return new Set(sources.map(sourceKey));
 }
 
 /** The importer's view of a machine holding only `read`, the harness file connect read. */

@@ -71,6 +71,9 @@ const echo = (token: string) => ({
   env: { API_TOKEN: token },
 });
 
+/** `${NAME}`, as Claude Code writes a reference to the environment. */
+const reference = (name: string): string => `\${${name}}`;
+
 interface Outcome {
   status: string;
   imported: { namespace: string; notes: string[] }[];
@@ -96,11 +99,11 @@ describe('hub import', () => {
     expect(connections.stdout).toContain('github/default  env API_TOKEN');
   });
 
-  it('resolves a ${VAR} from the environment with consent, and says which one was unset', () => {
+  it('resolves a reference to the environment with consent, and says which one was unset', () => {
     const p = person({
       mcpServers: {
-        github: echo('${J1_GITHUB_TOKEN}'),
-        other: { ...echo('${J1_UNSET_TOKEN}'), args: [...echo('').args, '--other'] },
+        github: echo(reference('J1_GITHUB_TOKEN')),
+        other: { ...echo(reference('J1_UNSET_TOKEN')), args: [...echo('').args, '--other'] },
       },
     });
     const init = p.run(['--json', 'hub', 'init', '--import', '--yes'], { J1_GITHUB_TOKEN: TOKEN });
@@ -119,7 +122,7 @@ describe('hub import', () => {
   it('names a file that does not parse with its line, and imports the other harnesses', () => {
     const p = person(
       '{\n  "mcpServers": {\n    "memory": oops\n  }\n}\n',
-      '[mcp_servers.memory]\ncommand = "' + NODE + '"\nargs = ["' + MEMORY + '"]\n',
+      `[mcp_servers.memory]\ncommand = "${NODE}"\nargs = ["${MEMORY}"]\n`,
     );
     const init = p.run(['--json', 'hub', 'init', '--import', '--yes']);
     expect(init.status, init.stderr).toBe(0);
