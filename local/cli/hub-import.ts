@@ -235,10 +235,14 @@ export function importInto(out: Output, options: ImportOptions): OnHub {
       skipFailing: options.skipFailing === true,
       consent: async (consent) => {
         out.note(consentLines(consent).join('\n'));
-        const n = consent.commands.length;
+        const doing = [
+          consent.commands.length > 0 ? `run ${count(consent.commands.length, 'command')}` : '',
+          consent.servers.length > 0 ? `connect to ${count(consent.servers.length, 'server')}` : '',
+          consent.secrets.length > 0 ? `keep ${count(consent.secrets.length, 'credential')}` : '',
+        ].filter(Boolean);
         return review.confirmOrYes(
           ask,
-          n > 0 ? `Run ${count(n, 'command')} and keep what is listed?` : 'Go on?',
+          `Import: ${doing.join(', ')}?`,
           'the import runs and keeps what is listed above; pass --yes to consent to exactly that',
         );
       },

@@ -88,12 +88,12 @@ describe('hub import --dry-run', () => {
     for (const secret of SECRETS) expect(data.stdout).not.toContain(secret);
   });
 
-  it('refuses an unknown harness, and asks for --dry-run until importing is available', () => {
+  it('refuses an unknown harness, and an import into a hub that does not exist (it never creates one)', () => {
     const unknown = importDry(['--dry-run', '--from', 'emacs']);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain('--from takes claude-code, claude-desktop, codex');
-    const apply = importDry([]);
-    expect(apply.status).toBe(2);
-    expect(apply.stderr).toContain('run `capabilities hub import --dry-run`');
+    const apply = importDry(['--yes']);
+    expect(apply.status).toBe(1);
+    expect(apply.stderr).toContain('create it and import in one step with `capabilities hub init --import`');
   });
 });
