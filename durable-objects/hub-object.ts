@@ -17,6 +17,8 @@
  */
 import { DurableObject } from 'cloudflare:workers';
 import { drizzle } from 'drizzle-orm/durable-sqlite';
+import type { Hono } from 'hono';
+import { createDashboard, type DashboardEnv } from '../dashboard/dashboard.tsx';
 import type { ExecuteEnvelope } from '../engine/contracts/envelope.ts';
 import type { PromptOutcome, PromptRequest } from '../engine/contracts/prompt.ts';
 import { createEngine, type Engine } from '../engine/engine.ts';
@@ -37,6 +39,7 @@ import migrations from '../migrations/migrations.js';
 import pkg from '../package.json';
 import type { HubHealth } from '../worker/app.ts';
 import { hostedWording } from './hosted-wording.ts';
+import { readSignedIn } from './signed-in-header.ts';
 import { answerBridgeCall, type BridgeProps, type BridgeRouter } from './sandbox-bridge.ts';
 import { WorkerLoaderSandbox } from './worker-loader-sandbox.ts';
 
@@ -78,6 +81,7 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
   #engine: Engine | undefined;
   #clientPrompt: ClientPrompt | undefined;
   #surfaceDeps: SurfaceDeps | undefined;
+  #dashboard: Hono<DashboardEnv> | undefined;
   #hubId = '';
 
   constructor(ctx: DurableObjectState, env: HubEnv) {
@@ -162,6 +166,28 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
     who: string,
   ): Promise<HubAnswer<PromptOutcome>> {
     return toAnswer(() => this.#prompt().answer(state, responses, who));
+  }
+
+  /**
+   * The dashboard of this hub (dashboard/, the same pages as the local hub's), for the person
+   * the Worker signed in: the Worker forwards their requests here with who they are
+   * (signed-in-header.ts). A request without that header is refused: it did not come through
+   * the Worker's sign-in.
+   */
+  override async fetch(request: Request): Promise<Response> {
+    this.#dashboard ??= createDashboard({
+      desk: this.engine.desk,
+      clock: systemClock,
+      wording: this.engine.wording,
+      review: this.engine.sources,
+      session: async (c, next) => {
+        const signedIn = readSignedIn(c.req.raw);
+        if (!signedIn) return c.text('Forbidden: sign in through the hub.', 403);
+        c.set('session', { who: signedIn.who, csrf: signedIn.csrf, scope: { kind: 'dashboard' } });
+        await next();
+      },
+    });
+    return this.#dashboard.fetch(request);
   }
 
   /** The guest bridge's route into this object (sandbox-bridge.ts). */

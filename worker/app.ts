@@ -78,25 +78,7 @@ export function createApp(options: AppOptions): Hono {
     return next();
   };
 
-  const mcp = options.mcp;
-  if (mcp) {
-    const maxSize = options.mcpMaxBytes ?? MAX_REQUEST_BYTES;
-    // Refused before anything reads it; the connection closes, since the rest of the body is unread.
-    const tooLarge = bodyLimit({
-      maxSize,
-      onError: (c) =>
-        c.json(
-          {
-            jsonrpc: '2.0',
-            id: null,
-            error: { code: -32600, message: `Request body too large: the limit is ${maxSize} bytes` },
-          },
-          413,
-          { connection: 'close' },
-        ),
-    });
-    app.all('/mcp', bearer, tooLarge, (c) => mcp(c.req.raw));
-  }
+  if (options.mcp) mcpRoute(app, options.mcp, options.mcpMaxBytes, bearer);
 
   // The pages answer every other path behind their own session (a bearer token is for programs,
   // a page session for a person); without pages, every other path needs the token.
@@ -108,6 +90,34 @@ export function createApp(options: AppOptions): Hono {
     c.json({ error: { code: 'not_found', message: `no route ${c.req.method} ${c.req.path}` } }, 404),
   );
   return app;
+}
+
+/**
+ * `/mcp` on `app`: the MCP surface behind `guards` (the bearer token here; the Worker's OAuth
+ * provider checks its tokens before its handler runs), with the body limit refused before
+ * anything reads the body (the connection closes, since the rest of the body is unread).
+ */
+export function mcpRoute(
+  app: Hono,
+  mcp: (request: Request) => Promise<Response>,
+  maxBytes: number = MAX_REQUEST_BYTES,
+  ...guards: MiddlewareHandler[]
+): void {
+  const tooLarge = bodyLimit({
+    maxSize: maxBytes,
+    onError: (c) =>
+      c.json(
+        {
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32600, message: `Request body too large: the limit is ${maxBytes} bytes` },
+        },
+        413,
+        { connection: 'close' },
+      ),
+  });
+  for (const guard of guards) app.use('/mcp', guard);
+  app.all('/mcp', tooLarge, (c) => mcp(c.req.raw));
 }
 
 function originAllowed(origin: string, allowed: ReadonlySet<string>): boolean {

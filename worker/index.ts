@@ -1,29 +1,75 @@
 /**
- * The Cloudflare entry: turns env into the app's adapters. One HubObject per hub name; `/mcp`
- * is served here (worker/hub-surface.ts) and answered by that object over RPC.
+ * The Cloudflare entry: one Worker serving many people, one HubObject per person.
+ *
+ * Every request goes through the OAuth provider (worker/oauth.ts): `/mcp` with a valid token is
+ * served from the HubObject the token's grant names (`github:<id>`; nothing in a request can
+ * name another), over RPC with the same MCP handler as the local hub; the provider answers its
+ * own endpoints (metadata, `/token`, `/register`); everything else is ours: `/healthz`, GitHub
+ * sign-in (`/login`, `/login/callback`, `/logout`, worker/sign-in/), the consent page
+ * (`/authorize`, worker/consent.tsx), and the dashboard, which the signed-in person's HubObject
+ * renders (its `fetch`, told who is signed in by durable-objects/signed-in-header.ts). An MCP
+ * token never opens a page and a sign-in cookie never opens `/mcp`: the two ways in are apart.
  */
+import { Hono } from 'hono';
 import { type HubEnv, HubObject } from '../durable-objects/hub-object.ts';
+import { withSignedIn } from '../durable-objects/signed-in-header.ts';
 import { createMcpHttpHandler } from '../engine/surface/index.ts';
 import pkg from '../package.json';
-import { createApp } from './app.ts';
+import { mcpRoute } from './app.ts';
+import { consentRoutes, type SignedInReader } from './consent.tsx';
 import { hubObjectSurface } from './hub-surface.ts';
+import { type GrantProps, type OAuthHandlers, providerFor, selfHostedHub } from './oauth.ts';
+import { readSignIn } from './sign-in/sessions.ts';
+import { signInRoutes } from './sign-in/routes.ts';
 
 /** The guest bridge, exported so `ctx.exports.SandboxBridge` exists (WorkerLoaderSandbox). */
 export { SandboxBridge } from '../durable-objects/sandbox-bridge.ts';
 export { HubObject };
 
-export default {
-  async fetch(request, env, ctx): Promise<Response> {
-    const token = env.HUB_TOKEN;
-    if (!token || token.length < 32) {
-      return new Response(
-        'This hub has no HUB_TOKEN of at least 32 characters. Set it in .dev.vars (HUB_TOKEN=…) for `npm run dev`, or with `wrangler secret put HUB_TOKEN`.',
-        { status: 500 },
-      );
-    }
-    const hub = env.HUB.get(env.HUB.idFromName(env.HUB_NAME ?? 'default'));
-    const mcp = createMcpHttpHandler(hubObjectSurface(hub, pkg.version));
-    const app = createApp({ hub: { health: () => hub.health() }, token, mcp: mcp.fetch });
+const hubNamed = (env: HubEnv, name: string) => env.HUB.get(env.HUB.idFromName(name));
+
+/** `/mcp`, reached only with a token the provider accepted: the grant's hub, and only it. */
+const api: OAuthHandlers['api'] = {
+  async fetch(request, env, ctx) {
+    const props = (ctx as ExecutionContext & { props: GrantProps }).props;
+    const hub = hubNamed(env, props.hub);
+    const app = new Hono();
+    mcpRoute(app, createMcpHttpHandler(hubObjectSurface(hub, pkg.version)).fetch);
     return app.fetch(request, env, ctx);
+  },
+};
+
+const signedIn: SignedInReader = async (request, env) => {
+  const session = await readSignIn(request, env);
+  return session && { person: session.person, login: session.login };
+};
+
+const pagesApp = new Hono<{ Bindings: HubEnv }>();
+
+/** The service answers; with a self-hosting HUB_TOKEN, also that hub's id and schema version. */
+pagesApp.get('/healthz', async (c) => {
+  if (!c.env.HUB_TOKEN) return c.json({ status: 'ok', version: pkg.version });
+  return c.json(await hubNamed(c.env, selfHostedHub(c.env)).health());
+});
+pagesApp.route('/', signInRoutes());
+pagesApp.route('/', consentRoutes(signedIn) as unknown as Hono<{ Bindings: HubEnv }>);
+
+/** The dashboard: the signed-in person's own hub renders it; anyone else signs in first. */
+pagesApp.all('*', async (c) => {
+  const session = await readSignIn(c.req.raw, c.env);
+  if (!session) {
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return c.text('Sign in first.', 401);
+    const url = new URL(c.req.url);
+    return c.redirect(`/login?next=${encodeURIComponent(`${url.pathname}${url.search}`)}`, 302);
+  }
+  const hub = hubNamed(c.env, session.person);
+  return hub.fetch(withSignedIn(c.req.raw, { who: `github:${session.login}`, csrf: session.csrf }));
+});
+
+const handlers: OAuthHandlers = { api, pages: { fetch: (request, env, ctx) => pagesApp.fetch(request, env, ctx) } };
+
+export default {
+  fetch(request, env, ctx): Promise<Response> {
+    return providerFor(request, handlers).fetch(request, env, ctx);
   },
 } satisfies ExportedHandler<HubEnv>;

@@ -1,4 +1,7 @@
-/** The Worker entry in workerd: /healthz from the HubObject, the token on every other route. */
+/**
+ * The Worker entry in workerd: /healthz (with the self-hosting HUB_TOKEN bound, as here, the id
+ * of that one hub), /mcp behind OAuth or that token, and pages behind sign-in.
+ */
 import { describe, expect, it } from 'vitest';
 import { WORKERS_TEST_TOKEN } from './token.ts';
 import { worker } from './worker-client.ts';
@@ -17,7 +20,7 @@ describe('the Worker', () => {
     expect(((await (await get('/healthz')).json()) as { hubId: string }).hubId).toBe(body.hubId);
   });
 
-  it('answers 401 with no detail on /mcp without the token, or with a wrong one', async () => {
+  it('answers 401 on /mcp without a token, or with a wrong one, naming where to get one', async () => {
     const attempts: Record<string, string>[] = [
       {},
       { authorization: 'Bearer wrong' },
@@ -26,13 +29,14 @@ describe('the Worker', () => {
     for (const headers of attempts) {
       const response = await get('/mcp', headers);
       expect(response.status).toBe(401);
-      expect(response.headers.get('www-authenticate')).toBe('Bearer');
-      expect(await response.text()).toBe('');
+      expect(response.headers.get('www-authenticate')).toMatch(/^Bearer .*resource_metadata="https:\/\/hub\.example\/\.well-known\/oauth-protected-resource\/mcp"/);
+      expect(await response.text()).not.toContain(WORKERS_TEST_TOKEN);
     }
   });
 
-  it('lets the token through', async () => {
+  it('never lets the self-hosting token open a page: pages need a sign-in', async () => {
     const response = await get('/nowhere', { authorization: `Bearer ${WORKERS_TEST_TOKEN}` });
-    expect(response.status).toBe(404);
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe('/login?next=%2Fnowhere');
   });
 });

@@ -1,0 +1,174 @@
+/**
+ * `/authorize`: an MCP client asks to reach a person's hub. The request is validated first (an
+ * unknown client or an unregistered redirect URI is shown here, never redirected to); a person
+ * who is not signed in signs in with GitHub (`/login?next=…`) and comes back; then a consent page
+ * names the client (its name, whether that name is verified, the host its tokens go to, a
+ * warning when that is this computer) and what it will reach, and the person allows or denies.
+ * Allowing completes the grant in the person's name: their stable id (`github:<numeric id>`),
+ * which also names their hub. The form carries only the library's one-time handle, bound to this
+ * browser by a cookie, so the page cannot be forged, replayed elsewhere or framed.
+ */
+import {
+  AuthorizationError,
+  CimdFetchError,
+  type ConsentDescription,
+  type OAuthHelpers,
+} from '@cloudflare/workers-oauth-provider';
+import { Hono } from 'hono';
+import { Layout } from '../dashboard/layout.tsx';
+import { type Problem, ProblemPage } from '../dashboard/problem-page.tsx';
+import type { HubEnv } from '../durable-objects/hub-object.ts';
+import { AUTHORIZE_PATH, type GrantProps, HUB_SCOPE } from './oauth.ts';
+
+/** The person signed in at this browser, as the sign-in session knows them. */
+export interface SignedInPerson {
+  /** `github:<numeric id>`: stable, and the name of their hub. */
+  person: string;
+  /** Their GitHub login, for the page. */
+  login: string;
+}
+
+/** How the consent routes learn who is signed in (the sign-in session, worker/sign-in/). */
+export type SignedInReader = (request: Request, env: HubEnv) => Promise<SignedInPerson | null>;
+
+type ConsentEnv = { Bindings: HubEnv & { OAUTH_PROVIDER: OAuthHelpers } };
+
+const SECURITY = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Cache-Control': 'no-store',
+  'Referrer-Policy': 'same-origin',
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy':
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+};
+
+function page(body: string, status: number, headers?: Headers): Response {
+  const out = new Headers(headers);
+  for (const [name, value] of Object.entries(SECURITY)) out.set(name, value);
+  return new Response(`<!doctype html>${body}`, { status, headers: out });
+}
+
+const problem = (p: Problem): Response => page(String(<ProblemPage problem={p} />), p.status);
+
+function ConsentPage(props: { details: ConsentDescription; handle: string; login: string }) {
+  const { details, handle, login } = props;
+  return (
+    <Layout title={`Allow ${details.clientName} to reach your hub?`}>
+      <h1>Allow {details.clientName} to reach your hub?</h1>
+      <p>
+        {details.clientDomain ? (
+          <>
+            Published by <strong>{details.clientDomain}</strong>.
+          </>
+        ) : (
+          'This app registered itself: its name is not verified.'
+        )}{' '}
+        Its access will be sent to <strong>{details.redirectHost}</strong>.
+      </p>
+      {details.redirectIsLoopback ? (
+        <p role="alert">
+          <strong>This sends access to an app on your computer.</strong> Continue only if you just started
+          connecting from it.
+        </p>
+      ) : null}
+      <p>
+        It will reach every source of your hub through <code>search</code>, <code>describe</code> and{' '}
+        <code>execute</code>, as you (<strong>{login}</strong>). Reads run; anything that writes still waits
+        for you in your dashboard. You can revoke it later.
+      </p>
+      <form method="post" action={AUTHORIZE_PATH}>
+        <input type="hidden" name="handle" value={handle} />
+        <fieldset>
+          <button type="submit" name="decision" value="approve">
+            Allow
+          </button>
+          <button type="submit" name="decision" value="deny">
+            Deny
+          </button>
+        </fieldset>
+      </form>
+    </Layout>
+  );
+}
+
+/** What went wrong in the authorization request, shown here: the client is not trusted to be redirected to. */
+function rendered(error: unknown): Response {
+  if (error instanceof AuthorizationError && error.redirectTo) return Response.redirect(error.redirectTo, 302);
+  if (error instanceof AuthorizationError || error instanceof CimdFetchError) {
+    return problem({
+      status: 400,
+      title: 'This connection request cannot be used',
+      what:
+        error instanceof AuthorizationError
+          ? `The app's request was refused: ${error.description}`
+          : 'The app could not be verified: its metadata document could not be read.',
+      next: 'Start connecting again from the app.',
+    });
+  }
+  throw error;
+}
+
+export function consentRoutes(signedIn: SignedInReader): Hono<ConsentEnv> {
+  const app = new Hono<ConsentEnv>();
+
+  app.get(AUTHORIZE_PATH, async (c) => {
+    const oauth = c.env.OAUTH_PROVIDER;
+    try {
+      const request = await oauth.parseAuthRequest(c.req.raw);
+      const person = await signedIn(c.req.raw, c.env);
+      if (!person) {
+        const url = new URL(c.req.url);
+        return c.redirect(`/login?next=${encodeURIComponent(`${url.pathname}${url.search}`)}`, 302);
+      }
+      const details = await oauth.describeConsent(request);
+      const consent = await oauth.beginConsent(request);
+      return page(String(<ConsentPage details={details} handle={consent.handle} login={person.login} />), 200, consent.headers);
+    } catch (error) {
+      return rendered(error);
+    }
+  });
+
+  app.post(AUTHORIZE_PATH, async (c) => {
+    const oauth = c.env.OAUTH_PROVIDER;
+    const person = await signedIn(c.req.raw, c.env);
+    if (!person) {
+      return problem({
+        status: 401,
+        title: 'Sign in first',
+        what: 'This browser is not signed in to the hub, so it cannot allow an app.',
+        next: 'Start connecting again from the app; the hub will ask you to sign in.',
+      });
+    }
+    const form = await c.req.formData();
+    const handle = String(form.get('handle') ?? '');
+    try {
+      if (form.get('decision') !== 'approve') {
+        const denied = await oauth.denyConsent(c.req.raw, handle);
+        return new Response(null, { status: 302, headers: denied.headers });
+      }
+      const approved = await oauth.approveConsent(c.req.raw, handle, { scope: [HUB_SCOPE] });
+      const props: GrantProps = { hub: person.person, login: person.login };
+      const { redirectTo } = await oauth.completeAuthorization({
+        request: approved.request,
+        userId: person.person,
+        metadata: { login: person.login },
+        scope: approved.request.scope,
+        props,
+      });
+      approved.headers.set('Location', redirectTo);
+      return new Response(null, { status: 302, headers: approved.headers });
+    } catch (error) {
+      if (error instanceof AuthorizationError && !error.redirectTo) {
+        return problem({
+          status: 400,
+          title: 'This page has expired',
+          what: `It was used already, opened in another browser, or left too long (${error.description}).`,
+          next: 'Start connecting again from the app.',
+        });
+      }
+      return rendered(error);
+    }
+  });
+
+  return app;
+}

@@ -1,0 +1,87 @@
+/**
+ * The hosted hub as an OAuth 2.1 authorization server for MCP clients, through
+ * @cloudflare/workers-oauth-provider (grants and tokens hashed in OAUTH_KV): protected-resource
+ * metadata (RFC 9728) and the 401 challenge that names it, authorization-server metadata
+ * (RFC 8414), dynamic client registration (RFC 7591), PKCE S256 only, access tokens of one hour
+ * with rotating refresh tokens, revocation. `/authorize` is ours (worker/consent.tsx); `/mcp` is
+ * the API, whose handler gets the grant's person in `ctx.props` and serves that person's hub.
+ *
+ * The resource is `<origin>/mcp` of the origin the request came to, so one deployment answers on
+ * its own name (and `http://127.0.0.1:8787` under `wrangler dev`); a token is good only there.
+ *
+ * HUB_TOKEN, when set, is the self-hosting way in for one person: `/mcp` also accepts it, for the
+ * hub named HUB_NAME. It is checked only after every token this server issued, and it reaches
+ * nothing but `/mcp`, where no decision can be recorded.
+ */
+import { OAuthProvider } from '@cloudflare/workers-oauth-provider';
+import { timingSafeEqual } from 'hono/utils/buffer';
+import type { HubEnv } from '../durable-objects/hub-object.ts';
+
+/** What a grant carries to `/mcp`: whose hub it opens. Never a GitHub token. */
+export interface GrantProps {
+  /** The hub's name: `github:<numeric id>` for a person, the self-hosting hub's name for HUB_TOKEN. */
+  hub: string;
+  /** For messages only: the GitHub login when the grant was made (it can change; the hub never does). */
+  login?: string;
+}
+
+/** The one scope: everything the person's hub offers over MCP. */
+export const HUB_SCOPE = 'hub';
+
+export const AUTHORIZE_PATH = '/authorize';
+export const TOKEN_PATH = '/token';
+export const REGISTER_PATH = '/register';
+
+const HOUR = 60 * 60;
+const DAY = 24 * HOUR;
+
+/** The hub a self-hosting HUB_TOKEN serves. */
+export const selfHostedHub = (env: HubEnv): string => env.HUB_NAME ?? 'default';
+
+export interface OAuthHandlers {
+  /** `/mcp` with a valid token: `ctx.props` is the grant's `GrantProps`. */
+  api: ExportedHandler<HubEnv> & { fetch: NonNullable<ExportedHandler<HubEnv>['fetch']> };
+  /** Everything else that is not the provider's: /authorize, sign-in, the dashboard, /healthz. */
+  pages: ExportedHandler<HubEnv>;
+}
+
+/** The provider for one origin (the resource and the issuer are fixed when it is built). */
+export function oauthProvider(origin: string, handlers: OAuthHandlers): OAuthProvider<HubEnv> {
+  const resource = `${origin}/mcp`;
+  return new OAuthProvider<HubEnv>({
+    apiRoute: '/mcp',
+    apiHandler: handlers.api,
+    defaultHandler: handlers.pages,
+    authorizeEndpoint: AUTHORIZE_PATH,
+    tokenEndpoint: TOKEN_PATH,
+    clientRegistrationEndpoint: REGISTER_PATH,
+    scopesSupported: [HUB_SCOPE],
+    requiredScopes: [HUB_SCOPE],
+    resourceMetadata: {
+      resource,
+      authorization_servers: [origin],
+      resource_name: 'capabilities hub',
+    },
+    accessTokenTTL: HOUR,
+    refreshTokenTTL: 30 * DAY,
+    resolveExternalToken: async ({ token, env }) => {
+      const selfHost = env.HUB_TOKEN;
+      if (!selfHost || selfHost.length < 32 || !(await timingSafeEqual(token, selfHost))) return null;
+      const props: GrantProps = { hub: selfHostedHub(env) };
+      return { props, audience: resource };
+    },
+  });
+}
+
+/** One provider per origin the Worker is reached at, built once. */
+const providers = new Map<string, OAuthProvider<HubEnv>>();
+
+export function providerFor(request: Request, handlers: OAuthHandlers): OAuthProvider<HubEnv> {
+  const origin = new URL(request.url).origin;
+  let provider = providers.get(origin);
+  if (!provider) {
+    provider = oauthProvider(origin, handlers);
+    providers.set(origin, provider);
+  }
+  return provider;
+}
