@@ -5,7 +5,7 @@
 
 /** `next` when it is a same-origin path (one leading `/`, no `//`, no backslash, no control or space character); else `/`. */
 export function sameOriginPath(next: string | undefined | null): string {
-  if (typeof next !== 'string' || next.length === 0 || next.length > 2048) return '/';
+  if (typeof next !== 'string' || next.length === 0 || next.length > 4096) return '/';
   if (!next.startsWith('/') || next.startsWith('//')) return '/';
   // Browsers read `\` as `/` and drop tabs and newlines, so `/\evil` or `/\t/evil` would leave.
   for (const char of next) {
