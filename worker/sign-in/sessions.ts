@@ -6,6 +6,7 @@
  * the id, so it is never stored. The person is `github:<numeric id>`: GitHub's id is stable, the
  * login can change and is kept for display only.
  */
+import { checkCsrf as sameCsrf } from '../../dashboard/session.ts';
 import { sha256Hex } from '../../engine/digest.ts';
 import { base64url } from '../../engine/hex.ts';
 import { cookieValue } from './cookies.ts';
@@ -76,11 +77,7 @@ export async function endSession(request: Request, env: SessionEnv): Promise<{ c
 
 /** True when `formValue` is the session's CSRF token, compared without stopping at a difference. */
 export function checkCsrf(signedIn: SignedIn, formValue: unknown): boolean {
-  if (typeof formValue !== 'string' || signedIn.csrf.length === 0) return false;
-  const a = signedIn.csrf;
-  let diff = a.length ^ formValue.length;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ (formValue.charCodeAt(i) || 0);
-  return diff === 0;
+  return sameCsrf(signedIn, formValue);
 }
 
 /** The person id of a GitHub user: their numeric id, never the login. */
