@@ -243,6 +243,19 @@ describe('signing in with GitHub', () => {
     expect(sameOriginPath('/%2F%2Fevil.example')).toBe('/%2F%2Fevil.example');
   });
 
+  it('shows what GitHub refused, and never the client secret, the code or a token', async () => {
+    const wrongSecret = 'wrong-secret-that-must-not-show-0123456789';
+    const bindings = { ...hubEnv, GITHUB_CLIENT_SECRET: wrongSecret };
+    const { browser, response, callback } = await signIn('ana', '/', bindings);
+    expect(response.status).toBe(400);
+    const page = await response.text();
+    expect(page).toContain('GitHub refused the sign-in (incorrect_client_credentials)');
+    const code = new URL(callback, HUB).searchParams.get('code') ?? '';
+    for (const secret of [wrongSecret, TEST_GITHUB.clientSecret, code]) expect(page).not.toContain(secret);
+    expect(page).not.toMatch(/gho_/);
+    expect(browser.cookies.has(SESSION_COOKIE)).toBe(false);
+  });
+
   it('says which settings to set when the GitHub app is missing, and sends no one to GitHub', async () => {
     const bindings = { ...hubEnv, GITHUB_CLIENT_ID: undefined, GITHUB_CLIENT_SECRET: '' };
     const response = await new Browser().hub('/login', {}, bindings);
