@@ -4,7 +4,29 @@
  */
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
+import { githubStandIn } from './test/fixtures/github-standin.ts';
+import { TEST_GITHUB } from './test/workers/github-settings.ts';
 import { WORKERS_TEST_TOKEN } from './test/workers/token.ts';
+
+/** GitHub for the workers project: the stand-in, one instance for the whole run. */
+const github = githubStandIn(TEST_GITHUB);
+const GITHUB_HOSTS = new Set([new URL(TEST_GITHUB.webUrl).host, new URL(TEST_GITHUB.apiUrl).host]);
+
+/**
+ * Every fetch the Worker makes, answered in Node: the stand-in's origins by the stand-in; any other
+ * passed on to the network as before.
+ */
+async function outbound(request: Request): Promise<Response> {
+  const body =
+    request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
+  const copy = new Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body,
+    redirect: 'manual',
+  });
+  return GITHUB_HOSTS.has(new URL(request.url).host) ? github(copy) : fetch(copy);
+}
 
 export default defineConfig({
   test: {
@@ -26,8 +48,18 @@ export default defineConfig({
         plugins: [
           cloudflareTest({
             wrangler: { configPath: './wrangler.toml' },
-            // The token a deployed hub gets from `wrangler secret put HUB_TOKEN` (.dev.vars under `npm run dev`).
-            miniflare: { bindings: { HUB_TOKEN: WORKERS_TEST_TOKEN } },
+            miniflare: {
+              bindings: {
+                // The token a deployed hub gets from `wrangler secret put HUB_TOKEN` (.dev.vars under `npm run dev`).
+                HUB_TOKEN: WORKERS_TEST_TOKEN,
+                // The GitHub app people sign in with, and where GitHub is: the stand-in below.
+                GITHUB_CLIENT_ID: TEST_GITHUB.clientId,
+                GITHUB_CLIENT_SECRET: TEST_GITHUB.clientSecret,
+                GITHUB_URL: TEST_GITHUB.webUrl,
+                GITHUB_API_URL: TEST_GITHUB.apiUrl,
+              },
+              outboundService: outbound,
+            },
           }),
         ],
         test: {

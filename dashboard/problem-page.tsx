@@ -5,7 +5,7 @@
 import { Layout } from './layout.tsx';
 
 export interface Problem {
-  status: 400 | 401 | 403 | 404 | 409 | 410 | 413 | 500;
+  status: 400 | 401 | 403 | 404 | 409 | 410 | 413 | 500 | 502;
   title: string;
   /** What happened, in a sentence. */
   what: string;

@@ -33,7 +33,7 @@ export interface DashboardEnv {
 export type SessionMiddleware = MiddlewareHandler<DashboardEnv>;
 
 /** True when `token` is the session's CSRF token; compared without stopping at the first difference. */
-export function checkCsrf(session: PageSession, token: unknown): boolean {
+export function checkCsrf(session: Pick<PageSession, 'csrf'>, token: unknown): boolean {
   if (typeof token !== 'string' || session.csrf.length === 0) return false;
   const a = session.csrf;
   let diff = a.length ^ token.length;
