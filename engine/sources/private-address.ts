@@ -139,7 +139,8 @@ function ipv6Reason(g: number[]): string | undefined {
   // ::ffff:a.b.c.d (IPv4-mapped) and ::a.b.c.d (IPv4-compatible) go to the IPv4 address they hold.
   if (zeroTo(5) && g5 === 0xffff) return inside(ipv4Reason(embedded), 'IPv4-mapped');
   // IPv4-compatible addresses are deprecated and never routed: private whatever they hold.
-  if (zeroTo(6)) return inside(ipv4Reason(embedded), 'IPv4-compatible') ?? 'IPv4-compatible (deprecated, never routed)';
+  if (zeroTo(6))
+    return inside(ipv4Reason(embedded), 'IPv4-compatible') ?? 'IPv4-compatible (deprecated, never routed)';
   // 64:ff9b::/96, NAT64: a gateway forwards it to the IPv4 address it holds.
   if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) {
     return inside(ipv4Reason(embedded), 'NAT64');

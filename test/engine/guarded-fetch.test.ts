@@ -101,7 +101,9 @@ describe('guardedFetch where private places are refused (the hosted hub)', () =>
     ] as const) {
       const net = network({});
       const host = new URL(url).host;
-      const e = await hubErrorOf(() => guardedFetch({ ...hosted, allowedHosts: [host] }, net.fetch)(url, init));
+      const e = await hubErrorOf(() =>
+        guardedFetch({ ...hosted, allowedHosts: [host] }, net.fetch)(url, init),
+      );
       expect(e.code).toBe('denied');
       expect(e.message).toContain(`refused a request to a private address (${reason})`);
       expect(e.message).toContain('Serve the source at a public https:// address');

@@ -116,7 +116,12 @@ describe('IPv6 literals', () => {
   });
 
   it('leaves public IPv6 alone, and the public IPv4 inside a mapped or NAT64 address', () => {
-    for (const host of ['[2606:4700::1111]', '[2001:4860:4860::8888]', '[::ffff:8.8.8.8]', '[64:ff9b::1.1.1.1]']) {
+    for (const host of [
+      '[2606:4700::1111]',
+      '[2001:4860:4860::8888]',
+      '[::ffff:8.8.8.8]',
+      '[64:ff9b::1.1.1.1]',
+    ]) {
       expect(reason(`https://${host}/`), host).toBeUndefined();
     }
   });

@@ -111,7 +111,9 @@ describe('adding a source where private places are refused', () => {
 
   it('lets a public URL through to the network', async () => {
     const { hub, asked } = hostedLike();
-    const e = await hubErrorOf(() => hub.sources.inspect({ kind: 'mcp-http', url: 'https://mcp.example.com/mcp' }));
+    const e = await hubErrorOf(() =>
+      hub.sources.inspect({ kind: 'mcp-http', url: 'https://mcp.example.com/mcp' }),
+    );
     expect(e.code).not.toBe('denied');
     expect(asked[0]).toBe('https://mcp.example.com/mcp');
   });
