@@ -4,8 +4,9 @@
  * all, reviewing new and changed tools, refreshing manifests (also when a server says its list
  * changed), removing a source with everything hanging off it, and storing a secret a person
  * entered. A source at a private address is refused when it is added where the connector refuses
- * private places (the hosted hub), so a person learns it then. Everything a source declares is scrubbed of every secret the hub holds before it is
- * stored or shown. The hub's calls to its sources are `Upstream`'s.
+ * private places (the hosted hub), so a person learns it then. Everything a source declares is
+ * scrubbed of every secret the hub holds before it is stored or shown. The hub's calls to its
+ * sources are `Upstream`'s.
  */
 import type { Connection, SecretRef } from '../contracts/connections.ts';
 import type { PolicyEffect } from '../contracts/policy.ts';
