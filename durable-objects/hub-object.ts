@@ -103,7 +103,12 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
   get engine(): Engine {
     this.#engine ??= createEngine({
       store: this.store,
-      connector: new McpConnector({ version: pkg.version, wording: hostedWording }),
+      connector: new McpConnector({
+        version: pkg.version,
+        wording: hostedWording,
+        // Sources reach only the public internet unless a development setting allows more.
+        privateAddresses: this.env.ALLOW_PRIVATE_UPSTREAMS === '1' ? 'allow' : 'refuse',
+      }),
       clock: systemClock,
       random: cryptoRandom,
       wording: hostedWording,

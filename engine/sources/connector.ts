@@ -8,6 +8,7 @@ import type { SecretRef } from '../contracts/connections.ts';
 import type { JsonValue } from '../contracts/names.ts';
 import type { Source } from '../contracts/sources.ts';
 import type { ListedTool } from '../manifest.ts';
+import type { PrivateAddresses } from './guarded-fetch.ts';
 import type { McpCallResult } from './tool-result.ts';
 
 /** A connection's secrets resolved for one request: env for stdio, headers for HTTP. */
@@ -55,6 +56,11 @@ export interface CallRequest {
 }
 
 export interface SourceConnector {
+  /**
+   * Whether this connector refuses private, loopback and link-local addresses (the hosted hub),
+   * so a source at one is refused when it is added; absent: allowed.
+   */
+  readonly privateAddresses?: PrivateAddresses;
   /** Lists every tool; throws a HubError that says what happened and what to do. */
   listTools(source: Source, credentials: Credentials): Promise<ListedTools>;
   /** Calls one tool; an upstream `isError` comes back in the result, transport failures throw. */

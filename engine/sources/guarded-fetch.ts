@@ -2,9 +2,12 @@
  * The only fetch an HTTP source gets (invariant I4): requests go only to the hosts fixed when
  * the source was reviewed; a redirect is followed only within the same origin, so credentials
  * never cross to another origin; a response body larger than the cap is cut off with an error.
+ * Where the host refuses private places (the hosted hub: server-side request forgery), no
+ * request and no redirect goes to a private, loopback or link-local address (private-address.ts).
  * Runtime-neutral: it wraps whatever `fetch` the host has.
  */
 import { HubError } from '../errors.ts';
+import { privateAddressReason } from './private-address.ts';
 
 export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
@@ -15,6 +18,39 @@ export interface FetchGuard {
   maxResponseBytes: number;
   /** How many same-origin redirects to follow. */
   maxRedirects?: number;
+  /** Whether requests may go to private places; `allow` by default (the local hub). */
+  privateAddresses?: PrivateAddresses;
+}
+
+/**
+ * Whether a hub's sources may reach private, loopback and link-local addresses: the local hub
+ * allows it (its sources often run on the same machine); the hosted hub refuses it, unless a
+ * development setting allows it.
+ */
+export type PrivateAddresses = 'refuse' | 'allow';
+
+/**
+ * The refusal of `url` when private places are refused and it names one; undefined otherwise.
+ * `refused` starts the message: "refused a request to", "cannot add a source at".
+ */
+export function privateAddressRefusal(
+  url: URL,
+  privateAddresses: PrivateAddresses | undefined,
+  refused: string,
+): HubError | undefined {
+  if (privateAddresses !== 'refuse') return undefined;
+  const reason = privateAddressReason(url);
+  if (reason === undefined) return undefined;
+  return new HubError(
+    'denied',
+    `${refused} a private address (${reason}): this hub reaches only servers on the public ` +
+      'internet. Serve the source at a public https:// address.',
+    {
+      detail:
+        `the address was ${url.host} (${reason}). A hub run for development may reach private ` +
+        'addresses when its ALLOW_PRIVATE_UPSTREAMS setting is 1; never set it on a hub others use.',
+    },
+  );
 }
 
 /** 16 MB: far above any sane tool result, small enough that a runaway server cannot exhaust the hub. */
@@ -42,6 +78,8 @@ export function guardedFetch(
           detail: `the URL was ${url.href}`,
         });
       }
+      const refused = privateAddressRefusal(url, guard.privateAddresses, 'refused a request to');
+      if (refused) throw refused;
       if (!isAllowedHost(url, guard.allowedHosts)) {
         throw new HubError(
           'denied',
@@ -55,6 +93,11 @@ export function guardedFetch(
       const location = response.headers.get('location');
       if (response.status >= 300 && response.status < 400 && location) {
         const next = new URL(location, url);
+        const redirect = privateAddressRefusal(next, guard.privateAddresses, 'refused a redirect to');
+        if (redirect) {
+          await response.body?.cancel();
+          throw redirect;
+        }
         if (next.origin !== origin) {
           await response.body?.cancel();
           throw new HubError(

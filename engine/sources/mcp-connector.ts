@@ -2,7 +2,8 @@
  * The SourceConnector over the official MCP SDK client (v2, which also talks to 2025-era
  * servers), for both hosts. One session per (source, connection). HTTP sources go through
  * guardedFetch (allowed hosts, same-origin redirects, a size cap) over Streamable HTTP,
- * falling back to the older SSE transport. Stdio servers need a host that can spawn processes:
+ * falling back to the older SSE transport; where the host refuses private places (the hosted
+ * hub), the guard refuses them too. Stdio servers need a host that can spawn processes:
  * the local hub passes a `StdioLauncher`; the Worker has none and refuses stdio sources.
  * A stdio server is spawned lazily on first use with the exact command the person consented to,
  * supervised (a crash is restarted with backoff on the next use, the tail of stderr kept for
@@ -21,7 +22,12 @@ import type { Clock } from '../ports.ts';
 import { systemClock } from '../system.ts';
 import type { HostWording } from '../wording.ts';
 import type { CallRequest, Credentials, ListedTools, SourceConnector } from './connector.ts';
-import { DEFAULT_MAX_RESPONSE_BYTES, type FetchLike, guardedFetch } from './guarded-fetch.ts';
+import {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  type FetchLike,
+  guardedFetch,
+  type PrivateAddresses,
+} from './guarded-fetch.ts';
 import { type StderrLike, type Supervision, Supervisor } from './supervisor.ts';
 import type { McpCallResult } from './tool-result.ts';
 
@@ -55,6 +61,11 @@ export interface McpConnectorOptions {
   clock?: Clock | undefined;
   /** How a person acts on this host, for the errors a person reads (consent to a command). */
   wording: HostWording;
+  /**
+   * Whether HTTP sources may reach private, loopback and link-local addresses: `allow` (the
+   * default, the local hub) or `refuse` (the hosted hub, unless a development setting allows it).
+   */
+  privateAddresses?: PrivateAddresses | undefined;
 }
 
 interface Session {
@@ -71,14 +82,18 @@ async function closeSession(session: Session): Promise<void> {
 }
 
 export class McpConnector implements SourceConnector {
-  readonly #options: Required<Omit<McpConnectorOptions, 'launchStdio' | 'fetch' | 'clock'>> &
+  readonly #options: Required<
+    Omit<McpConnectorOptions, 'launchStdio' | 'fetch' | 'clock' | 'privateAddresses'>
+  > &
     Pick<McpConnectorOptions, 'launchStdio' | 'fetch'>;
+  readonly privateAddresses: PrivateAddresses;
   readonly #sessions = new Map<string, Promise<Session>>();
   readonly #supervisor: Supervisor;
   readonly #listeners: ((namespace: string) => void)[] = [];
 
   constructor(options: McpConnectorOptions) {
-    const { clock, ...rest } = options;
+    const { clock, privateAddresses, ...rest } = options;
+    this.privateAddresses = privateAddresses ?? 'allow';
     this.#options = {
       idleMs: 5 * 60_000,
       connectTimeoutMs: 30_000,
@@ -239,10 +254,14 @@ export class McpConnector implements SourceConnector {
     source: Extract<Source, { kind: 'mcp-http' }>,
     credentials: Credentials,
   ): Promise<void> {
-    const fetch = guardedFetch({
-      allowedHosts: source.allowedHosts,
-      maxResponseBytes: this.#options.maxResponseBytes,
-    });
+    const fetch = guardedFetch(
+      {
+        allowedHosts: source.allowedHosts,
+        maxResponseBytes: this.#options.maxResponseBytes,
+        privateAddresses: this.privateAddresses,
+      },
+      this.#options.fetch,
+    );
     const requestInit: RequestInit = { headers: { ...credentials.headers } };
     const url = new URL(source.url);
     try {

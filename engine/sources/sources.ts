@@ -3,8 +3,10 @@
  * source whole (source, manifest, policy rules pinned to each tool's contract, reviews) or not at
  * all, reviewing new and changed tools, refreshing manifests (also when a server says its list
  * changed), removing a source with everything hanging off it, and storing a secret a person
- * entered. Everything a source declares is scrubbed of every secret the hub holds before it is
- * stored or shown. The hub's calls to its sources are `Upstream`'s.
+ * entered. A source at a private address is refused when it is added where the connector refuses
+ * private places (the hosted hub), so a person learns it then. Everything a source declares is
+ * scrubbed of every secret the hub holds before it is stored or shown. The hub's calls to its
+ * sources are `Upstream`'s.
  */
 import type { Connection, SecretRef } from '../contracts/connections.ts';
 import type { PolicyEffect } from '../contracts/policy.ts';
@@ -17,6 +19,7 @@ import type { HubSecrets } from '../secrets/hub-secrets.ts';
 import { type SecretStore, secretKey } from '../secrets/secret-store.ts';
 import type { HostWording } from '../wording.ts';
 import { type Credentials, type ListedTools, NO_CREDENTIALS, type SourceConnector } from './connector.ts';
+import { privateAddressRefusal } from './guarded-fetch.ts';
 import { diffManifests, type ManifestDiff } from './manifest-diff.ts';
 import { proposeNamespace } from './namespace.ts';
 import { type ReviewItem, reviewItem } from './review.ts';
@@ -369,6 +372,7 @@ export class Sources {
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
       throw new HubError('invalid_input', `"${draft.url}" is not an http(s) URL`);
     }
+    this.#publicOnly(url, draft.allowedHosts ?? []);
     return {
       kind: 'mcp-http',
       namespace,
@@ -377,6 +381,16 @@ export class Sources {
       addedAt: now,
       updatedAt: now,
     };
+  }
+
+  /** Refuses a source whose URL or allowed hosts name a private place, where the connector refuses those. */
+  #publicOnly(url: URL, allowedHosts: readonly string[]): void {
+    const refuses = this.#deps.connector.privateAddresses;
+    const places = [url, ...allowedHosts.flatMap((host) => URL.parse(`${url.protocol}//${host}`) ?? [])];
+    for (const place of places) {
+      const refused = privateAddressRefusal(place, refuses, 'cannot add a source at');
+      if (refused) throw refused;
+    }
   }
 
   #id(prefix: string): string {

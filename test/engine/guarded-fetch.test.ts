@@ -1,4 +1,4 @@
-/** The fetch an HTTP source gets: allowed hosts only, same-origin redirects only, a size cap. */
+/** The fetch an HTTP source gets: allowed hosts only, same-origin redirects only, a size cap, no private places where the host refuses them. */
 import { describe, expect, it } from 'vitest';
 import { type FetchLike, guardedFetch } from '../../engine/sources/guarded-fetch.ts';
 import { hubErrorOf } from '../hub-error.ts';
@@ -85,5 +85,75 @@ describe('guardedFetch', () => {
       guardedFetch({ ...guard, allowedHosts: [''] }, network({}).fetch)('file:///etc/passwd'),
     );
     expect(e.message).toContain('sources speak HTTP(S) only');
+  });
+});
+
+describe('guardedFetch where private places are refused (the hosted hub)', () => {
+  const hosted = { maxResponseBytes: 1024, privateAddresses: 'refuse' as const };
+
+  it('refuses a private first URL before sending anything, saying why and what to do', async () => {
+    for (const [url, reason] of [
+      ['http://127.0.0.1:8080/mcp', 'loopback'],
+      ['http://169.254.169.254/latest/meta-data/', 'link-local (cloud metadata)'],
+      ['http://2130706433/mcp', 'loopback'],
+      ['http://[::ffff:10.0.0.1]/mcp', 'private network (IPv4-mapped)'],
+      ['http://metadata.google.internal/computeMetadata/v1/', 'cloud metadata'],
+    ] as const) {
+      const net = network({});
+      const host = new URL(url).host;
+      const e = await hubErrorOf(() =>
+        guardedFetch({ ...hosted, allowedHosts: [host] }, net.fetch)(url, init),
+      );
+      expect(e.code).toBe('denied');
+      expect(e.message).toContain(`refused a request to a private address (${reason})`);
+      expect(e.message).toContain('Serve the source at a public https:// address');
+      expect(e.message).not.toContain(host);
+      expect(e.detail).toContain(host);
+      expect(e.detail).toContain('ALLOW_PRIVATE_UPSTREAMS');
+      expect(net.seen).toEqual([]);
+    }
+  });
+
+  it('refuses a redirect from a public URL to a private one, and sends nothing there', async () => {
+    const net = network({
+      'https://api.example.com/mcp': () =>
+        new Response('moved', {
+          status: 302,
+          headers: { location: 'http://169.254.169.254/latest/meta-data/iam/' },
+        }),
+    });
+    const e = await hubErrorOf(() =>
+      guardedFetch({ ...hosted, allowedHosts: ['api.example.com', '169.254.169.254'] }, net.fetch)(
+        'https://api.example.com/mcp',
+        init,
+      ),
+    );
+    expect(e.code).toBe('denied');
+    expect(e.message).toContain('refused a redirect to a private address (link-local (cloud metadata))');
+    expect(net.seen.map((s) => s.url)).toEqual(['https://api.example.com/mcp']);
+  });
+
+  it('reaches public addresses as before', async () => {
+    const net = network({
+      'https://api.example.com/mcp': () => new Response('ok'),
+      'https://8.8.8.8/': () => new Response('ok'),
+      'https://[2606:4700::1111]/': () => new Response('ok'),
+    });
+    for (const url of ['https://api.example.com/mcp', 'https://8.8.8.8/', 'https://[2606:4700::1111]/']) {
+      const host = new URL(url).host;
+      const response = await guardedFetch({ ...hosted, allowedHosts: [host] }, net.fetch)(url);
+      expect(await response.text()).toBe('ok');
+    }
+  });
+
+  it('reaches private addresses where they are allowed (the local hub, the default)', async () => {
+    const net = network({ 'http://127.0.0.1:8080/mcp': () => new Response('ok') });
+    for (const privateAddresses of ['allow', undefined] as const) {
+      const fetch = guardedFetch(
+        { allowedHosts: ['127.0.0.1:8080'], maxResponseBytes: 1024, privateAddresses },
+        net.fetch,
+      );
+      expect(await (await fetch('http://127.0.0.1:8080/mcp')).text()).toBe('ok');
+    }
   });
 });
