@@ -39,8 +39,8 @@ import migrations from '../migrations/migrations.js';
 import pkg from '../package.json';
 import type { HubHealth } from '../worker/app.ts';
 import { hostedWording } from './hosted-wording.ts';
-import { readSignedIn } from './signed-in-header.ts';
 import { answerBridgeCall, type BridgeProps, type BridgeRouter } from './sandbox-bridge.ts';
+import { readSignedIn } from './signed-in-header.ts';
 import { WorkerLoaderSandbox } from './worker-loader-sandbox.ts';
 
 export interface HubEnv {

@@ -6,7 +6,7 @@
  * name another), over RPC with the same MCP handler as the local hub; the provider answers its
  * own endpoints (metadata, `/token`, `/register`); everything else is ours: `/healthz`, GitHub
  * sign-in (`/login`, `/login/callback`, `/logout`, worker/sign-in/), the consent page
- * (`/authorize`, worker/consent.tsx), and the dashboard, which the signed-in person's HubObject
+ * (`/authorize`, worker/consent.ts), and the dashboard, which the signed-in person's HubObject
  * renders (its `fetch`, told who is signed in by durable-objects/signed-in-header.ts). An MCP
  * token never opens a page and a sign-in cookie never opens `/mcp`: the two ways in are apart.
  */
@@ -16,11 +16,11 @@ import { withSignedIn } from '../durable-objects/signed-in-header.ts';
 import { createMcpHttpHandler } from '../engine/surface/index.ts';
 import pkg from '../package.json';
 import { mcpRoute } from './app.ts';
-import { consentRoutes, type SignedInReader } from './consent.tsx';
+import { consentRoutes, type SignedInReader } from './consent.ts';
 import { hubObjectSurface } from './hub-surface.ts';
 import { type GrantProps, type OAuthHandlers, providerFor, selfHostedHub } from './oauth.ts';
-import { readSignIn } from './sign-in/sessions.ts';
 import { signInRoutes } from './sign-in/routes.ts';
+import { readSignIn } from './sign-in/sessions.ts';
 
 /** The guest bridge, exported so `ctx.exports.SandboxBridge` exists (WorkerLoaderSandbox). */
 export { SandboxBridge } from '../durable-objects/sandbox-bridge.ts';
@@ -66,7 +66,10 @@ pagesApp.all('*', async (c) => {
   return hub.fetch(withSignedIn(c.req.raw, { who: `github:${session.login}`, csrf: session.csrf }));
 });
 
-const handlers: OAuthHandlers = { api, pages: { fetch: (request, env, ctx) => pagesApp.fetch(request, env, ctx) } };
+const handlers: OAuthHandlers = {
+  api,
+  pages: { fetch: (request, env, ctx) => pagesApp.fetch(request, env, ctx) },
+};
 
 export default {
   fetch(request, env, ctx): Promise<Response> {

@@ -3,7 +3,7 @@
  * @cloudflare/workers-oauth-provider (grants and tokens hashed in OAUTH_KV): protected-resource
  * metadata (RFC 9728) and the 401 challenge that names it, authorization-server metadata
  * (RFC 8414), dynamic client registration (RFC 7591), PKCE S256 only, access tokens of one hour
- * with rotating refresh tokens, revocation. `/authorize` is ours (worker/consent.tsx); `/mcp` is
+ * with rotating refresh tokens, revocation. `/authorize` is ours (worker/consent.ts); `/mcp` is
  * the API, whose handler gets the grant's person in `ctx.props` and serves that person's hub.
  *
  * The resource is `<origin>/mcp` of the origin the request came to, so one deployment answers on
@@ -56,6 +56,7 @@ export function oauthProvider(origin: string, handlers: OAuthHandlers): OAuthPro
     tokenEndpoint: TOKEN_PATH,
     clientRegistrationEndpoint: REGISTER_PATH,
     scopesSupported: [HUB_SCOPE],
+    clientIdMetadataDocumentEnabled: true,
     requiredScopes: [HUB_SCOPE],
     resourceMetadata: {
       resource,

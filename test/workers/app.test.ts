@@ -7,7 +7,7 @@ import { WORKERS_TEST_TOKEN } from './token.ts';
 import { worker } from './worker-client.ts';
 
 const get = (path: string, headers: Record<string, string> = {}) =>
-  worker.fetch(new Request(`https://hub.example${path}`, { headers }));
+  worker.fetch(new Request(`https://hub.example${path}`, { headers, redirect: 'manual' }));
 
 describe('the Worker', () => {
   it('answers /healthz with the hub id and schema version, without a token', async () => {
@@ -29,7 +29,9 @@ describe('the Worker', () => {
     for (const headers of attempts) {
       const response = await get('/mcp', headers);
       expect(response.status).toBe(401);
-      expect(response.headers.get('www-authenticate')).toMatch(/^Bearer .*resource_metadata="https:\/\/hub\.example\/\.well-known\/oauth-protected-resource\/mcp"/);
+      expect(response.headers.get('www-authenticate')).toMatch(
+        /^Bearer .*resource_metadata="https:\/\/hub\.example\/\.well-known\/oauth-protected-resource\/mcp"/,
+      );
       expect(await response.text()).not.toContain(WORKERS_TEST_TOKEN);
     }
   });

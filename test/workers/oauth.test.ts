@@ -17,7 +17,9 @@ const RESOURCE = `${ORIGIN}/mcp`;
 const REDIRECT = 'https://client.example/callback';
 const hubEnv = env as unknown as HubEnv;
 
-const call = (path: string, init: RequestInit = {}) => worker.fetch(new Request(`${ORIGIN}${path}`, init));
+/** A request to the Worker as a browser or client sends it; redirects are the test's to follow. */
+const call = (path: string, init: RequestInit = {}) =>
+  worker.fetch(new Request(`${ORIGIN}${path}`, { ...init, redirect: 'manual' }));
 
 /** `name=value` pairs of every Set-Cookie in `response`, for the next request. */
 function cookiesOf(response: Response): string[] {
@@ -40,7 +42,11 @@ async function register(name = 'Test Agent', redirect = REDIRECT): Promise<strin
   const response = await call('/register', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: name, redirect_uris: [redirect], token_endpoint_auth_method: 'none' }),
+    body: JSON.stringify({
+      client_name: name,
+      redirect_uris: [redirect],
+      token_endpoint_auth_method: 'none',
+    }),
   });
   expect(response.status, await response.clone().text()).toBe(201);
   return ((await response.json()) as { client_id: string }).client_id;
@@ -98,7 +104,10 @@ async function exchange(clientId: string, code: string, verifier: string) {
 }
 
 /** A person's access token for a new client, through the whole flow. */
-async function tokenFor(id: number, login: string): Promise<{ access: string; refresh: string; clientId: string }> {
+async function tokenFor(
+  id: number,
+  login: string,
+): Promise<{ access: string; refresh: string; clientId: string }> {
   const clientId = await register();
   const { verifier, challenge } = await pkce();
   const { answer } = await consent(clientId, await signIn(id, login), challenge, 'approve');
@@ -125,13 +134,20 @@ async function mcpClient(token: string): Promise<Client> {
   return client;
 }
 
-const envelope = (result: unknown) => (result as { structuredContent?: Record<string, unknown> }).structuredContent;
+const envelope = (result: unknown) =>
+  (result as { structuredContent?: Record<string, unknown> }).structuredContent;
 
 describe('OAuth for MCP clients', () => {
   it('publishes protected-resource and authorization-server metadata, PKCE S256 only', async () => {
-    const resource = (await (await call('/.well-known/oauth-protected-resource/mcp')).json()) as Record<string, unknown>;
+    const resource = (await (await call('/.well-known/oauth-protected-resource/mcp')).json()) as Record<
+      string,
+      unknown
+    >;
     expect(resource).toMatchObject({ resource: RESOURCE, authorization_servers: [ORIGIN] });
-    const server = (await (await call('/.well-known/oauth-authorization-server')).json()) as Record<string, unknown>;
+    const server = (await (await call('/.well-known/oauth-authorization-server')).json()) as Record<
+      string,
+      unknown
+    >;
     expect(server).toMatchObject({
       issuer: ORIGIN,
       authorization_endpoint: `${ORIGIN}/authorize`,

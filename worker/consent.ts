@@ -8,14 +8,9 @@
  * which also names their hub. The form carries only the library's one-time handle, bound to this
  * browser by a cookie, so the page cannot be forged, replayed elsewhere or framed.
  */
-import {
-  AuthorizationError,
-  CimdFetchError,
-  type ConsentDescription,
-  type OAuthHelpers,
-} from '@cloudflare/workers-oauth-provider';
+import { AuthorizationError, CimdFetchError, type OAuthHelpers } from '@cloudflare/workers-oauth-provider';
 import { Hono } from 'hono';
-import { Layout } from '../dashboard/layout.tsx';
+import { ConsentPage } from '../dashboard/consent-page.tsx';
 import { type Problem, ProblemPage } from '../dashboard/problem-page.tsx';
 import type { HubEnv } from '../durable-objects/hub-object.ts';
 import { AUTHORIZE_PATH, type GrantProps, HUB_SCOPE } from './oauth.ts';
@@ -38,62 +33,39 @@ const SECURITY = {
   'Cache-Control': 'no-store',
   'Referrer-Policy': 'same-origin',
   'X-Content-Type-Options': 'nosniff',
-  'Content-Security-Policy':
-    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
 };
 
-function page(body: string, status: number, headers?: Headers): Response {
+/**
+ * No script, no framing; forms post only here, and the one redirect a consent form leads to
+ * (back to the client's registered redirect URI) is allowed by its origin: browsers apply
+ * `form-action` to the redirect after a form, too.
+ */
+function contentSecurityPolicy(redirectTo?: string): string {
+  let target = '';
+  if (redirectTo) {
+    try {
+      const url = new URL(redirectTo);
+      target = url.protocol === 'http:' || url.protocol === 'https:' ? ` ${url.origin}` : ` ${url.protocol}`;
+    } catch {
+      target = '';
+    }
+  }
+  return `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${target}; frame-ancestors 'none'; base-uri 'none'`;
+}
+
+function page(body: string, status: number, headers?: Headers, redirectTo?: string): Response {
   const out = new Headers(headers);
   for (const [name, value] of Object.entries(SECURITY)) out.set(name, value);
+  out.set('Content-Security-Policy', contentSecurityPolicy(redirectTo));
   return new Response(`<!doctype html>${body}`, { status, headers: out });
 }
 
-const problem = (p: Problem): Response => page(String(<ProblemPage problem={p} />), p.status);
-
-function ConsentPage(props: { details: ConsentDescription; handle: string; login: string }) {
-  const { details, handle, login } = props;
-  return (
-    <Layout title={`Allow ${details.clientName} to reach your hub?`}>
-      <h1>Allow {details.clientName} to reach your hub?</h1>
-      <p>
-        {details.clientDomain ? (
-          <>
-            Published by <strong>{details.clientDomain}</strong>.
-          </>
-        ) : (
-          'This app registered itself: its name is not verified.'
-        )}{' '}
-        Its access will be sent to <strong>{details.redirectHost}</strong>.
-      </p>
-      {details.redirectIsLoopback ? (
-        <p role="alert">
-          <strong>This sends access to an app on your computer.</strong> Continue only if you just started
-          connecting from it.
-        </p>
-      ) : null}
-      <p>
-        It will reach every source of your hub through <code>search</code>, <code>describe</code> and{' '}
-        <code>execute</code>, as you (<strong>{login}</strong>). Reads run; anything that writes still waits
-        for you in your dashboard. You can revoke it later.
-      </p>
-      <form method="post" action={AUTHORIZE_PATH}>
-        <input type="hidden" name="handle" value={handle} />
-        <fieldset>
-          <button type="submit" name="decision" value="approve">
-            Allow
-          </button>
-          <button type="submit" name="decision" value="deny">
-            Deny
-          </button>
-        </fieldset>
-      </form>
-    </Layout>
-  );
-}
+const problem = (p: Problem): Response => page(String(ProblemPage({ problem: p })), p.status);
 
 /** What went wrong in the authorization request, shown here: the client is not trusted to be redirected to. */
 function rendered(error: unknown): Response {
-  if (error instanceof AuthorizationError && error.redirectTo) return Response.redirect(error.redirectTo, 302);
+  if (error instanceof AuthorizationError && error.redirectTo)
+    return Response.redirect(error.redirectTo, 302);
   if (error instanceof AuthorizationError || error instanceof CimdFetchError) {
     return problem({
       status: 400,
@@ -122,7 +94,12 @@ export function consentRoutes(signedIn: SignedInReader): Hono<ConsentEnv> {
       }
       const details = await oauth.describeConsent(request);
       const consent = await oauth.beginConsent(request);
-      return page(String(<ConsentPage details={details} handle={consent.handle} login={person.login} />), 200, consent.headers);
+      return page(
+        String(ConsentPage({ details, handle: consent.handle, login: person.login, action: AUTHORIZE_PATH })),
+        200,
+        consent.headers,
+        details.redirectUri,
+      );
     } catch (error) {
       return rendered(error);
     }
@@ -150,7 +127,8 @@ export function consentRoutes(signedIn: SignedInReader): Hono<ConsentEnv> {
       const props: GrantProps = { hub: person.person, login: person.login };
       const { redirectTo } = await oauth.completeAuthorization({
         request: approved.request,
-        userId: person.person,
+        // The library's user id may not hold a colon: `github-<id>`, for listing and revoking grants.
+        userId: person.person.replace(':', '-'),
         metadata: { login: person.login },
         scope: approved.request.scope,
         props,

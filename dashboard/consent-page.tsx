@@ -1,0 +1,56 @@
+/**
+ * The consent page of the hosted hub's `/authorize` (worker/consent.ts): an MCP client asks to
+ * reach the signed-in person's hub. It names the client (its name, and whether that name is
+ * verified: a client ID metadata document's domain, else self-asserted), the host its tokens
+ * go to, a warning when that host is this computer, what the client will reach, and who is
+ * signed in; Allow and Deny post the library's one-time handle, nothing else. Everything from
+ * the client is escaped by Hono's JSX.
+ */
+import type { ConsentDescription } from '@cloudflare/workers-oauth-provider';
+import { Layout } from './layout.tsx';
+
+export function ConsentPage(props: {
+  details: ConsentDescription;
+  handle: string;
+  login: string;
+  action: string;
+}) {
+  const { details, handle, login, action } = props;
+  return (
+    <Layout title={`Allow ${details.clientName} to reach your hub?`}>
+      <h1>Allow {details.clientName} to reach your hub?</h1>
+      <p>
+        {details.clientDomain ? (
+          <>
+            Published by <strong>{details.clientDomain}</strong>.
+          </>
+        ) : (
+          'This app registered itself: its name is not verified.'
+        )}{' '}
+        Its access will be sent to <strong>{details.redirectHost}</strong>.
+      </p>
+      {details.redirectIsLoopback ? (
+        <p role="alert">
+          <strong>This sends access to an app on your computer.</strong> Continue only if you just started
+          connecting from it.
+        </p>
+      ) : null}
+      <p>
+        It will reach every source of your hub through <code>search</code>, <code>describe</code> and{' '}
+        <code>execute</code>, as you (<strong>{login}</strong>). Reads run; anything that writes still waits
+        for you in your dashboard. You can revoke it later.
+      </p>
+      <form method="post" action={action}>
+        <input type="hidden" name="handle" value={handle} />
+        <fieldset>
+          <button type="submit" name="decision" value="approve">
+            Allow
+          </button>
+          <button type="submit" name="decision" value="deny">
+            Deny
+          </button>
+        </fieldset>
+      </form>
+    </Layout>
+  );
+}

@@ -1,0 +1,118 @@
+/**
+ * The dashboard behind sign-in, through the Worker's own fetch in workerd: a signed-in person's
+ * requests are rendered by their own HubObject; a waiting run of theirs is in their inbox and
+ * nobody else's; deciding needs their session and its CSRF token; another person's run is not
+ * found; no session means sign in first, and a header a browser forges is overwritten.
+ */
+import { runInDurableObject } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import type { HubEnv, HubObject } from '../../durable-objects/hub-object.ts';
+import { SIGNED_IN_HEADER } from '../../durable-objects/signed-in-header.ts';
+import { createSession, readSignIn } from '../../worker/sign-in/sessions.ts';
+import { worker } from './worker-client.ts';
+
+const hubEnv = env as unknown as HubEnv;
+const DAY = 24 * 60 * 60 * 1000;
+
+const call = (path: string, init: RequestInit = {}) =>
+  worker.fetch(new Request(`https://hub.example${path}`, { ...init, redirect: 'manual' }));
+
+async function signIn(id: number, login: string): Promise<{ cookie: string; csrf: string }> {
+  const { cookie } = await createSession(hubEnv, { id, login });
+  const pair = cookie.split(';')[0] ?? '';
+  const session = await readSignIn(
+    new Request('https://hub.example/', { headers: { cookie: pair } }),
+    hubEnv,
+  );
+  if (!session) throw new Error('the session did not read back');
+  return { cookie: pair, csrf: session.csrf };
+}
+
+/** A run of `person`'s hub waiting on one call, as the engine records it. */
+async function waitingRun(person: string, runId: string): Promise<void> {
+  await runInDurableObject(hubEnv.HUB.get(hubEnv.HUB.idFromName(person)), async (hub: HubObject) => {
+    const now = Date.now();
+    hub.store.createRun({
+      id: runId,
+      profile: 'default',
+      status: 'awaiting_input',
+      code: 'await board.post({})',
+      seed: 'ab',
+      clockOrigin: now,
+      attempts: 1,
+      logs: [],
+      notices: [],
+      createdAt: now,
+      updatedAt: now,
+    });
+    hub.store.addPendingInput({
+      id: `${runId}_p0`,
+      runId,
+      seq: 0,
+      kind: 'approval',
+      address: 'board.post',
+      connection: null,
+      summary: 'Post a message to the board.',
+      argsPreview: '{}',
+      argsDigest: 'ab'.repeat(32),
+      contract: 'cd'.repeat(32),
+      reason: 'board.post is not read-only, so it asks',
+      createdAt: now,
+      expiresAt: now + DAY,
+    });
+  });
+}
+
+const decisionsOf = (person: string, runId: string) =>
+  runInDurableObject(hubEnv.HUB.get(hubEnv.HUB.idFromName(person)), async (hub: HubObject) =>
+    hub.store.listDecisions(runId),
+  );
+
+describe('the dashboard behind sign-in', () => {
+  it('shows a person their own waiting run, and lets only them decide it, with their CSRF token', async () => {
+    await waitingRun('github:7001', 'run_ana');
+    const ana = await signIn(7001, 'ana');
+    const bo = await signIn(7002, 'bo');
+
+    const inbox = await call('/', { headers: { cookie: ana.cookie } });
+    expect(inbox.status).toBe(200);
+    expect(await inbox.text()).toContain('board.post');
+    const theirs = await call('/', { headers: { cookie: bo.cookie } });
+    expect(await theirs.text()).not.toContain('board.post');
+    expect((await call('/runs/run_ana', { headers: { cookie: bo.cookie } })).status).toBe(404);
+
+    const form = (csrf: string) => new URLSearchParams({ pendingId: 'run_ana_p0', choice: 'once', csrf });
+    const post = (cookie: string, body: URLSearchParams) =>
+      call('/runs/run_ana/decide', {
+        method: 'POST',
+        headers: {
+          cookie,
+          'content-type': 'application/x-www-form-urlencoded',
+          origin: 'https://hub.example',
+        },
+        body,
+      });
+    expect((await post(bo.cookie, form(bo.csrf))).status).toBe(404);
+    expect((await post(ana.cookie, form(bo.csrf))).status).toBe(403);
+    expect(await decisionsOf('github:7001', 'run_ana')).toEqual([]);
+    expect((await post(ana.cookie, form(ana.csrf))).status).toBe(303);
+    expect(await decisionsOf('github:7001', 'run_ana')).toEqual([
+      expect.objectContaining({ pendingId: 'run_ana_p0', choice: 'once', who: 'github:ana' }),
+    ]);
+  });
+
+  it('sends someone without a session to sign in, and a forged signed-in header changes nothing', async () => {
+    const page = await call('/runs', {
+      headers: { [SIGNED_IN_HEADER]: JSON.stringify({ who: 'github:mallory', csrf: 'x' }) },
+    });
+    expect(page.status).toBe(302);
+    expect(page.headers.get('location')).toBe('/login?next=%2Fruns');
+    const post = await call('/runs/run_x/decide', {
+      method: 'POST',
+      headers: { [SIGNED_IN_HEADER]: JSON.stringify({ who: 'github:mallory', csrf: 'x' }) },
+      body: new URLSearchParams({ pendingId: 'p', choice: 'once', csrf: 'x' }),
+    });
+    expect(post.status).toBe(401);
+  });
+});
