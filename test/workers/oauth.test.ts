@@ -16,7 +16,6 @@ import {
   mcpClient,
   ORIGIN,
   pkce,
-  REDIRECT,
   RESOURCE,
   register,
   signIn,
