@@ -239,10 +239,10 @@ export class McpConnector implements SourceConnector {
     source: Extract<Source, { kind: 'mcp-http' }>,
     credentials: Credentials,
   ): Promise<void> {
-    const fetch = guardedFetch({
-      allowedHosts: source.allowedHosts,
-      maxResponseBytes: this.#options.maxResponseBytes,
-    });
+    const fetch = guardedFetch(
+      { allowedHosts: source.allowedHosts, maxResponseBytes: this.#options.maxResponseBytes },
+      this.#options.fetch,
+    );
     const requestInit: RequestInit = { headers: { ...credentials.headers } };
     const url = new URL(source.url);
     try {
