@@ -177,8 +177,17 @@ export class SourceDrafts {
       throw error;
     }
     if (record.credential && value !== undefined) {
-      await this.#deps.sources.saveCredential(namespace, DRAFT_CONNECTION, record.credential.delivery, value);
-      await secrets?.delete(record.credential.key);
+      try {
+        await this.#deps.sources.saveCredential(
+          namespace,
+          DRAFT_CONNECTION,
+          record.credential.delivery,
+          value,
+        );
+      } finally {
+        // The draft is gone either way, and its key with it: nothing would sweep it later.
+        await secrets?.delete(record.credential.key);
+      }
     }
     return renamed.source;
   }
