@@ -16,6 +16,7 @@ import { ProblemPage } from './problem-page.tsx';
 import { runsRoutes } from './runs-routes.tsx';
 import type { DashboardEnv, SessionMiddleware } from './session.ts';
 import { line } from './shown.ts';
+import { type SourceAdding, sourceAddRoutes } from './source-add-routes.tsx';
 import { type SourceReview, sourceRoutes } from './source-routes.tsx';
 
 export type { DashboardEnv, PageSession, SessionMiddleware } from './session.ts';
@@ -38,13 +39,20 @@ export interface DashboardDeps {
    * `/sources…`; a host without it serves none.
    */
   review?: SourceReview;
+  /**
+   * Adding remote sources from the dashboard (`engine.drafts`): with it and `review`, the
+   * Sources page links to Add a source and the dashboard serves `/sources/new…`.
+   */
+  adding?: SourceAdding;
 }
 
 /**
  * The dashboard's routes: `GET /open` (the host's link exchange, when it has one), `GET /` (the
  * inbox), `GET /runs` (the history), `GET /runs/:runId` (a run's page: its approval forms while
  * it waits, its timeline), `POST /runs/:runId/decide`; with `review`, `GET /sources`, `GET
- * /sources/:namespace`, `POST /sources/:namespace/review`. Any other path is a 404 page.
+ * /sources/:namespace`, `POST /sources/:namespace/review`; with `review` and `adding`, `GET|POST
+ * /sources/new`, `GET /sources/new/:draft`, `POST /sources/new/:draft/confirm|cancel`
+ * (source-add-routes.tsx). Any other path is a 404 page.
  */
 export function createDashboard(deps: DashboardDeps): Hono<DashboardEnv> {
   const app = new Hono<DashboardEnv>();
@@ -57,6 +65,8 @@ export function createDashboard(deps: DashboardDeps): Hono<DashboardEnv> {
   app.use('*', deps.session);
   runsRoutes(app, deps);
   approvalRoutes(app, deps);
+  // Before the sources' own pages, so `/sources/new` is the form and never a namespace.
+  if (deps.review && deps.adding) sourceAddRoutes(app, deps, deps.adding);
   if (deps.review) sourceRoutes(app, deps, deps.review);
   app.notFound((c) =>
     c.html(

@@ -74,18 +74,7 @@ export function SourceReviewPage(props: SourceReviewPageProps) {
               Accept all proposals
             </button>
           </p>
-          {GROUPS.map((group) => {
-            const rows = items.filter((item) => item.class === group.class);
-            if (rows.length === 0) return null;
-            return (
-              <fieldset class="group">
-                <legend>{group.heading}</legend>
-                {rows.map((item) => (
-                  <ToolRow item={item} index={items.indexOf(item)} />
-                ))}
-              </fieldset>
-            );
-          })}
+          <ReviewTools items={items} />
           <p>
             <button type="submit" name="choice" value="adjust">
               Record these choices
@@ -94,6 +83,31 @@ export function SourceReviewPage(props: SourceReviewPageProps) {
         </form>
       )}
     </Layout>
+  );
+}
+
+/**
+ * The tools of a review, grouped read-only / writes / destructive, each with its proposed policy
+ * and the contract it is shown with: the inside of a review form (also the add-a-source review's,
+ * source-add-page.tsx).
+ */
+export function ReviewTools(props: { items: ReviewItem[] }) {
+  const { items } = props;
+  return (
+    <>
+      {GROUPS.map((group) => {
+        const rows = items.filter((item) => item.class === group.class);
+        if (rows.length === 0) return null;
+        return (
+          <fieldset class="group">
+            <legend>{group.heading}</legend>
+            {rows.map((item) => (
+              <ToolRow item={item} index={items.indexOf(item)} />
+            ))}
+          </fieldset>
+        );
+      })}
+    </>
   );
 }
 

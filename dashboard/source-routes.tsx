@@ -36,12 +36,13 @@ const pageOf = (namespace: string) => `../${encodeURIComponent(namespace)}`;
 export function sourceRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps, review: SourceReview): void {
   const { desk } = deps;
 
-  app.get(
-    '/sources',
-    (c) =>
-      outOfDashboard(c, 'the sources or review them') ??
-      c.html(<SourcesPage sources={desk.sources.list()} />),
-  );
+  app.get('/sources', async (c) => {
+    const refused = outOfDashboard(c, 'the sources or review them');
+    if (refused) return refused;
+    // Drafts left past their lifetime go with their credentials whenever the list is shown.
+    await deps.adding?.sweep();
+    return c.html(<SourcesPage sources={desk.sources.list()} canAdd={deps.adding !== undefined} />);
+  });
 
   app.get('/sources/:namespace', (c) => {
     const namespace = c.req.param('namespace');

@@ -2,7 +2,8 @@
  * The Sources page: every source of the hub with where it comes from (never a secret: see
  * source-where.ts), its health as the store knows it (when its tool list was last read, whether
  * a stdio command has the person's consent), its connections by name, how many tools it has and
- * how many wait for review, with a link to its review. `SourceFacts` is the same block on a
+ * how many wait for review, with a link to its review, and (where the host adds sources from the
+ * dashboard) a link to Add a source. `SourceFacts` is the same block on a
  * source's own page. Reads only what the desk's `SourceSummary` holds; nothing here connects to
  * a source.
  */
@@ -54,12 +55,18 @@ export function SourceFacts(props: { summary: SourceSummary }) {
   );
 }
 
-export function SourcesPage(props: { sources: SourceSummary[] }) {
+/** `canAdd`: the host adds sources from the dashboard (a link to Add a source). */
+export function SourcesPage(props: { sources: SourceSummary[]; canAdd?: boolean }) {
   const { sources } = props;
   const waiting = sources.reduce((sum, s) => sum + s.toReview, 0);
   return (
     <Layout title={`Sources: ${sources.length}${waiting > 0 ? `, ${waiting} tools to review` : ''}`}>
       <h1>Sources</h1>
+      {props.canAdd ? (
+        <p>
+          <a href="sources/new">Add a source</a>
+        </p>
+      ) : null}
       {sources.length === 0 ? (
         <p>This hub has no sources yet. Add one, and its tools are listed here for you to review.</p>
       ) : (

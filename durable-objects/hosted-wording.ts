@@ -8,6 +8,8 @@ export const hostedWording: HostWording = {
   listSources: "see the sources in the hub's dashboard",
   refreshSource: (namespace) => `refresh "${namespace}" in the hub's dashboard`,
   addSource: "add one in the hub's dashboard",
+  addStdioSource:
+    'A hub in the cloud cannot start a command on your machine: serve the server over Streamable HTTP and add its URL.',
   addSourceAgain: "Add it again in the hub's dashboard",
   enterSecretAgain: (namespace, connection) =>
     `Enter it again for connection "${namespace}/${connection}" in the hub's dashboard.`,

@@ -19,6 +19,7 @@ import { Runs } from './runs/runs.ts';
 import { HubSecrets } from './secrets/hub-secrets.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
 import type { SourceConnector } from './sources/connector.ts';
+import { SourceDrafts } from './sources/source-drafts.ts';
 import { Sources } from './sources/sources.ts';
 import { Upstream } from './sources/upstream.ts';
 import type { HostWording } from './wording.ts';
@@ -50,6 +51,8 @@ export interface EngineDeps {
 export interface Engine {
   /** What a person administers: sources, their reviews and connections. */
   sources: Sources;
+  /** Remote servers a person is adding from the dashboard, inspected and waiting for Confirm. */
+  drafts: SourceDrafts;
   /** The hub's calls to its sources, scrubbed. */
   upstream: Upstream;
   lookup: Lookup;
@@ -102,6 +105,7 @@ export function createEngine(deps: EngineDeps): Engine {
     });
   return {
     sources,
+    drafts: new SourceDrafts({ store, sources, secrets, clock, random }),
     upstream,
     lookup,
     desk: createDesk({

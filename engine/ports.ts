@@ -9,6 +9,7 @@ import type { JsonValue } from './contracts/names.ts';
 import type { PageLink, PageLinkRedemption, PageSession } from './contracts/pages.ts';
 import type { PolicyRule } from './contracts/policy.ts';
 import type { Decision, JournalEntry, PendingInput, Run, RunStatus } from './contracts/runs.ts';
+import type { SourceDraftRecord } from './contracts/source-drafts.ts';
 import type { Manifest, ManifestTool, Source, ToolReview } from './contracts/sources.ts';
 
 /** Wall-clock time in epoch milliseconds. The engine never calls Date.now() itself. */
@@ -166,6 +167,15 @@ export interface HubStore {
   removePageSession(tokenHash: string): void;
   /** Deletes links and sessions whose `expiresAt` is at or before `now`; returns how many. */
   sweepPageAccess(now: number): number;
+
+  /** Stores a source draft (a source being added from the dashboard). A duplicate id is a conflict. */
+  addSourceDraft(draft: SourceDraftRecord): void;
+  /** A source draft by id, expired or not (the caller checks `expiresAt`). */
+  getSourceDraft(id: string): SourceDraftRecord | undefined;
+  /** Deletes a source draft and returns it, in one transaction: of two takers, one gets it. */
+  takeSourceDraft(id: string): SourceDraftRecord | undefined;
+  /** Deletes the drafts whose `expiresAt` is at or before `now` and returns them (for their secrets). */
+  sweepSourceDrafts(now: number): SourceDraftRecord[];
 }
 
 // ── The sandbox (spec: The MCP surface, "Inside the sandbox" and "Default limits") ────────

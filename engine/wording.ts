@@ -13,6 +13,11 @@ export interface HostWording {
   refreshSource(namespace: string): string;
   /** After "Ask the user to ": how a person adds a first source. */
   addSource: string;
+  /**
+   * A whole sentence after "A server that runs as a command (stdio) cannot be added here.": why
+   * not on this host, and how a person adds one (the dashboard adds only remote servers).
+   */
+  addStdioSource: string;
   /** A sentence's start, before " to review the command.": how a stdio source is added anew. */
   addSourceAgain: string;
   /** A whole sentence: how a person enters a connection's missing secret again. */

@@ -8,6 +8,8 @@ export const localWording: HostWording = {
   listSources: 'list sources with `capabilities hub list`',
   refreshSource: (namespace) => `run \`capabilities hub refresh ${namespace}\``,
   addSource: 'add one with `capabilities hub add <ref>`',
+  addStdioSource:
+    'A command needs your consent to its exact command line, asked in a terminal: add it with `capabilities hub add -- <command>`.',
   addSourceAgain: 'Add it again with `capabilities hub add`',
   enterSecretAgain: (namespace, connection) =>
     `Enter it again with \`capabilities hub auth ${namespace} --connection ${connection}\`.`,

@@ -4,6 +4,7 @@ import m0001 from './0001_journal_append_only.sql';
 import m0002 from './0002_reviews.sql';
 import m0003 from './0003_pending_call_binding.sql';
 import m0004 from './0004_page_access.sql';
+import m0005 from './0005_source_drafts.sql';
 
   export default {
     journal,
@@ -12,7 +13,8 @@ import m0004 from './0004_page_access.sql';
 m0001,
 m0002,
 m0003,
-m0004
+m0004,
+m0005
     }
   }
   

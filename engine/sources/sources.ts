@@ -242,9 +242,10 @@ export class Sources {
   }
 
   /**
-   * Stores a secret a person entered and the connection that points at it. Only the CLI calls
-   * this: `auth` (a person at a masked prompt) and `import` (a harness's token, with the
-   * person's consent); no MCP-reachable path does.
+   * Stores a secret a person entered and the connection that points at it. Only a person's own
+   * input reaches this: the CLI's `auth` (a masked prompt) and `import` (a harness's token, with
+   * the person's consent), and the dashboard's Add a source on Confirm (source-drafts.ts, the
+   * masked field of a dashboard session); no MCP-reachable path does.
    */
   async saveCredential(
     namespace: string,

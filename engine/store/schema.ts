@@ -212,3 +212,22 @@ export const hubPageSessions = sqliteTable(
   },
   (t) => [index('hub_page_sessions_expires').on(t.expiresAt)],
 );
+
+/**
+ * Sources a person is adding from the dashboard, shown for review and waiting for Confirm
+ * (contracts/source-drafts.ts): what was shown, whole, and a pointer to the credential entered
+ * (its value is in the secret store, never here). Minutes long; swept at `expires_at`.
+ */
+export const hubSourceDrafts = sqliteTable(
+  'hub_source_drafts',
+  {
+    id: text('id').primaryKey(),
+    source: json<Record<string, unknown>>('source').notNull(),
+    manifest: json<Record<string, unknown>>('manifest').notNull(),
+    notices: json<string[]>('notices').notNull(),
+    credential: json<Record<string, unknown>>('credential'),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('hub_source_drafts_expires').on(t.expiresAt)],
+);

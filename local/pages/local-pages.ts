@@ -23,6 +23,7 @@ export function localPages(open: OpenHub): (request: Request) => Promise<Respons
     session: links.session,
     exchange: links.exchange,
     review: open.engine.sources,
+    adding: open.engine.drafts,
   });
   return async (request) => app.fetch(request);
 }

@@ -9,6 +9,7 @@ import type { Connection } from '../../engine/contracts/connections.ts';
 import type { PolicyRule } from '../../engine/contracts/policy.ts';
 import type { HubStore } from '../../engine/ports.ts';
 import { digest, fixtures, LATEST_SCHEMA_VERSION, rejectsWith, T0 } from './hub-store.fixtures.ts';
+import { describeDraftRecords } from './hub-store-drafts.suite.ts';
 import { describePageRecords } from './hub-store-pages.suite.ts';
 import { describeRunRecords } from './hub-store-runs.suite.ts';
 
@@ -375,5 +376,6 @@ export function describeHubStore(h: HubStoreHarness): void {
 
     describeRunRecords(check);
     describePageRecords(check);
+    describeDraftRecords(check);
   });
 }
