@@ -185,6 +185,7 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
       clock: systemClock,
       wording: this.engine.wording,
       review: this.engine.sources,
+      adding: this.engine.drafts,
       session: async (c, next) => {
         const signedIn = readSignedIn(c.req.raw);
         if (!signedIn) return c.text('Forbidden: sign in through the hub.', 403);
