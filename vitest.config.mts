@@ -57,6 +57,8 @@ export default defineConfig({
                 GITHUB_CLIENT_SECRET: TEST_GITHUB.clientSecret,
                 GITHUB_URL: TEST_GITHUB.webUrl,
                 GITHUB_API_URL: TEST_GITHUB.apiUrl,
+                // What `wrangler secret put SECRETS_KEY` sets: each hub's connection secrets are encrypted under it.
+                SECRETS_KEY: 'workers-test-secrets-key-0123456789abcdef',
               },
               outboundService: outbound,
             },

@@ -38,6 +38,7 @@ import { cryptoRandom, systemClock } from '../engine/system.ts';
 import migrations from '../migrations/migrations.js';
 import pkg from '../package.json';
 import type { HubHealth } from '../worker/app.ts';
+import { EncryptedSecretStore } from './encrypted-secret-store.ts';
 import { hostedWording } from './hosted-wording.ts';
 import { answerBridgeCall, type BridgeProps, type BridgeRouter } from './sandbox-bridge.ts';
 import { readSignedIn } from './signed-in-header.ts';
@@ -67,6 +68,11 @@ export interface HubEnv {
   SIGNUP_ALLOWLIST?: string;
   /** `1` lets sources reach private, loopback and link-local addresses (development only; off by default). */
   ALLOW_PRIVATE_UPSTREAMS?: string;
+  /**
+   * The key every hub's connection secrets are encrypted under (32+ random characters; each hub
+   * derives its own from it). Unset: the hub keeps no secrets, and entering one says so.
+   */
+  SECRETS_KEY?: string;
 }
 
 /** The SandboxBridge entrypoint as `ctx.exports` holds it (flag `enable_ctx_exports`). */
@@ -103,6 +109,7 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
   get engine(): Engine {
     this.#engine ??= createEngine({
       store: this.store,
+      secrets: this.#secrets(),
       connector: new McpConnector({
         version: pkg.version,
         wording: hostedWording,
@@ -247,6 +254,13 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
       wording: this.engine.wording,
     });
     return this.#clientPrompt;
+  }
+
+  /** Connection secrets, encrypted at rest under this hub's own key; none without SECRETS_KEY. */
+  #secrets(): EncryptedSecretStore | undefined {
+    const key = this.env.SECRETS_KEY;
+    if (!key) return undefined;
+    return new EncryptedSecretStore(this.ctx.storage, key, this.ctx.id.name ?? this.ctx.id.toString());
   }
 
   /** The name this object was reached by (the Worker's HUB_NAME), which the bridge routes by. */
