@@ -11,6 +11,10 @@
  * guest bridge's route into this object (sandbox-bridge.ts, route `hub`): a guest call must
  * run in this object's context, since it journals to this object's storage.
  *
+ * Over `fetch` it renders its person's dashboard (dashboard/), for requests the Worker forwards
+ * after checking their sign-in (signed-in-header.ts says who); connection secrets are kept
+ * encrypted in its storage (encrypted-secret-store.ts) when the Worker has a SECRETS_KEY.
+ *
  * Housekeeping rides on the Durable Object alarm: after each run that may leave a request
  * open, and once a day, `alarm()` sweeps (expired requests end their runs; runs that ended
  * more than 7 days ago are deleted; so are page links and sessions past their time) and sets the next alarm at the earliest open expiry.
