@@ -13,7 +13,7 @@
  * hub named HUB_NAME. It is checked only after every token this server issued, and it reaches
  * nothing but `/mcp`, where no decision can be recorded.
  */
-import { OAuthProvider } from '@cloudflare/workers-oauth-provider';
+import { OAuthProvider, type OAuthProviderOptions } from '@cloudflare/workers-oauth-provider';
 import { timingSafeEqual } from 'hono/utils/buffer';
 import type { HubEnv } from '../durable-objects/hub-object.ts';
 
@@ -47,8 +47,13 @@ export interface OAuthHandlers {
 
 /** The provider for one origin (the resource and the issuer are fixed when it is built). */
 export function oauthProvider(origin: string, handlers: OAuthHandlers): OAuthProvider<HubEnv> {
+  return new OAuthProvider<HubEnv>(oauthOptions(origin, handlers));
+}
+
+/** The provider's options for one origin; also what `getOAuthApi` needs to list and revoke grants outside a request. */
+export function oauthOptions(origin: string, handlers: OAuthHandlers): OAuthProviderOptions<HubEnv> {
   const resource = `${origin}/mcp`;
-  return new OAuthProvider<HubEnv>({
+  return {
     apiRoute: '/mcp',
     apiHandler: handlers.api,
     defaultHandler: handlers.pages,
@@ -71,7 +76,7 @@ export function oauthProvider(origin: string, handlers: OAuthHandlers): OAuthPro
       const props: GrantProps = { hub: selfHostedHub(env) };
       return { props, audience: resource };
     },
-  });
+  };
 }
 
 /** One provider per origin the Worker is reached at, built once. */

@@ -4,70 +4,13 @@
  * nobody else's; deciding needs their session and its CSRF token; another person's run is not
  * found; no session means sign in first, and a header a browser forges is overwritten.
  */
-import { runInDurableObject } from 'cloudflare:test';
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import type { HubEnv, HubObject } from '../../durable-objects/hub-object.ts';
 import { SIGNED_IN_HEADER } from '../../durable-objects/signed-in-header.ts';
-import { createSession, readSignIn } from '../../worker/sign-in/sessions.ts';
+import { decisionsOf, signedIn as signIn, waitingRun } from './people.ts';
 import { worker } from './worker-client.ts';
-
-const hubEnv = env as unknown as HubEnv;
-const DAY = 24 * 60 * 60 * 1000;
 
 const call = (path: string, init: RequestInit = {}) =>
   worker.fetch(new Request(`https://hub.example${path}`, { ...init, redirect: 'manual' }));
-
-async function signIn(id: number, login: string): Promise<{ cookie: string; csrf: string }> {
-  const { cookie } = await createSession(hubEnv, { id, login });
-  const pair = cookie.split(';')[0] ?? '';
-  const session = await readSignIn(
-    new Request('https://hub.example/', { headers: { cookie: pair } }),
-    hubEnv,
-  );
-  if (!session) throw new Error('the session did not read back');
-  return { cookie: pair, csrf: session.csrf };
-}
-
-/** A run of `person`'s hub waiting on one call, as the engine records it. */
-async function waitingRun(person: string, runId: string): Promise<void> {
-  await runInDurableObject(hubEnv.HUB.get(hubEnv.HUB.idFromName(person)), async (hub: HubObject) => {
-    const now = Date.now();
-    hub.store.createRun({
-      id: runId,
-      profile: 'default',
-      status: 'awaiting_input',
-      code: 'await board.post({})',
-      seed: 'ab',
-      clockOrigin: now,
-      attempts: 1,
-      logs: [],
-      notices: [],
-      createdAt: now,
-      updatedAt: now,
-    });
-    hub.store.addPendingInput({
-      id: `${runId}_p0`,
-      runId,
-      seq: 0,
-      kind: 'approval',
-      address: 'board.post',
-      connection: null,
-      summary: 'Post a message to the board.',
-      argsPreview: '{}',
-      argsDigest: 'ab'.repeat(32),
-      contract: 'cd'.repeat(32),
-      reason: 'board.post is not read-only, so it asks',
-      createdAt: now,
-      expiresAt: now + DAY,
-    });
-  });
-}
-
-const decisionsOf = (person: string, runId: string) =>
-  runInDurableObject(hubEnv.HUB.get(hubEnv.HUB.idFromName(person)), async (hub: HubObject) =>
-    hub.store.listDecisions(runId),
-  );
 
 describe('the dashboard behind sign-in', () => {
   it('shows a person their own waiting run, and lets only them decide it, with their CSRF token', async () => {

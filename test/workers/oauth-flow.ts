@@ -131,11 +131,18 @@ export async function tokenFor(
   return { access: body.access_token, refresh: body.refresh_token, clientId };
 }
 
-export async function mcpClient(token: string): Promise<Client> {
+/** What else a client's requests carry: another URL for /mcp (a query), more headers. */
+export interface ClientExtras {
+  url?: string;
+  headers?: Record<string, string>;
+}
+
+/** An official SDK client on /mcp with `token` (and whatever `extras` adds to every request). */
+export async function mcpClient(token: string, extras: ClientExtras = {}): Promise<Client> {
   const client = new Client({ name: 'oauth-test', version: '1.0.0' });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(RESOURCE), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    new StreamableHTTPClientTransport(new URL(extras.url ?? RESOURCE), {
+      requestInit: { headers: { ...extras.headers, authorization: `Bearer ${token}` } },
       fetch: (input, init) => worker.fetch(new Request(input, init)),
     }),
   );
