@@ -45,6 +45,8 @@ import { worker, workerTransport } from './worker-client.ts';
 const NAMESPACE = 'vaultana';
 const TOOL = `${NAMESPACE}.transfer`;
 const KEY = 'ana-private-key-0123456789abcdef';
+/** A's connection secret, entered in A's hub. */
+const SECRET = 'ghp_anaConnectionSecret0123456789abcdefXY';
 /** Words of A's tool that only its description holds (a search echoes its query). */
 const DESCRIPTION = 'Move money between';
 const TOOLS: ListedTool[] = [
@@ -89,19 +91,14 @@ async function twoPeople() {
   const a = await person('ana');
   const b = await person('bo');
   await reviewedSource(a.person, NAMESPACE, `https://vault.example/mcp?key=${KEY}`, TOOLS);
+  // A's credential, entered as a person enters it: kept encrypted in A's hub alone.
   await runInDurableObject(hubOf(a.person), async (hub: HubObject) => {
-    hub.store.putConnection({
-      namespace: NAMESPACE,
-      name: 'work',
-      isDefault: true,
-      secrets: [
-        {
-          key: `${NAMESPACE}/work/authorization`,
-          delivery: { kind: 'header', name: 'Authorization', scheme: 'Bearer' },
-        },
-      ],
-      createdAt: Date.now(),
-    });
+    await hub.engine.sources.saveCredential(
+      NAMESPACE,
+      'work',
+      { kind: 'header', name: 'Authorization', scheme: 'Bearer' },
+      SECRET,
+    );
   });
   const runId = `run_ana_${a.id}`;
   await waitingRun(a.person, runId, TOOL);
@@ -240,6 +237,7 @@ describe('I5: tenants are isolated (hosted)', () => {
       expect(text).not.toContain(DESCRIPTION);
       expect(text).not.toContain(`${NAMESPACE}.balance`);
       expect(text).not.toContain(KEY);
+      expect(text).not.toContain(SECRET);
       expect(envelope(answer)?.status).not.toBe('awaiting_approval');
       expect(await footprint(a.person)).toEqual(before);
     });
@@ -326,6 +324,7 @@ describe('I5: tenants are isolated (hosted)', () => {
       }
       for (const answer of answers) {
         expect(answer).not.toContain(KEY);
+        expect(answer).not.toContain(SECRET);
         expect(answer).not.toContain('vault.example');
         expect(answer).not.toContain(`${NAMESPACE}/work`);
       }
