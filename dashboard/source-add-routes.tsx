@@ -97,7 +97,9 @@ export function sourceAddRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps, ad
       );
     } catch (error) {
       if (!isHubError(error)) throw error;
-      return form(c, fields, said(error), error.code === 'invalid_input' ? 400 : 502);
+      // The person's input (or where it points: a private address) is refused as 400; the server's failure is 502.
+      const status = error.code === 'invalid_input' || error.code === 'denied' ? 400 : 502;
+      return form(c, fields, said(error), status);
     }
   });
 

@@ -237,6 +237,8 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
   async #sweep(): Promise<void> {
     const { nextExpiry } = (await this.engine.runs()).sweep();
     this.engine.pages.sweep();
+    // An abandoned source draft's credential goes with it.
+    await this.engine.drafts.sweep();
     const now = Date.now();
     const next = Math.min(nextExpiry ?? now + DAY_MS, now + DAY_MS);
     const current = await this.ctx.storage.getAlarm();
@@ -264,7 +266,10 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
   #secrets(): EncryptedSecretStore | undefined {
     const key = this.env.SECRETS_KEY;
     if (!key) return undefined;
-    return new EncryptedSecretStore(this.ctx.storage, key, this.ctx.id.name ?? this.ctx.id.toString());
+    // The key is derived from the hub's name: an object reached without one (tests' unique ids) keeps no secrets.
+    const name = this.ctx.id.name;
+    if (!name) return undefined;
+    return new EncryptedSecretStore(this.ctx.storage, key, name);
   }
 
   /** The name this object was reached by (the Worker's HUB_NAME), which the bridge routes by. */

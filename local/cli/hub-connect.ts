@@ -84,7 +84,14 @@ async function hubSources(out: Output): Promise<Source[]> {
     );
   }
   const { withHub } = await import('../open-hub.ts');
-  return withHub(out, async ({ desk }) => desk.sources.list().map(({ source }) => source));
+  // Only sources the hub can serve: one whose tools were never listed (an import that failed to
+  // start) would take the working direct entry away and give the agent nothing for it.
+  return withHub(out, async ({ desk }) =>
+    desk.sources
+      .list()
+      .filter(({ listedAt, tools }) => listedAt !== null && tools > 0)
+      .map(({ source }) => source),
+  );
 }
 
 async function clientsOf(options: EditOptions): Promise<HarnessId[] | undefined> {

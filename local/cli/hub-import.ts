@@ -124,10 +124,10 @@ function consentLines(consent: ImportConsent): string[] {
   const lines = ['To import, the hub will:'];
   if (consent.commands.length > 0) {
     lines.push('  run these commands on your machine, as you, now and whenever their tools are used:');
-    for (const c of consent.commands)
-      lines.push(
-        `    ${inertLine(c.namespace)}  ${inertLine(c.command.join(' '))}  (in ${inertLine(c.cwd)})`,
-      );
+    for (const c of consent.commands) {
+      const shown = [...Object.entries(c.env).map(([k, v]) => `${k}=${v}`), ...c.command].join(' ');
+      lines.push(`    ${inertLine(c.namespace)}  ${inertLine(shown)}  (in ${inertLine(c.cwd)})`);
+    }
   }
   if (consent.servers.length > 0) {
     lines.push('  connect to:');

@@ -32,7 +32,7 @@ import {
 } from './harnesses.ts';
 import { entriesTheHubHas, sourceKeys } from './hub-has.ts';
 import { type ReadConfig, readConfig, replaceIfUnchanged } from './safe-write.ts';
-import { type TurnedOffEntry, takeSnapshot } from './snapshots.ts';
+import { markUnwritten, type TurnedOffEntry, takeSnapshot } from './snapshots.ts';
 import { recordable, toPutBack } from './turned-off.ts';
 
 export type OutcomeStatus =
@@ -174,6 +174,7 @@ function write(request: EditRequest, takenBy: string, plans: Planned[], report: 
       writes.map((plan) => ({ harness: plan.harness.id, read: plan.read, turnedOff: plan.turnedOff })),
     );
   }
+  const unwritten: string[] = [];
   for (const plan of plans) {
     if (plan.status === 'connected' || plan.status === 'disconnected') {
       try {
@@ -181,11 +182,14 @@ function write(request: EditRequest, takenBy: string, plans: Planned[], report: 
         replaceIfUnchanged(plan.read, Buffer.from(plan.next, 'utf8'));
       } catch (error) {
         report.outcomes.push(failure(plan.harness, error));
+        unwritten.push(plan.read.path);
         continue;
       }
     }
     report.outcomes.push(outcomeOf(plan));
   }
+  // What the snapshot recorded for a file not written did not happen (a failed disconnect put nothing back).
+  if (report.snapshot) markUnwritten(report.snapshot, unwritten);
 }
 
 /**

@@ -9,7 +9,17 @@
  * restores it byte for byte.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { HubError } from '../../engine/errors.ts';
@@ -28,6 +38,8 @@ const SnapshotFile = z.object({
   copy: z.string().nullable(),
   /** The server entries `connect --replace` removed from this file, exactly as they were. */
   turnedOff: z.array(z.object({ name: z.string(), value: z.record(z.string(), z.unknown()) })).optional(),
+  /** False when the command then failed to write this file (it changed under it): nothing of it was done. */
+  written: z.boolean().optional(),
 });
 export const SnapshotManifest = z.object({
   version: z.literal(1),
@@ -83,6 +95,23 @@ export function takeSnapshot(
   const manifest: SnapshotManifest = { version: 1, createdAt: now.toISOString(), takenBy, files: entries };
   writeNew(join(dir, 'snapshot.json'), Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
   return dir;
+}
+
+/**
+ * Marks the files at `paths` of the snapshot in `dir` as not written: the command that took it
+ * failed to write them, so nothing it recorded for them happened (a disconnect that failed put
+ * nothing back). snapshot.json is replaced whole, atomically.
+ */
+export function markUnwritten(dir: string, paths: readonly string[]): void {
+  if (paths.length === 0) return;
+  const file = join(dir, 'snapshot.json');
+  const manifest = SnapshotManifest.parse(JSON.parse(readFileSync(file, 'utf8')));
+  const files = manifest.files.map((entry) =>
+    paths.includes(entry.path) ? { ...entry, written: false } : entry,
+  );
+  const next = `${file}.next`;
+  writeFileSync(next, `${JSON.stringify({ ...manifest, files }, null, 2)}\n`, { mode: 0o600 });
+  renameSync(next, file);
 }
 
 /** Every complete snapshot, the last first; one this version cannot read is a corrupt error. */

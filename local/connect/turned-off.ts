@@ -19,7 +19,8 @@ export function recordable(value: unknown): value is Record<string, unknown> {
 export function toPutBack(hubDir: string, path: string): TurnedOffEntry[] {
   const found = new Map<string, TurnedOffEntry>();
   for (const { manifest } of snapshotsNewestFirst(hubDir)) {
-    const files = manifest.files.filter((file) => file.path === path);
+    // A file the command then failed to write: nothing it recorded for it happened.
+    const files = manifest.files.filter((file) => file.path === path && file.written !== false);
     if (files.length === 0) continue;
     if (manifest.takenBy === 'disconnect') break;
     for (const entry of files.flatMap((file) => file.turnedOff ?? [])) {

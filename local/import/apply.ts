@@ -17,7 +17,8 @@ import { listingCredentials, type Prepared, prepareItem, type Skipped } from './
 
 /** What the person is asked to agree to before anything runs or is kept. Printable. */
 export interface ImportConsent {
-  commands: { namespace: string; command: string[]; cwd: string }[];
+  /** Each command as it will run: its settings (`KEY=value`, never a secret), the command line, the folder. */
+  commands: { namespace: string; command: string[]; env: Record<string, string>; cwd: string }[];
   servers: { namespace: string; url: string }[];
   /** Variables read from the environment into the hub, and for which source. */
   variables: { namespace: string; variable: string }[];
@@ -74,7 +75,12 @@ function consentOf(ready: readonly Prepared[]): ImportConsent {
   for (const { item, draft, secrets } of ready) {
     const namespace = item.namespace;
     if (draft.kind === 'mcp-stdio') {
-      consent.commands.push({ namespace, command: draft.command, cwd: draft.cwd ?? '' });
+      consent.commands.push({
+        namespace,
+        command: draft.command,
+        env: draft.env ?? {},
+        cwd: draft.cwd ?? '',
+      });
     } else {
       consent.servers.push({ namespace, url: draft.url });
     }
@@ -170,36 +176,78 @@ export async function applyImport(deps: ImportDeps): Promise<ImportOutcome> {
   if (!effects) return { ...outcome, status: 'cancelled' };
 
   outcome.status = 'imported';
-  for (const entry of listed) {
-    const { item, secrets, notes } = entry.prepared;
-    if ('inspection' in entry) {
-      const { inspection } = entry;
-      const mine = new Map([...effects].filter(([address]) => address.startsWith(`${item.namespace}.`)));
-      deps.sources.addSource(inspection, mine);
-      for (const secret of secrets) await save(deps.sources, item.namespace, secret);
-      outcome.imported.push({
-        namespace: item.namespace,
-        tools: inspection.manifest.tools.length,
-        policies: countEffects(mine.values()),
-        from: from(item),
-        notes: [...notes, ...inspection.notices.map((n) => `the hub ${n}`)],
-      });
-      continue;
-    }
-    const failure = entry.error;
-    const failed: FailedSource = {
-      namespace: item.namespace,
-      error: failure instanceof Error ? failure.message : String(failure),
-      detail: isHubError(failure) ? failure.detail : undefined,
-      stored: !deps.skipFailing,
-    };
-    if (failed.stored) {
-      deps.sources.addUnlisted(entry.prepared.draft, item.namespace);
-      for (const secret of secrets) await save(deps.sources, item.namespace, secret);
-    }
-    outcome.failed.push(failed);
-  }
+  for (const entry of listed) await store(deps, entry, effects, outcome);
   return outcome;
+}
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Stores one listed entry: the source (with its tools, or without when they could not be
+ * listed) and then its credentials. Whatever fails is this entry's outcome, never the end of
+ * the import: a source stored without its credential says how to enter it.
+ */
+async function store(
+  deps: ImportDeps,
+  entry: Listed,
+  effects: ReadonlyMap<string, PolicyEffect>,
+  outcome: ImportOutcome,
+): Promise<void> {
+  const { item, secrets, notes, draft } = entry.prepared;
+  const namespace = item.namespace;
+  const failed = (error: unknown, stored: boolean, what = ''): void => {
+    outcome.failed.push({
+      namespace,
+      error: `${what}${messageOf(error)}`,
+      detail: isHubError(error) ? error.detail : undefined,
+      stored,
+    });
+  };
+  const saveAll = async (): Promise<boolean> => {
+    try {
+      for (const secret of secrets) await save(deps.sources, namespace, secret);
+      return true;
+    } catch (error) {
+      failed(
+        error,
+        true,
+        `it was added, but its credential could not be kept (enter it with \`capabilities hub auth ${namespace}\`): `,
+      );
+      return false;
+    }
+  };
+  if ('inspection' in entry) {
+    const { inspection } = entry;
+    const mine = new Map([...effects].filter(([address]) => address.startsWith(`${namespace}.`)));
+    try {
+      deps.sources.addSource(inspection, mine);
+    } catch (error) {
+      failed(error, false);
+      return;
+    }
+    if (!(await saveAll())) return;
+    outcome.imported.push({
+      namespace,
+      tools: inspection.manifest.tools.length,
+      policies: countEffects(mine.values()),
+      from: from(item),
+      notes: [...notes, ...inspection.notices.map((n) => `the hub ${n}`)],
+    });
+    return;
+  }
+  if (deps.skipFailing) {
+    failed(entry.error, false);
+    return;
+  }
+  try {
+    deps.sources.addUnlisted(draft, namespace);
+  } catch (error) {
+    // It cannot be stored at all (its URL is not one the hub can use): what listing said is the reason.
+    failed(entry.error ?? error, false);
+    return;
+  }
+  failed(entry.error, true);
+  await saveAll();
 }
 
 async function save(sources: Sources, namespace: string, secret: Prepared['secrets'][number]): Promise<void> {

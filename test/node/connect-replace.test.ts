@@ -245,6 +245,27 @@ describe('hub connect --replace', () => {
     });
   });
 
+  it('a disconnect that could not write a file puts nothing back there, and the next one does', () => {
+    const f = home();
+    expect(run(f, ['hub', 'connect', '--replace', '--yes']).status).toBe(0);
+    // Cursor rewrites its file between disconnect's read and its write.
+    const failed = disconnectHarnesses({
+      place: f.place,
+      hubDir: join(f.hub, 'hub'),
+      now: new Date(),
+      clients: ['cursor'],
+      beforeWrite: (h) => writeFileSync(h.file, `${f.read(h.file)}\n`),
+    });
+    expect(failed.outcomes.map((o) => o.status)).toEqual(['failed']);
+    const again = run(f, ['--json', 'hub', 'disconnect', '--client', 'cursor']);
+    expect(again.status, again.stderr).toBe(0);
+    const cursor = (JSON.parse(again.stdout) as { outcomes: Outcome[] }).outcomes.find(
+      (o) => o.harness === 'cursor',
+    );
+    expect(cursor?.status).toBe('disconnected');
+    expect(cursor?.putBack?.sort()).toEqual(['board', 'memory']);
+  });
+
   it('without a hub is an error naming where it looked and `hub init`, and writes nothing', () => {
     const f = home(false);
     const before = files(f).map((path) => f.read(path));

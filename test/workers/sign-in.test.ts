@@ -225,14 +225,21 @@ describe('signing in with GitHub', () => {
     expect(await signedInAs(bo.browser)).toMatchObject({ person: 'github:4000002', login: 'bo' });
   });
 
-  it.each(['//evil.example', 'https://evil.example', '/\\evil.example', '/\t/evil.example', 'evil', ''])(
-    'goes to / after signing in when next is %j',
-    async (next) => {
-      const { response } = await signIn('ana', next);
-      expect(response.status).toBe(302);
-      expect(response.headers.get('location')).toBe('/');
-    },
-  );
+  it.each([
+    '//evil.example',
+    'https://evil.example',
+    '/\\evil.example',
+    '/\t/evil.example',
+    'evil',
+    '',
+    '/.//evil.example',
+    '/%2e%2e//evil.example/x',
+    '/a/..//evil.example',
+  ])('goes to / after signing in when next is %j', async (next) => {
+    const { response } = await signIn('ana', next);
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe('/');
+  });
 
   it('keeps a next that is a path on the hub', () => {
     expect(sameOriginPath('/runs/run_1?tab=log#end')).toBe('/runs/run_1?tab=log#end');

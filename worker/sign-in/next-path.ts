@@ -15,5 +15,7 @@ export function sameOriginPath(next: string | undefined | null): string {
   const base = 'https://hub.invalid';
   const url = new URL(next, base);
   if (url.origin !== base) return '/';
-  return `${url.pathname}${url.search}${url.hash}`;
+  // Dot segments resolve away: `/.//evil.example` becomes `//evil.example`, which leaves.
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  return path.startsWith('//') ? '/' : path;
 }
