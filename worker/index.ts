@@ -19,6 +19,7 @@ import { mcpRoute } from './app.ts';
 import { consentRoutes, type SignedInReader } from './consent.ts';
 import { hubObjectSurface } from './hub-surface.ts';
 import { type GrantProps, type OAuthHandlers, providerFor, selfHostedHub } from './oauth.ts';
+import { mayEnter } from './sign-in/allowlist.ts';
 import { signInRoutes } from './sign-in/routes.ts';
 import { readSignIn } from './sign-in/sessions.ts';
 
@@ -39,8 +40,14 @@ const api: OAuthHandlers['api'] = {
   },
 };
 
-const signedIn: SignedInReader = async (request, env) => {
+/** The sign-in session, while its login may still use the hub (SIGNUP_ALLOWLIST is read at every request). */
+async function currentSignIn(request: Request, env: HubEnv) {
   const session = await readSignIn(request, env);
+  return session && mayEnter(env.SIGNUP_ALLOWLIST, session.login) ? session : null;
+}
+
+const signedIn: SignedInReader = async (request, env) => {
+  const session = await currentSignIn(request, env);
   return session && { person: session.person, login: session.login };
 };
 
@@ -56,7 +63,7 @@ pagesApp.route('/', consentRoutes(signedIn) as unknown as Hono<{ Bindings: HubEn
 
 /** The dashboard: the signed-in person's own hub renders it; anyone else signs in first. */
 pagesApp.all('*', async (c) => {
-  const session = await readSignIn(c.req.raw, c.env);
+  const session = await currentSignIn(c.req.raw, c.env);
   if (!session) {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return c.text('Sign in first.', 401);
     const url = new URL(c.req.url);

@@ -13,9 +13,10 @@
  * hub named HUB_NAME. It is checked only after every token this server issued, and it reaches
  * nothing but `/mcp`, where no decision can be recorded.
  */
-import { OAuthProvider, type OAuthProviderOptions } from '@cloudflare/workers-oauth-provider';
+import { OAuthError, OAuthProvider, type OAuthProviderOptions } from '@cloudflare/workers-oauth-provider';
 import { timingSafeEqual } from 'hono/utils/buffer';
 import type { HubEnv } from '../durable-objects/hub-object.ts';
+import { mayEnter } from './sign-in/allowlist.ts';
 
 /** What a grant carries to `/mcp`: whose hub it opens. Never a GitHub token. */
 export interface GrantProps {
@@ -70,6 +71,14 @@ export function oauthOptions(origin: string, handlers: OAuthHandlers): OAuthProv
     },
     accessTokenTTL: HOUR,
     refreshTokenTTL: 30 * DAY,
+    // The allowlist holds at every token, not only at sign-in: a login taken off it loses its
+    // clients at their next refresh (the grant is revoked), not after 30 days.
+    tokenExchangeCallback: ({ props, env }) => {
+      const login = (props as GrantProps).login;
+      if (login !== undefined && !mayEnter(env.SIGNUP_ALLOWLIST, login)) {
+        throw new OAuthError('invalid_grant', { description: 'this account may no longer use this hub' });
+      }
+    },
     resolveExternalToken: async ({ token, env }) => {
       const selfHost = env.HUB_TOKEN;
       if (!selfHost || selfHost.length < 32 || !(await timingSafeEqual(token, selfHost))) return null;

@@ -185,3 +185,29 @@ describe('OAuth for MCP clients', () => {
     expect(access).not.toBe(rotated.access_token);
   });
 });
+
+describe('the sign-up allowlist', () => {
+  it('holds at every token: a login taken off it gets invalid_grant at its next exchange', async () => {
+    const { oauthOptions } = await import('../../worker/oauth.ts');
+    const { GrantType, OAuthError } = await import('@cloudflare/workers-oauth-provider');
+    const handlers = { api: { fetch: async () => new Response() }, pages: {} };
+    const callback = oauthOptions(ORIGIN, handlers).tokenExchangeCallback;
+    if (!callback) throw new Error('the provider has no token exchange callback');
+    const exchangeFor = (login: string, allowlist: string) =>
+      callback({
+        grantType: GrantType.REFRESH_TOKEN,
+        clientId: 'c',
+        subjectClientId: 'c',
+        userId: 'github-1',
+        grantId: 'g',
+        scope: ['hub'],
+        requestedScope: ['hub'],
+        resource: RESOURCE,
+        props: { hub: 'github:1', login },
+        env: { ...hubEnv, SIGNUP_ALLOWLIST: allowlist },
+      });
+    expect(() => exchangeFor('mallory', 'ana,bo')).toThrow(OAuthError);
+    expect(exchangeFor('Ana', 'ana,bo')).toBeUndefined();
+    expect(exchangeFor('anyone', '')).toBeUndefined();
+  });
+});
