@@ -45,7 +45,7 @@ export interface OpenDraft {
 
 export interface SourceDraftsDeps {
   store: HubStore;
-  sources: Pick<Sources, 'inspect' | 'addSource' | 'saveCredential'>;
+  sources: Pick<Sources, 'inspect' | 'addSource' | 'saveCredential' | 'removeSource'>;
   secrets?: SecretStore | undefined;
   clock: Clock;
   random: Random;
@@ -184,10 +184,14 @@ export class SourceDrafts {
           record.credential.delivery,
           value,
         );
-      } finally {
-        // The draft is gone either way, and its key with it: nothing would sweep it later.
-        await secrets?.delete(record.credential.key);
+      } catch (error) {
+        // Whole or not at all: the source goes again and the draft comes back with its key, so
+        // Confirm can be tried again and nothing is left without its credential.
+        await this.#deps.sources.removeSource(namespace).catch(() => undefined);
+        this.#deps.store.addSourceDraft(record);
+        throw error;
       }
+      await secrets?.delete(record.credential.key);
     }
     return renamed.source;
   }

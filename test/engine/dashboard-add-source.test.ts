@@ -91,6 +91,8 @@ class World {
   readonly dir = mkdtempSync(join(tmpdir(), 'capabilities-dashboard-add-'));
   readonly local: LocalStore = openLocalStore(join(this.dir, 'hub.db'), T0);
   readonly held = new Map<string, string>();
+  /** When set, the secret store refuses to keep a value (a keychain that says no). */
+  refuseSet = false;
   readonly connector = new McpConnector({ version: '0.0.0-test', wording: localWording });
   now = T0;
   readonly engine: Engine;
@@ -103,7 +105,10 @@ class World {
       secrets: {
         where: 'this test',
         get: async (key) => this.held.get(key),
-        set: async (key, value) => void this.held.set(key, value),
+        set: async (key, value) => {
+          if (this.refuseSet) throw new Error('the secret store refused the value');
+          this.held.set(key, value);
+        },
         delete: async (key) => void this.held.delete(key),
       },
       clock: { now: () => this.now },
@@ -400,6 +405,22 @@ describe('adding a Streamable HTTP server from the dashboard', () => {
     });
     expect(late.status).toBe(410);
     expect(world.local.store.listSources()).toEqual([]);
+  });
+
+  it('a credential that cannot be kept at Confirm stores nothing, and the draft waits to be confirmed again', async () => {
+    const shown = reviewOf((await world.begin(url)).html);
+    world.refuseSet = true;
+    const form = { csrf: CSRF, namespace: shown.namespace, choice: 'accept', ...shown.contracts };
+    await expect(world.request(`/sources/new/${shown.id}/confirm`, form)).rejects.toThrow(
+      'refused the value',
+    );
+    expect(world.local.store.listSources()).toEqual([]);
+    expect(world.draftKeys()).toHaveLength(1);
+    world.refuseSet = false;
+    const again = await world.request(`/sources/new/${shown.id}/confirm`, form);
+    expect(again.status).toBe(303);
+    expect(world.local.store.listSources().map((s) => s.namespace)).toEqual([shown.namespace]);
+    expect(world.draftKeys()).toEqual([]);
   });
 
   it('a draft expires after ten minutes: no confirmation, and its secret goes at the next sweep', async () => {
