@@ -34,8 +34,11 @@ const api: OAuthHandlers['api'] = {
   async fetch(request, env, ctx) {
     const props = (ctx as ExecutionContext & { props: GrantProps }).props;
     const hub = hubNamed(env, props.hub);
+    const surface = hubObjectSurface(hub, pkg.version);
+    // A self-hosting token has no person behind it: its client is never asked to decide.
+    if (props.selfHosted) delete surface.prompt;
     const app = new Hono();
-    mcpRoute(app, createMcpHttpHandler(hubObjectSurface(hub, pkg.version)).fetch);
+    mcpRoute(app, createMcpHttpHandler(surface).fetch);
     return app.fetch(request, env, ctx);
   },
 };

@@ -10,8 +10,9 @@
  * its own name (and `http://127.0.0.1:8787` under `wrangler dev`); a token is good only there.
  *
  * HUB_TOKEN, when set, is the self-hosting way in for one person: `/mcp` also accepts it, for the
- * hub named HUB_NAME. It is checked only after every token this server issued, and it reaches
- * nothing but `/mcp`, where no decision can be recorded.
+ * hub named HUB_NAME. It is checked only after every token this server issued, it reaches nothing
+ * but `/mcp`, and its client is never offered the client prompt (worker/index.ts), so it can
+ * never record a decision.
  */
 import { OAuthError, OAuthProvider, type OAuthProviderOptions } from '@cloudflare/workers-oauth-provider';
 import { timingSafeEqual } from 'hono/utils/buffer';
@@ -24,6 +25,11 @@ export interface GrantProps {
   hub: string;
   /** For messages only: the GitHub login when the grant was made (it can change; the hub never does). */
   login?: string;
+  /**
+   * Set for the self-hosting HUB_TOKEN: no person signed in behind it, so its client is never
+   * asked to record a decision in its own prompt; decisions are the dashboard's.
+   */
+  selfHosted?: true;
 }
 
 /** The one scope: everything the person's hub offers over MCP. */
@@ -82,7 +88,7 @@ export function oauthOptions(origin: string, handlers: OAuthHandlers): OAuthProv
     resolveExternalToken: async ({ token, env }) => {
       const selfHost = env.HUB_TOKEN;
       if (!selfHost || selfHost.length < 32 || !(await timingSafeEqual(token, selfHost))) return null;
-      const props: GrantProps = { hub: selfHostedHub(env) };
+      const props: GrantProps = { hub: selfHostedHub(env), selfHosted: true };
       return { props, audience: resource };
     },
   };

@@ -8,17 +8,24 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { Client, type JSONRPCMessage } from '@modelcontextprotocol/client';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { HubEnv, HubObject } from '../../durable-objects/hub-object.ts';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import { addTestSources } from '../conformance/runs.suite.ts';
+import { tokenFor } from './oauth-flow.ts';
+import { WORKERS_TEST_TOKEN } from './token.ts';
 import { workerTransport } from './worker-client.ts';
 
 const hubs = (env as unknown as HubEnv).HUB;
-/** The Worker's own hub (HUB_NAME unset: `default`). */
-const hub = hubs.get(hubs.idFromName('default'));
+/** A signed-in person's hub, reached with their MCP client's token (the prompt is a person's). */
+const PERSON = 8801;
+const hub = hubs.get(hubs.idFromName(`github:${PERSON}`));
+let token = '';
+beforeAll(async () => {
+  token = (await tokenFor(PERSON, 'pat')).access;
+});
 
-async function promptingClient(tamper?: (state: string) => string) {
+async function promptingClient(tamper?: (state: string) => string, bearer?: string) {
   const asked: unknown[] = [];
   const client = new Client(
     { name: 'worker-prompt', version: '1.0.0' },
@@ -28,7 +35,7 @@ async function promptingClient(tamper?: (state: string) => string) {
     asked.push(request.params);
     return { action: 'accept', content: { decision: 'deny' } };
   });
-  const transport = workerTransport();
+  const transport = workerTransport(bearer ?? token);
   if (tamper) {
     const send = transport.send.bind(transport);
     transport.send = (message: JSONRPCMessage, options) => {
@@ -86,6 +93,21 @@ describe("approvals in the client's prompt, through the Worker", () => {
       expect(outcome).toBe('ProtocolError: Invalid or expired requestState');
       expect(outcome).not.toContain('"status":"completed"');
       expect(await decided()).toBe(before);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('never asks through the self-hosting token: no person signed in behind it, so the run waits for the dashboard', async () => {
+    const selfHosted = hubs.get(hubs.idFromName('default'));
+    await runInDurableObject(selfHosted, async (object: HubObject) => {
+      if (!object.store.getSource('board')) await addTestSources(object.store);
+    });
+    const { client, asked } = await promptingClient(undefined, WORKERS_TEST_TOKEN);
+    try {
+      const result = await client.callTool({ name: 'execute', arguments: { code: CODE } });
+      expect((result.structuredContent as ExecuteEnvelope).status).toBe('awaiting_approval');
+      expect(asked).toEqual([]);
     } finally {
       await client.close();
     }
