@@ -1,0 +1,413 @@
+/**
+ * The hosted hub end to end, with nothing standing in but GitHub: `wrangler dev` on loopback (no
+ * HUB_TOKEN), the GitHub stand-in (test/fixtures/github-standin-server.ts), a real Streamable
+ * HTTP MCP server as the upstream, Debian's Chromium through playwright-core as the person, and
+ * the official MCP SDK v2 client with its OAuth client provider as the agent.
+ *
+ * The agent discovers (401, protected-resource metadata, authorization-server metadata),
+ * registers, and sends the person to authorize; the browser signs in at the stand-in GitHub and
+ * allows the agent on the consent page; the agent finishes with PKCE and sees search, describe
+ * and execute. In the same browser session the person adds the upstream from the dashboard; the
+ * agent's write waits in the inbox, the person allows it once, the resume completes and the
+ * upstream saw it once. Cancel at GitHub and Deny on the consent page grant nothing. Last, the
+ * MCP conformance suite's authorization-server scenarios against the running hub.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
+import { type RunningBoard, startBoardServer } from '../fixtures/board-http-server.ts';
+import { type RunningGithubStandIn, startGithubStandIn } from '../fixtures/github-standin-server.ts';
+import { freePort, REPO } from '../node/cli-process.ts';
+import { type RunningWorker, startWranglerDev } from '../node/wrangler-dev.ts';
+import {
+  LoopbackOAuthProvider,
+  type LoopbackRedirect,
+  startLoopbackRedirect,
+} from './loopback-oauth-client.ts';
+
+/** The browser: $CHROMIUM, else Debian's chromium, else a usual place (as approval-page.test.ts). */
+const CHROMIUM = [
+  process.env.CHROMIUM,
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+  '/Applications/Chromium.app/Contents/MacOS/Chromium',
+].find((path): path is string => path !== undefined && path !== '' && existsSync(path));
+
+const GITHUB = { clientId: 'Iv1.hosted-e2e', clientSecret: 'hosted-e2e-secret-0123456789abcdef' };
+const ANA = { id: 424242, login: 'ana', name: 'Ana' };
+const AGENT = 'Hosted E2E Agent';
+
+type Result = Awaited<ReturnType<Client['callTool']>>;
+const envelopeOf = (result: Result) => result.structuredContent as ExecuteEnvelope;
+const textOf = (result: Result) =>
+  (result.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('\n');
+
+let github: RunningGithubStandIn;
+let board: RunningBoard;
+let hub: RunningWorker;
+let browser: Browser;
+/** Ana's browser: signed in once, used for consent, the dashboard and the conformance run. */
+let ana: BrowserContext;
+let redirect: LoopbackRedirect;
+let started: number;
+/** The first agent, connected, and the access token it got (to look for where it must not be). */
+let mcp: Client;
+let accessToken: string;
+/** The namespace the upstream was added under. */
+let namespace: string;
+
+beforeAll(async () => {
+  if (!CHROMIUM) {
+    throw new Error(
+      'The browser tests need Chromium or Chrome: `apt-get install -y chromium` on Debian or Ubuntu (.ci/run does), or set CHROMIUM=/path/to/the/browser.',
+    );
+  }
+  started = performance.now();
+  github = await startGithubStandIn({ ...GITHUB, users: [ANA] });
+  board = await startBoardServer();
+  redirect = await startLoopbackRedirect();
+  hub = await startWranglerDev({
+    GITHUB_CLIENT_ID: GITHUB.clientId,
+    GITHUB_CLIENT_SECRET: GITHUB.clientSecret,
+    GITHUB_URL: github.url,
+    GITHUB_API_URL: github.url,
+    ALLOW_PRIVATE_UPSTREAMS: '1',
+  });
+  console.log(`wrangler dev answered after ${Math.round(performance.now() - started)} ms`);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  ana = await browser.newContext();
+}, 240_000);
+
+afterAll(async () => {
+  await mcp?.close();
+  await browser?.close();
+  await hub?.stop();
+  await redirect?.close();
+  await board?.close();
+  await github?.close();
+  if (started) console.log(`hosted OAuth end to end: ${Math.round(performance.now() - started)} ms in all`);
+}, 60_000);
+
+/**
+ * A fresh agent: its own OAuth state and loopback redirect URI, not yet connected. `asked` lists
+ * every request it made to the hub (`METHOD /path status`), to see what it discovered.
+ */
+function agent() {
+  const provider = new LoopbackOAuthProvider(redirect.url, AGENT);
+  const asked: string[] = [];
+  const fetchLogged = async (input: string | URL, init?: RequestInit): Promise<Response> => {
+    const response = await fetch(input, init);
+    const url = new URL(input);
+    if (url.origin === hub.url) asked.push(`${init?.method ?? 'GET'} ${url.pathname} ${response.status}`);
+    return response;
+  };
+  const transport = () =>
+    new StreamableHTTPClientTransport(new URL('/mcp', hub.url), {
+      authProvider: provider,
+      fetch: fetchLogged,
+    });
+  return { provider, transport, asked };
+}
+
+/** Connecting without a token: the SDK discovers, registers and asks for the person's browser. */
+async function askToAuthorize(provider: LoopbackOAuthProvider, transport: StreamableHTTPClientTransport) {
+  const client = new Client({ name: 'hosted-e2e', version: '1.0.0' });
+  await expect(client.connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
+  const url = provider.authorizationUrl;
+  if (!url) throw new Error('the SDK did not ask to redirect the browser');
+  expect(url.origin + url.pathname).toBe(`${hub.url}/authorize`);
+  expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+  expect(url.searchParams.get('redirect_uri')).toBe(redirect.url);
+  expect(url.searchParams.get('resource')).toBe(`${hub.url}/mcp`);
+  expect(url.searchParams.get('scope')).toBe('hub');
+  expect(provider.clientInformation()?.client_id).toBeTruthy();
+  return url;
+}
+
+/** The consent page open in Ana's browser: what it says, then `decision` pressed, and where the browser landed. */
+async function consent(page: Page, decision: 'Allow' | 'Deny'): Promise<URL> {
+  await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
+    `Allow ${AGENT} to reach your hub?`,
+  );
+  const body = (await page.textContent('body')) ?? '';
+  expect(body).toContain(`Its access will be sent to ${new URL(redirect.url).hostname}.`);
+  expect(body).toContain('This sends access to an app on your computer.');
+  expect(body).toContain(`as you (${ANA.login})`);
+  const landed = redirect.next();
+  await page.getByRole('button', { name: decision, exact: true }).click();
+  try {
+    await page.waitForURL((at) => at.href.startsWith(redirect.url), { timeout: 20_000 });
+  } catch (error) {
+    throw new Error(
+      `${decision} did not lead to the client: at ${page.url()}: ${await page.textContent('body')}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  return landed;
+}
+
+// Generous timeouts: a loaded 2-core machine runs workerd, Chromium and the test at once.
+describe('the hosted hub under wrangler dev, signed in through GitHub in a real browser', {
+  timeout: 90_000,
+}, () => {
+  it('an MCP client discovers, registers, is allowed through sign-in and consent, and lists the three tools', async () => {
+    const { provider, transport, asked } = agent();
+    const first = transport();
+    const url = await askToAuthorize(provider, first);
+    // Discovery as the MCP authorization spec lays it out, then dynamic registration.
+    expect(asked).toEqual([
+      'POST /mcp 401',
+      'GET /.well-known/oauth-protected-resource/mcp 200',
+      'GET /.well-known/oauth-authorization-server 200',
+      'POST /register 201',
+    ]);
+
+    const page = await ana.newPage();
+    const visited: string[] = [];
+    page.on('request', (request) => {
+      if (request.isNavigationRequest()) {
+        const at = new URL(request.url());
+        visited.push(
+          `${at.origin === github.url ? 'github' : at.origin === hub.url ? 'hub' : at.origin}${at.pathname}`,
+        );
+      }
+    });
+    await page.goto(url.href);
+    // Not signed in: the hub sent the browser to /login and on to GitHub's authorize page.
+    expect(new URL(page.url()).origin).toBe(github.url);
+    expect(new URL(page.url()).pathname).toBe('/login/oauth/authorize');
+    await page.getByRole('button', { name: `Authorize ${ANA.login}` }).click();
+    await page.waitForURL((at) => at.origin === hub.url && at.pathname === '/authorize');
+    expect(visited).toEqual([
+      'hub/authorize',
+      'hub/login',
+      'github/login/oauth/authorize',
+      'github/login/oauth/authorize',
+      'hub/login/callback',
+      'hub/authorize',
+    ]);
+
+    const back = await consent(page, 'Allow');
+    expect(back.searchParams.get('state')).toBe(provider.lastState);
+    expect(back.searchParams.get('code')).toBeTruthy();
+    expect(back.searchParams.get('error')).toBeNull();
+    await page.close();
+
+    await first.finishAuth(back.searchParams);
+    expect(asked.at(-1)).toBe('POST /token 200');
+    accessToken = provider.tokens()?.access_token ?? '';
+    expect(accessToken).toBeTruthy();
+    mcp = new Client({ name: 'hosted-e2e', version: '1.0.0' });
+    await mcp.connect(transport());
+    expect((await mcp.listTools()).tools.map((t) => t.name)).toEqual(['search', 'describe', 'execute']);
+  });
+
+  it('adds the upstream from the dashboard in the same browser session: reads allowed, the write asks', async () => {
+    const page = await ana.newPage();
+    await page.goto(`${hub.url}/sources/new`);
+    expect(new URL(page.url()).pathname).toBe('/sources/new');
+    await page.fill('#url', board.url);
+    await page.getByRole('button', { name: 'List its tools' }).click();
+    await page.waitForLoadState();
+    const review = (await page.textContent('body')) ?? '';
+    expect(review, review).toContain('Review before adding');
+    expect(review).toContain('list_posts');
+    expect(review).toContain('Read-only: proposed allow');
+    expect(review).toContain('post');
+    namespace = (await page.locator('input[name=namespace]').inputValue()) || 'board';
+    await page.getByRole('button', { name: /^Confirm/ }).click();
+    await page.waitForURL((at) => at.pathname === `/sources/${namespace}`);
+    await page.close();
+    expect(board.posts).toEqual([]);
+  });
+
+  it('a write waits in the inbox, the person allows it once in the browser, the resume completes once', async () => {
+    const asked = await mcp.callTool({
+      name: 'execute',
+      arguments: {
+        code: `const read = await ${namespace}.list_posts({}); return await ${namespace}.post({ text: "from the hosted hub" });`,
+      },
+    });
+    const waiting = envelopeOf(asked);
+    expect(waiting.status, JSON.stringify(waiting)).toBe('awaiting_approval');
+    const told = textOf(asked);
+    expect(told).toContain("the hub's dashboard");
+    expect(JSON.stringify(asked)).not.toMatch(/https?:\/\//);
+    expect(JSON.stringify(asked)).not.toContain(accessToken);
+    // The read was allowed and ran; the write waits for a person.
+    expect(board.reads()).toBe(1);
+    expect(board.posts).toEqual([]);
+
+    const page = await ana.newPage();
+    await page.goto(`${hub.url}/`);
+    const inbox = (await page.textContent('body')) ?? '';
+    expect(inbox).toContain(waiting.runId);
+    expect(inbox).toContain(`${namespace}.post`);
+    await page.getByRole('link', { name: `Run ${waiting.runId}` }).click();
+    await page.waitForURL((at) => at.pathname === `/runs/${waiting.runId}`);
+    await page.getByRole('button', { name: 'Allow once' }).click();
+    await page.waitForLoadState();
+    expect(await page.textContent('body')).toMatch(/Allow once/);
+    await page.close();
+    expect(board.posts).toEqual([]);
+
+    const done = envelopeOf(await mcp.callTool({ name: 'execute', arguments: { resume: waiting.runId } }));
+    expect(done, JSON.stringify(done)).toMatchObject({
+      status: 'completed',
+      result: { id: 1, text: 'from the hosted hub' },
+    });
+    expect(board.posts).toEqual(['from the hosted hub']);
+    expect(board.reads()).toBe(1);
+    const again = envelopeOf(await mcp.callTool({ name: 'execute', arguments: { resume: waiting.runId } }));
+    expect(again.status).toBe('completed');
+    expect(board.posts).toEqual(['from the hosted hub']);
+  });
+
+  it('Cancel at GitHub ends the sign-in, and the page says so', async () => {
+    const stranger = await browser.newContext();
+    const page = await stranger.newPage();
+    await page.goto(`${hub.url}/`);
+    expect(new URL(page.url()).origin).toBe(github.url);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.waitForURL((at) => at.origin === hub.url && at.pathname === '/login/callback');
+    const body = (await page.textContent('body')) ?? '';
+    expect(body).toContain('Sign-in cancelled');
+    expect(body).toContain('You cancelled signing in at GitHub, so you are not signed in.');
+    // Still not signed in: the dashboard sends the browser to sign in again.
+    await page.goto(`${hub.url}/`);
+    expect(new URL(page.url()).origin).toBe(github.url);
+    await stranger.close();
+  });
+
+  it('Deny on the consent page sends the client access_denied and no code, and it gets no token', async () => {
+    const { provider, transport } = agent();
+    const url = await askToAuthorize(provider, transport());
+    const page = await ana.newPage();
+    await page.goto(url.href);
+    // Signed in already: straight to the consent page.
+    expect(new URL(page.url()).pathname).toBe('/authorize');
+    const back = await consent(page, 'Deny');
+    await page.close();
+    expect(back.searchParams.get('error')).toBe('access_denied');
+    expect(back.searchParams.get('state')).toBe(provider.lastState);
+    expect(back.searchParams.get('code')).toBeNull();
+    expect(provider.tokens()).toBeUndefined();
+  });
+});
+
+interface ConformanceCheck {
+  id: string;
+  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'SKIPPED' | 'INFO';
+  errorMessage?: string;
+}
+
+/**
+ * `conformance authorization` against the running hub: its exit status, output, and the checks
+ * it saved (`-o`), each scenario's `checks.json`. `onLine` sees each line it prints.
+ */
+async function runConformance(
+  args: string[],
+  onLine: (line: string) => void = () => {},
+): Promise<{ status: number | null; output: string; checks: ConformanceCheck[] }> {
+  const bin = join(REPO, 'node_modules', '.bin');
+  const results = mkdtempSync(join(tmpdir(), 'capabilities-conformance-'));
+  const child: ChildProcess = spawn(
+    join(bin, 'conformance'),
+    ['authorization', '--url', hub.url, '-o', results, ...args],
+    {
+      cwd: REPO,
+      env: { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  let partial = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk;
+    partial += chunk;
+    const lines = partial.split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) onLine(line);
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk;
+  });
+  const status = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  try {
+    const checks = readdirSync(results, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('checks.json'))
+      .flatMap((file) => JSON.parse(readFileSync(join(results, file), 'utf8')) as ConformanceCheck[]);
+    return { status, output, checks };
+  } finally {
+    rmSync(results, { recursive: true, force: true });
+  }
+}
+
+/** Each check's id and status, and its error when it failed. */
+const verdicts = (checks: ConformanceCheck[]) =>
+  Object.fromEntries(
+    checks.map((check) => [
+      check.id,
+      check.errorMessage ? `${check.status}: ${check.errorMessage}` : check.status,
+    ]),
+  );
+
+describe('the MCP conformance suite’s authorization-server scenarios against the running hub', () => {
+  it('authorization-server-metadata-endpoint passes', async () => {
+    const run = await runConformance(['--scenario', 'authorization-server-metadata-endpoint']);
+    expect(run.status, run.output).toBe(0);
+    expect(verdicts(run.checks), run.output).toEqual({
+      'authorization-server-metadata': 'SUCCESS',
+      'authorization-server-metadata-cimd': 'SUCCESS',
+    });
+  }, 120_000);
+
+  // `--scenario authorization-code-grant` alone cannot pass against any server: the scenario reads
+  // the metadata the metadata scenario found in the same run ("Invalid authorization server
+  // metadata" otherwise). So the whole authorization suite runs, both scenarios in order.
+  it('the whole suite passes, authorization-code-grant with Ana’s browser completing consent', async () => {
+    const port = await freePort();
+    const registered = await fetch(`${hub.url}/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_name: AGENT,
+        redirect_uris: [`http://127.0.0.1:${port}/callback`],
+        token_endpoint_auth_method: 'none',
+      }),
+    });
+    expect(registered.status).toBe(201);
+    const { client_id: clientId } = (await registered.json()) as { client_id: string };
+    let opened: Promise<void> | undefined;
+    const run = await runConformance(
+      ['--client-id', clientId, '--resource', `${hub.url}/mcp`, '--port', String(port)],
+      (line) => {
+        if (opened || !line.startsWith(`${hub.url}/authorize?`)) return;
+        opened = (async () => {
+          const page = await ana.newPage();
+          await page.goto(line.trim());
+          await page.getByRole('button', { name: 'Allow', exact: true }).click();
+          await page.waitForLoadState();
+          await page.close();
+        })();
+      },
+    );
+    await opened;
+    expect(opened, 'the scenario printed no authorize URL').toBeDefined();
+    expect(run.status, run.output).toBe(0);
+    expect(verdicts(run.checks), run.output).toEqual({
+      'authorization-server-metadata': 'SUCCESS',
+      'authorization-server-metadata-cimd': 'SUCCESS',
+      'authorization-code-grant': 'SUCCESS',
+    });
+  }, 180_000);
+});
