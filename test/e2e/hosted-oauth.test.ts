@@ -9,8 +9,10 @@
  * allows the agent on the consent page; the agent finishes with PKCE and sees search, describe
  * and execute. In the same browser session the person adds the upstream from the dashboard; the
  * agent's write waits in the inbox, the person allows it once, the resume completes and the
- * upstream saw it once. Cancel at GitHub and Deny on the consent page grant nothing. Last, the
- * MCP conformance suite's authorization-server scenarios against the running hub.
+ * upstream saw it once. Cancel at GitHub and Deny on the consent page grant nothing. Then the
+ * MCP conformance suite's authorization-server scenarios against the running hub, and the bad
+ * inputs only a running hub can show: a token taken to another origin (another resource), and
+ * a replayed authorization code.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -62,6 +64,8 @@ let mcp: Client;
 let accessToken: string;
 /** The namespace the upstream was added under. */
 let namespace: string;
+/** The first agent's redeemed code, its PKCE verifier, client id and refresh token, to replay. */
+let redeemed: { code: string; verifier: string; clientId: string; refreshToken: string };
 
 beforeAll(async () => {
   if (!CHROMIUM) {
@@ -202,10 +206,19 @@ describe('the hosted hub under wrangler dev, signed in through GitHub in a real 
     expect(back.searchParams.get('error')).toBeNull();
     await page.close();
 
+    const code = back.searchParams.get('code') ?? '';
+    const verifier = provider.codeVerifier();
     await first.finishAuth(back.searchParams);
     expect(asked.at(-1)).toBe('POST /token 200');
     accessToken = provider.tokens()?.access_token ?? '';
     expect(accessToken).toBeTruthy();
+    redeemed = {
+      code,
+      verifier,
+      clientId: provider.clientInformation()?.client_id ?? '',
+      refreshToken: provider.tokens()?.refresh_token ?? '',
+    };
+    expect(redeemed.refreshToken).toBeTruthy();
     mcp = new Client({ name: 'hosted-e2e', version: '1.0.0' });
     await mcp.connect(transport());
     expect((await mcp.listTools()).tools.map((t) => t.name)).toEqual(['search', 'describe', 'execute']);
@@ -256,7 +269,10 @@ describe('the hosted hub under wrangler dev, signed in through GitHub in a real 
     await page.waitForURL((at) => at.pathname === `/runs/${waiting.runId}`);
     await page.getByRole('button', { name: 'Allow once' }).click();
     await page.waitForLoadState();
-    expect(await page.textContent('body')).toMatch(/Allow once/);
+    // The run page records who decided: the person GitHub signed in.
+    expect(await page.textContent('body')).toMatch(
+      new RegExp(`${namespace}\\.post: Allow once\\s*, by github:${ANA.login} through the`),
+    );
     await page.close();
     expect(board.posts).toEqual([]);
 
@@ -410,4 +426,62 @@ describe('the MCP conformance suite’s authorization-server scenarios against t
       'authorization-code-grant': 'SUCCESS',
     });
   }, 180_000);
+});
+
+/** POSTs `body` to /mcp at `origin` as a Streamable HTTP client would, with `token`. */
+const postMcp = (origin: string, token: string) =>
+  fetch(`${origin}/mcp`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+  });
+
+/** A form POST to the hub's token endpoint. */
+const tokenRequest = (form: Record<string, string>) =>
+  fetch(`${hub.url}/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form),
+  });
+
+describe('bad inputs only the running hub can show', () => {
+  it('a token for another resource: the same Worker at another origin refuses it, naming its own metadata', async () => {
+    const port = new URL(hub.url).port;
+    expect((await postMcp(hub.url, accessToken)).status).toBe(200);
+    const elsewhere = await postMcp(`http://localhost:${port}`, accessToken);
+    expect(elsewhere.status).toBe(401);
+    expect(elsewhere.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    expect(elsewhere.headers.get('www-authenticate')).toContain(
+      `resource_metadata="http://localhost:${port}/.well-known/oauth-protected-resource/mcp"`,
+    );
+    expect(await elsewhere.json()).toMatchObject({ error: 'invalid_token' });
+  });
+
+  // Last: a replay revokes what the code granted (OAuth 2.1 §4.1.3), the first agent's tokens too.
+  it('a replayed authorization code gets invalid_grant, and the tokens it granted stop working', async () => {
+    const replay = await tokenRequest({
+      grant_type: 'authorization_code',
+      code: redeemed.code,
+      redirect_uri: redirect.url,
+      client_id: redeemed.clientId,
+      code_verifier: redeemed.verifier,
+      resource: `${hub.url}/mcp`,
+    });
+    expect(replay.status).toBe(400);
+    const answer = (await replay.json()) as Record<string, unknown>;
+    expect(answer.error).toBe('invalid_grant');
+    expect(answer).not.toHaveProperty('access_token');
+    expect((await postMcp(hub.url, accessToken)).status).toBe(401);
+    const refresh = await tokenRequest({
+      grant_type: 'refresh_token',
+      refresh_token: redeemed.refreshToken,
+      client_id: redeemed.clientId,
+    });
+    expect(refresh.status).toBe(400);
+    expect(((await refresh.json()) as { error: string }).error).toBe('invalid_grant');
+  });
 });
