@@ -2,7 +2,8 @@
  * The hosted hub end to end: `wrangler dev` serving the Worker on loopback (workerd, the
  * HubObject, Worker Loader), and the official v2 client over HTTP with the bearer token. Code
  * sent to `execute` runs in a Worker Loader isolate: it completes, reaches the hub's lookups
- * through the bridge, and has no network. A wrong token gets 401 and nothing else.
+ * through the bridge, and has no network. A wrong token gets 401 naming the resource metadata,
+ * and nothing else.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,14 +75,20 @@ describe('the Worker under wrangler dev', () => {
     });
   });
 
-  it('answers a wrong token with 401 and nothing else, and keeps serving', async () => {
+  it('answers a wrong token with 401 naming where to get one (RFC 6750), nothing more, and keeps serving', async () => {
     const response = await fetch(`${url}/mcp`, {
       method: 'POST',
       headers: { authorization: 'Bearer wrong', 'content-type': 'application/json' },
       body: '{}',
     });
     expect(response.status).toBe(401);
-    expect(await response.text()).toBe('');
+    expect(response.headers.get('www-authenticate')).toBe(
+      `Bearer realm="OAuth", resource_metadata="${url}/.well-known/oauth-protected-resource/mcp", error="invalid_token", scope="hub"`,
+    );
+    expect(await response.json()).toEqual({
+      error: 'invalid_token',
+      error_description: 'Invalid access token',
+    });
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
   });
 });
