@@ -256,6 +256,7 @@ describe('the hosted hub under wrangler dev, signed in through GitHub in a real 
     expect(told).toContain("the hub's dashboard");
     expect(JSON.stringify(asked)).not.toMatch(/https?:\/\//);
     expect(JSON.stringify(asked)).not.toContain(accessToken);
+    expect(JSON.stringify(asked)).not.toContain('gho_');
     // The read was allowed and ran; the write waits for a person.
     expect(board.reads()).toBe(1);
     expect(board.posts).toEqual([]);
@@ -459,6 +460,11 @@ describe('bad inputs only the running hub can show', () => {
       `resource_metadata="http://localhost:${port}/.well-known/oauth-protected-resource/mcp"`,
     );
     expect(await elsewhere.json()).toMatchObject({ error: 'invalid_token' });
+  });
+
+  it('the Worker’s log holds no GitHub token and no access token', () => {
+    expect(hub.output()).not.toContain('gho_');
+    expect(hub.output()).not.toContain(accessToken);
   });
 
   // Last: a replay revokes what the code granted (OAuth 2.1 §4.1.3), the first agent's tokens too.
