@@ -15,32 +15,23 @@
  * a replayed authorization code.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import { type RunningBoard, startBoardServer } from '../fixtures/board-http-server.ts';
 import { type RunningGithubStandIn, startGithubStandIn } from '../fixtures/github-standin-server.ts';
 import { freePort, REPO } from '../node/cli-process.ts';
 import { type RunningWorker, startWranglerDev } from '../node/wrangler-dev.ts';
+import { launchBrowser } from './browser.ts';
 import {
   LoopbackOAuthProvider,
   type LoopbackRedirect,
   startLoopbackRedirect,
 } from './loopback-oauth-client.ts';
-
-/** The browser: $CHROMIUM, else Debian's chromium, else a usual place (as approval-page.test.ts). */
-const CHROMIUM = [
-  process.env.CHROMIUM,
-  '/usr/bin/chromium',
-  '/usr/bin/chromium-browser',
-  '/usr/bin/google-chrome',
-  '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
-  '/Applications/Chromium.app/Contents/MacOS/Chromium',
-].find((path): path is string => path !== undefined && path !== '' && existsSync(path));
 
 const GITHUB = { clientId: 'Iv1.hosted-e2e', clientSecret: 'hosted-e2e-secret-0123456789abcdef' };
 const ANA = { id: 424242, login: 'ana', name: 'Ana' };
@@ -68,12 +59,9 @@ let namespace: string;
 let redeemed: { code: string; verifier: string; clientId: string; refreshToken: string };
 
 beforeAll(async () => {
-  if (!CHROMIUM) {
-    throw new Error(
-      'The browser tests need Chromium or Chrome: `apt-get install -y chromium` on Debian or Ubuntu (.ci/run does), or set CHROMIUM=/path/to/the/browser.',
-    );
-  }
   started = performance.now();
+  browser = await launchBrowser();
+  ana = await browser.newContext();
   github = await startGithubStandIn({ ...GITHUB, users: [ANA] });
   board = await startBoardServer();
   redirect = await startLoopbackRedirect();
@@ -85,8 +73,6 @@ beforeAll(async () => {
     ALLOW_PRIVATE_UPSTREAMS: '1',
   });
   console.log(`wrangler dev answered after ${Math.round(performance.now() - started)} ms`);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-  ana = await browser.newContext();
 }, 240_000);
 
 afterAll(async () => {
