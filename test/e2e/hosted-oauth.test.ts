@@ -222,7 +222,9 @@ describe('the hosted hub under wrangler dev, signed in through GitHub in a real 
     expect(review).toContain('list_posts');
     expect(review).toContain('Read-only: proposed allow');
     expect(review).toContain('post');
-    namespace = (await page.locator('input[name=namespace]').inputValue()) || 'board';
+    // The namespace proposed from the server's name; the review's proposals accepted as shown.
+    namespace = await page.locator('input[name=namespace]').inputValue();
+    expect(namespace).toBe('board');
     await page.getByRole('button', { name: /^Confirm/ }).click();
     await page.waitForURL((at) => at.pathname === `/sources/${namespace}`);
     await page.close();
@@ -239,7 +241,7 @@ describe('the hosted hub under wrangler dev, signed in through GitHub in a real 
     const waiting = envelopeOf(asked);
     expect(waiting.status, JSON.stringify(waiting)).toBe('awaiting_approval');
     const told = textOf(asked);
-    expect(told).toContain("the hub's dashboard");
+    expect(told, told).toContain(`decide on run ${waiting.runId} in the hub's dashboard`);
     expect(JSON.stringify(asked)).not.toMatch(/https?:\/\//);
     expect(JSON.stringify(asked)).not.toContain(accessToken);
     expect(JSON.stringify(asked)).not.toContain('gho_');
@@ -313,13 +315,20 @@ interface ConformanceCheck {
   errorMessage?: string;
 }
 
+/** Conformance runs still going, ended in afterAll should a test time out (a run waits 5 minutes for a browser). */
+const conformanceRuns = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of conformanceRuns) child.kill('SIGTERM');
+});
+
 /**
  * `conformance authorization` against the running hub: its exit status, output, and the checks
- * it saved (`-o`), each scenario's `checks.json`. `onLine` sees each line it prints.
+ * it saved (`-o`), each scenario's `checks.json`. `onLine` sees each line it prints, and may
+ * `stop` the run.
  */
 async function runConformance(
   args: string[],
-  onLine: (line: string) => void = () => {},
+  onLine: (line: string, stop: () => void) => void = () => {},
 ): Promise<{ status: number | null; output: string; checks: ConformanceCheck[] }> {
   const bin = join(REPO, 'node_modules', '.bin');
   const results = mkdtempSync(join(tmpdir(), 'capabilities-conformance-'));
@@ -332,6 +341,8 @@ async function runConformance(
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
+  conformanceRuns.add(child);
+  const stop = () => child.kill('SIGTERM');
   let output = '';
   let partial = '';
   child.stdout?.on('data', (chunk: Buffer) => {
@@ -339,12 +350,13 @@ async function runConformance(
     partial += chunk;
     const lines = partial.split('\n');
     partial = lines.pop() ?? '';
-    for (const line of lines) onLine(line);
+    for (const line of lines) onLine(line, stop);
   });
   child.stderr?.on('data', (chunk: Buffer) => {
     output += chunk;
   });
   const status = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  conformanceRuns.delete(child);
   try {
     const checks = readdirSync(results, { recursive: true, encoding: 'utf8' })
       .filter((file) => file.endsWith('checks.json'))
@@ -374,9 +386,17 @@ describe('the MCP conformance suite’s authorization-server scenarios against t
     });
   }, 120_000);
 
-  // `--scenario authorization-code-grant` alone cannot pass against any server: the scenario reads
-  // the metadata the metadata scenario found in the same run ("Invalid authorization server
-  // metadata" otherwise). So the whole authorization suite runs, both scenarios in order.
+  // What conformance 0.2.0-alpha.12 does, not the hub: the code-grant scenario reads the metadata
+  // the metadata scenario found earlier in the same run, so run alone it fails before it asks
+  // anything. Hence the next test runs the whole authorization suite, both scenarios in order.
+  it('authorization-code-grant alone fails in the suite itself, before it reaches the hub', async () => {
+    const run = await runConformance(['--scenario', 'authorization-code-grant', '--client-id', 'any']);
+    expect(run.status).toBe(1);
+    expect(verdicts(run.checks), run.output).toEqual({
+      'authorization-code-grant': 'FAILURE: Invalid authorization server metadata',
+    });
+  }, 120_000);
+
   it('the whole suite passes, authorization-code-grant with Ana’s browser completing consent', async () => {
     const port = await freePort();
     const registered = await fetch(`${hub.url}/register`, {
@@ -390,22 +410,33 @@ describe('the MCP conformance suite’s authorization-server scenarios against t
     });
     expect(registered.status).toBe(201);
     const { client_id: clientId } = (await registered.json()) as { client_id: string };
+    // The scenario prints the authorize URL and waits for its callback: Ana's browser (signed
+    // in) opens it and allows on the consent page; should that fail, the run is stopped.
     let opened: Promise<void> | undefined;
     const run = await runConformance(
       ['--client-id', clientId, '--resource', `${hub.url}/mcp`, '--port', String(port)],
-      (line) => {
+      (line, stop) => {
         if (opened || !line.startsWith(`${hub.url}/authorize?`)) return;
         opened = (async () => {
           const page = await ana.newPage();
-          await page.goto(line.trim());
-          await page.getByRole('button', { name: 'Allow', exact: true }).click();
-          await page.waitForLoadState();
-          await page.close();
+          try {
+            await page.goto(line.trim());
+            await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
+              `Allow ${AGENT} to reach your hub?`,
+            );
+            await page.getByRole('button', { name: 'Allow', exact: true }).click();
+            await page.waitForURL((at) => at.port === String(port) && at.pathname === '/callback');
+          } catch (error) {
+            stop();
+            throw error;
+          } finally {
+            await page.close();
+          }
         })();
       },
     );
-    await opened;
     expect(opened, 'the scenario printed no authorize URL').toBeDefined();
+    await opened;
     expect(run.status, run.output).toBe(0);
     expect(verdicts(run.checks), run.output).toEqual({
       'authorization-server-metadata': 'SUCCESS',
