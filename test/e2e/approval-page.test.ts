@@ -14,21 +14,13 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join, resolve } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import { cli, REPO, startServe, tempHome } from '../node/cli-process.ts';
 import { addSources, httpClient, stdioClient } from '../node/surface-fixture.ts';
+import { launchBrowser } from './browser.ts';
 
-/** The browser: $CHROMIUM, else Debian's chromium (what .ci/run installs), else a usual place. */
-const CHROMIUM = [
-  process.env.CHROMIUM,
-  '/usr/bin/chromium',
-  '/usr/bin/chromium-browser',
-  '/usr/bin/google-chrome',
-  '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
-  '/Applications/Chromium.app/Contents/MacOS/Chromium',
-].find((path): path is string => path !== undefined && path !== '' && existsSync(path));
 const SHOTS = process.env.CAPABILITIES_SCREENSHOTS;
 const LINK = /^http:\/\/127\.0\.0\.1:(\d+)\/open\?t=([A-Za-z0-9_-]{43})$/;
 
@@ -39,12 +31,7 @@ const textOf = (result: Result) =>
 
 let browser: Browser;
 beforeAll(async () => {
-  if (!CHROMIUM) {
-    throw new Error(
-      'The browser tests need Chromium or Chrome: `apt-get install -y chromium` on Debian or Ubuntu (.ci/run does), or set CHROMIUM=/path/to/the/browser.',
-    );
-  }
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await launchBrowser();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

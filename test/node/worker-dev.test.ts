@@ -2,78 +2,26 @@
  * The hosted hub end to end: `wrangler dev` serving the Worker on loopback (workerd, the
  * HubObject, Worker Loader), and the official v2 client over HTTP with the bearer token. Code
  * sent to `execute` runs in a Worker Loader isolate: it completes, reaches the hub's lookups
- * through the bridge, and has no network. A wrong token gets 401 and nothing else.
+ * through the bridge, and has no network. A wrong token gets 401 naming the resource metadata,
+ * and nothing else.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
-import { freePort, REPO } from './cli-process.ts';
+import { type RunningWorker, startWranglerDev } from './wrangler-dev.ts';
 
 const TOKEN = 'wrangler-dev-test-token-0123456789abcdef';
 
-let dir: string;
-let child: ChildProcess;
+let worker: RunningWorker;
 let url: string;
-let output = '';
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'capabilities-wrangler-'));
-  const envFile = join(dir, '.env');
-  writeFileSync(envFile, `HUB_TOKEN=${TOKEN}\n`);
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  child = spawn(
-    join(REPO, 'node_modules', '.bin', 'wrangler'),
-    [
-      'dev',
-      '--ip',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      '--inspector-port',
-      String(await freePort()),
-      '--env-file',
-      envFile,
-      '--persist-to',
-      join(dir, 'state'),
-      '--show-interactive-dev-session=false',
-      '--log-level',
-      'warn',
-    ],
-    {
-      cwd: REPO,
-      env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  child.stdout?.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
-  for (let i = 0; i < 240; i++) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited: ${output}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`wrangler dev did not answer /healthz in 60 s: ${output}`);
-}, 90_000);
+  worker = await startWranglerDev({ HUB_TOKEN: TOKEN });
+  url = worker.url;
+}, 150_000);
 
 afterAll(async () => {
-  if (child && child.exitCode === null) {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
-  }
-  rmSync(dir, { recursive: true, force: true });
+  await worker?.stop();
 });
 
 async function withClient<T>(body: (client: Client) => Promise<T>): Promise<T> {
@@ -127,14 +75,20 @@ describe('the Worker under wrangler dev', () => {
     });
   });
 
-  it('answers a wrong token with 401 and nothing else, and keeps serving', async () => {
+  it('answers a wrong token with 401 naming where to get one (RFC 6750), nothing more, and keeps serving', async () => {
     const response = await fetch(`${url}/mcp`, {
       method: 'POST',
       headers: { authorization: 'Bearer wrong', 'content-type': 'application/json' },
       body: '{}',
     });
     expect(response.status).toBe(401);
-    expect(await response.text()).toBe('');
+    expect(response.headers.get('www-authenticate')).toBe(
+      `Bearer realm="OAuth", resource_metadata="${url}/.well-known/oauth-protected-resource/mcp", error="invalid_token", scope="hub"`,
+    );
+    expect(await response.json()).toEqual({
+      error: 'invalid_token',
+      error_description: 'Invalid access token',
+    });
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
   });
 });
