@@ -6,11 +6,25 @@
  * signed in; Allow and Deny post the library's one-time handle, nothing else. Everything from
  * the client is escaped by Hono's JSX.
  */
-import type { ConsentDescription } from '@cloudflare/workers-oauth-provider';
 import { Layout } from './layout.tsx';
 
+/**
+ * What the page shows of the request, as the OAuth library describes it (its
+ * `ConsentDescription`, which this shape matches): the dashboard imports no runtime's library.
+ */
+export interface ConsentDetails {
+  /** The client's name, or its client id when it gave none; self-asserted unless `clientDomain` is set. */
+  clientName: string;
+  /** A client ID metadata document's domain: a name the client proved it controls. */
+  clientDomain?: string | undefined;
+  /** Where the tokens will be sent. */
+  redirectHost: string;
+  /** The redirect goes to an app on this computer. */
+  redirectIsLoopback: boolean;
+}
+
 export function ConsentPage(props: {
-  details: ConsentDescription;
+  details: ConsentDetails;
   handle: string;
   login: string;
   action: string;
