@@ -146,6 +146,12 @@ function ipv6Reason(g: number[]): string | undefined {
     return inside(ipv4Reason(embedded), 'NAT64');
   }
   if (g0 === 0x64 && g1 === 0xff9b && g2 === 1) return 'NAT64 for local use';
+  // ::ffff:0:a.b.c.d, IPv4-translated (SIIT): a translator forwards it to the IPv4 address it holds.
+  if (zeroTo(4) && g4 === 0xffff && g5 === 0) return inside(ipv4Reason(embedded), 'IPv4-translated');
+  // 2001::/32, Teredo: a tunnel to whatever relay and client it names; never a public server's address.
+  if (g0 === 0x2001 && g1 === 0) return 'Teredo tunnel (2001::/32)';
+  // 100::/64, the discard prefix.
+  if (g0 === 0x100 && g1 === 0 && g2 === 0 && g3 === 0) return 'discard-only (100::/64)';
   if ((g0 & 0xfe00) === 0xfc00) return 'unique local (private network)';
   if ((g0 & 0xffc0) === 0xfe80) return 'link-local';
   if ((g0 & 0xffc0) === 0xfec0) return 'site-local';

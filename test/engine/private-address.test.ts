@@ -105,6 +105,10 @@ describe('IPv6 literals', () => {
     ['[64:ff9b::192.168.0.1]', 'private network (NAT64)'],
     ['[2002:7f00:1::]', 'loopback (6to4)'],
     ['[::808:808]', 'IPv4-compatible (deprecated, never routed)'],
+    ['[::ffff:0:127.0.0.1]', 'loopback (IPv4-translated)'],
+    ['[::ffff:0:a9fe:a9fe]', 'link-local (cloud metadata) (IPv4-translated)'],
+    ['[2001:0:4136:e378:8000:63bf:3fff:fdd2]', 'Teredo tunnel (2001::/32)'],
+    ['[100::1]', 'discard-only (100::/64)'],
   ])('%s is %s', (host, expected) => {
     expect(reason(`http://${host}:8080/`)).toBe(expected);
   });
@@ -121,6 +125,7 @@ describe('IPv6 literals', () => {
       '[2001:4860:4860::8888]',
       '[::ffff:8.8.8.8]',
       '[64:ff9b::1.1.1.1]',
+      '[::ffff:0:8.8.8.8]',
     ]) {
       expect(reason(`https://${host}/`), host).toBeUndefined();
     }
