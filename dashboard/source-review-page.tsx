@@ -7,11 +7,13 @@
  * contract it was shown with, so a tool that changes meanwhile is not decided blind. Every string
  * from the source goes through shown.ts.
  */
+
 import type { PolicyEffect } from '../engine/contracts/policy.ts';
 import type { ManifestTool } from '../engine/contracts/sources.ts';
 import type { SourceSummary } from '../engine/desk/index.ts';
 import { CONTRACT_PARTS, changedParts } from '../engine/sources/manifest-diff.ts';
 import type { ReviewItem, ToolClass } from '../engine/sources/review.ts';
+import { ConnectionForm } from './connection-form.tsx';
 import { Layout } from './layout.tsx';
 import { line, shownArgs } from './shown.ts';
 import { SourceFacts } from './sources-page.tsx';
@@ -42,6 +44,8 @@ export interface SourceReviewPageProps {
   csrf: string;
   /** Where the form posts, relative to the page. */
   action: string;
+  /** Where the connection form posts, relative to the page. */
+  connectionAction: string;
 }
 
 export function SourceReviewPage(props: SourceReviewPageProps) {
@@ -54,6 +58,8 @@ export function SourceReviewPage(props: SourceReviewPageProps) {
       </p>
       <h1>Source {ns}</h1>
       <SourceFacts summary={summary} />
+      <h2>Credential</h2>
+      <ConnectionForm source={summary.source} csrf={props.csrf} action={props.connectionAction} />
       <h2>Review</h2>
       {summary.listedAt === null ? (
         <p>Nothing to review yet: the hub has not read {ns}’s tool list.</p>

@@ -11,6 +11,8 @@
  */
 import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { SecretDelivery } from '../engine/contracts/connections.ts';
+import { ConnectionName } from '../engine/contracts/names.ts';
 import type { SourceSummary } from '../engine/desk/index.ts';
 import { isHubError } from '../engine/errors.ts';
 import type { Sources } from '../engine/sources/sources.ts';
@@ -23,7 +25,7 @@ import { SourceReviewPage } from './source-review-page.tsx';
 import { SourcesPage } from './sources-page.tsx';
 
 /** What the Sources pages need of the engine's `Sources` (the host passes `engine.sources`). */
-export type SourceReview = Pick<Sources, 'pendingReview' | 'acceptReview'>;
+export type SourceReview = Pick<Sources, 'pendingReview' | 'acceptReview' | 'saveCredential'>;
 
 /** A review form is a token, a choice and two fields per tool: 64 KB holds hundreds of tools. */
 const FORM_LIMIT_BYTES = 64 * 1024;
@@ -35,6 +37,7 @@ const pageOf = (namespace: string) => `../${encodeURIComponent(namespace)}`;
 
 export function sourceRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps, review: SourceReview): void {
   const { desk } = deps;
+  connectionRoute(app, deps, review);
 
   app.get('/sources', async (c) => {
     const refused = outOfDashboard(c, 'the sources or review them');
@@ -56,6 +59,7 @@ export function sourceRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps, revie
         items={pendingOf(review, summary)}
         csrf={c.get('session').csrf}
         action={`${encodeURIComponent(namespace)}/review`}
+        connectionAction={`${encodeURIComponent(namespace)}/connection`}
       />,
     );
   });
@@ -109,6 +113,61 @@ export function sourceRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps, revie
       return c.redirect(pageOf(namespace), 303);
     },
   );
+}
+
+/** A credential a person entered on the source's page, kept for one of its connections. */
+function connectionRoute(app: Hono<DashboardEnv>, deps: DashboardDeps, review: SourceReview): void {
+  app.post('/sources/:namespace/connection', bodyLimit({ maxSize: 16 * 1024 }), async (c) => {
+    const namespace = c.req.param('namespace');
+    const back = { href: pageOf(namespace), label: 'Back to the source' };
+    const refused = outOfDashboard(c, 'the sources or enter their credentials');
+    if (refused) return refused;
+    const form = await c.req.parseBody();
+    if (!checkCsrf(c.get('session'), form.csrf)) {
+      return problem(c, {
+        status: 403,
+        title: 'Credential refused',
+        what: 'The form did not carry this page session’s token, so it may not come from this page; nothing was kept.',
+        next: `Reload the source’s page and enter it there; if that fails too, ${c.get('wording').openDashboard}.`,
+        back,
+      });
+    }
+    const summary = summaryOf(deps, namespace);
+    if (!summary) return noSuchSource(c, namespace, '../../sources');
+    const text = (name: string) => (typeof form[name] === 'string' ? (form[name] as string).trim() : '');
+    const connection = text('connection') || 'default';
+    const delivery =
+      summary.source.kind === 'mcp-http'
+        ? ({ kind: 'header', name: text('header') || 'Authorization', scheme: text('scheme') } as const)
+        : ({ kind: 'env', variable: text('env') } as const);
+    const parsed = SecretDelivery.safeParse(delivery);
+    const named = ConnectionName.safeParse(connection);
+    if (!parsed.success || !named.success) {
+      return problem(c, {
+        status: 400,
+        title: 'Not a credential this hub can keep',
+        what: !named.success
+          ? `${line(connection)} is not a connection name (lowercase letters, digits, - and _); nothing was kept.`
+          : 'The header name or the environment variable is not one a server can be given; nothing was kept.',
+        next: 'Go back and correct it.',
+        back,
+      });
+    }
+    const secret = typeof form.secret === 'string' ? form.secret : '';
+    try {
+      await review.saveCredential(namespace, connection, parsed.data, secret);
+    } catch (error) {
+      if (!isHubError(error)) throw error;
+      return problem(c, {
+        status: error.code === 'invalid_input' ? 400 : 500,
+        title: 'The credential was not kept',
+        what: line(error.message),
+        next: 'Go back and enter it again.',
+        back,
+      });
+    }
+    return c.redirect(pageOf(namespace), 303);
+  });
 }
 
 /** The source's summary as the list shows it; undefined when there is no such source. */

@@ -12,7 +12,7 @@ export const hostedWording: HostWording = {
     'A hub in the cloud cannot start a command on your machine: serve the server over Streamable HTTP and add its URL.',
   addSourceAgain: "Add it again in the hub's dashboard",
   enterSecretAgain: (namespace, connection) =>
-    `Enter it again for connection "${namespace}/${connection}" in the hub's dashboard.`,
+    `Enter it again for connection "${namespace}/${connection}" on the source's page in the hub's dashboard.`,
   listRuns: "see the runs in the hub's dashboard",
   decideRun: (runId) => `decide on run ${runId} in the hub's dashboard`,
   decideElsewhere: "decide in the hub's dashboard",

@@ -67,6 +67,7 @@ class World {
   readonly local: LocalStore = openLocalStore(join(this.dir, 'hub.db'), T0);
   now = T0;
   tools: ListedTool[] = FIRST;
+  readonly held = new Map<string, string>();
   readonly engine: Engine;
 
   constructor() {
@@ -78,7 +79,7 @@ class World {
               throw new Error('no upstream call in this test');
             },
     });
-    const held = new Map<string, string>();
+    const held = this.held;
     this.engine = engineWithoutSandbox({
       wording: localWording,
       store: this.local.store,
@@ -206,7 +207,9 @@ describe('the Sources list', () => {
     expect(html).toContain('Nothing waits for review.');
     const page = await (await world.app().request('/sources/board')).text();
     expect(page).toContain('Nothing waits for review: every tool of board is as you approved it.');
-    expect(page).not.toContain('<form');
+    // No review form: the one form left is the credential's.
+    expect(page).not.toContain('board/review');
+    expect(page.match(/<form/g)).toHaveLength(1);
   });
 
   it('a stdio source shows its command, no environment, and what keeps it from running', async () => {
@@ -458,5 +461,63 @@ describe('what the review refuses, with nothing recorded', () => {
       },
     });
     expect((await bare.request('/sources')).status).toBe(404);
+  });
+});
+
+describe('entering a credential on the source page', () => {
+  const NEW_SECRET = 'ghp_enteredOnThePage0123456789abcdefgh';
+  const enter = (form: Record<string, string>, scope?: PageTarget) =>
+    world.app(scope).request('/sources/board/connection', {
+      method: 'POST',
+      body: new URLSearchParams({ csrf: CSRF, ...form }),
+    });
+
+  it('shows a masked form, keeps the secret for the connection named, and never shows it again', async () => {
+    const page = await (await world.app().request('/sources/board')).text();
+    expect(page).toContain('name="secret" type="password"');
+    const kept = await enter({
+      connection: 'work',
+      header: 'Authorization',
+      scheme: 'Bearer',
+      secret: NEW_SECRET,
+    });
+    expect(kept.status).toBe(303);
+    expect(kept.headers.get('location')).toBe('../board');
+    const connection = world.local.store.getConnection('board', 'work');
+    expect(connection?.secrets).toEqual([
+      expect.objectContaining({ delivery: { kind: 'header', name: 'Authorization', scheme: 'Bearer' } }),
+    ]);
+    expect(world.held.get(connection?.secrets[0]?.key ?? '')).toBe(NEW_SECRET);
+    const after = await (await world.app().request('/sources/board')).text();
+    expect(after).not.toContain(NEW_SECRET);
+    expect(JSON.stringify(world.local.store.listConnections('board'))).not.toContain(NEW_SECRET);
+  });
+
+  it('refuses a form without the session’s token, a short secret, a bad name, and a run-scoped session', async () => {
+    const before = JSON.stringify(world.local.store.listConnections('board'));
+    const forged = await world.app().request('/sources/board/connection', {
+      method: 'POST',
+      body: new URLSearchParams({ csrf: 'wrong', connection: 'work', secret: NEW_SECRET }),
+    });
+    expect(forged.status).toBe(403);
+    expect((await enter({ connection: 'work', secret: 'short' })).status).toBe(400);
+    expect((await enter({ connection: 'Not A Name', secret: NEW_SECRET })).status).toBe(400);
+    expect((await enter({ connection: 'work', header: 'Bad Header:', secret: NEW_SECRET })).status).toBe(400);
+    const runScoped = await enter(
+      { connection: 'work', secret: NEW_SECRET },
+      { kind: 'run', runId: 'run_1' },
+    );
+    expect(runScoped.status).toBe(403);
+    // Nothing refused was kept; the same credential through the page itself is.
+    expect(JSON.stringify(world.local.store.listConnections('board'))).toBe(before);
+    expect((await enter({ connection: 'work', secret: NEW_SECRET })).status).toBe(303);
+    expect(
+      (
+        await world.app().request('/sources/nowhere/connection', {
+          method: 'POST',
+          body: new URLSearchParams({ csrf: CSRF, secret: NEW_SECRET }),
+        })
+      ).status,
+    ).toBe(404);
   });
 });

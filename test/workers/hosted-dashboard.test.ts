@@ -4,9 +4,11 @@
  * nobody else's; deciding needs their session and its CSRF token; another person's run is not
  * found; no session means sign in first, and a header a browser forges is overwritten.
  */
+import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import type { HubObject } from '../../durable-objects/hub-object.ts';
 import { SIGNED_IN_HEADER } from '../../durable-objects/signed-in-header.ts';
-import { decisionsOf, signedIn as signIn, waitingRun } from './people.ts';
+import { decisionsOf, hubOf, reviewedSource, signedIn as signIn, waitingRun } from './people.ts';
 import { worker } from './worker-client.ts';
 
 const call = (path: string, init: RequestInit = {}) =>
@@ -57,5 +59,43 @@ describe('the dashboard behind sign-in', () => {
       body: new URLSearchParams({ pendingId: 'p', choice: 'once', csrf: 'x' }),
     });
     expect(post.status).toBe(401);
+  });
+
+  it('lets a person enter a connection’s credential on the source page, kept encrypted in their hub alone', async () => {
+    const secret = 'ghp_hostedPageSecret0123456789abcdefghij';
+    await reviewedSource('github:7101', 'vault', 'https://vault.example/mcp', [
+      {
+        name: 'read',
+        description: 'Read.',
+        inputSchema: { type: 'object' },
+        annotations: { readOnlyHint: true },
+      },
+    ]);
+    const ana = await signIn(7101, 'ana');
+    const page = await call('/sources/vault', { headers: { cookie: ana.cookie } });
+    expect(await page.text()).toContain('name="secret" type="password"');
+    const kept = await call('/sources/vault/connection', {
+      method: 'POST',
+      headers: { cookie: ana.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        csrf: ana.csrf,
+        connection: 'default',
+        header: 'Authorization',
+        scheme: 'Bearer',
+        secret,
+      }),
+    });
+    expect(kept.status).toBe(303);
+    await runInDurableObject(hubOf('github:7101'), async (hub: HubObject, state) => {
+      const [connection] = hub.store.listConnections('vault');
+      expect(connection?.secrets[0]?.delivery).toEqual({
+        kind: 'header',
+        name: 'Authorization',
+        scheme: 'Bearer',
+      });
+      expect(JSON.stringify([...(await state.storage.list()).entries()])).not.toContain(secret);
+    });
+    const after = await call('/sources/vault', { headers: { cookie: ana.cookie } });
+    expect(await after.text()).not.toContain(secret);
   });
 });
