@@ -11,6 +11,7 @@
 import { AuthorizationError, CimdFetchError, type OAuthHelpers } from '@cloudflare/workers-oauth-provider';
 import { Hono } from 'hono';
 import { ConsentPage } from '../dashboard/consent-page.tsx';
+import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../dashboard/headers.ts';
 import { type Problem, ProblemPage } from '../dashboard/problem-page.tsx';
 import type { HubEnv } from '../durable-objects/hub-object.ts';
 import { AUTHORIZE_PATH, type GrantProps, HUB_SCOPE } from './oauth.ts';
@@ -28,35 +29,30 @@ export type SignedInReader = (request: Request, env: HubEnv) => Promise<SignedIn
 
 type ConsentEnv = { Bindings: HubEnv & { OAUTH_PROVIDER: OAuthHelpers } };
 
-const SECURITY = {
-  'Content-Type': 'text/html; charset=utf-8',
-  'Cache-Control': 'no-store',
-  'Referrer-Policy': 'same-origin',
-  'X-Content-Type-Options': 'nosniff',
-};
-
 /**
- * No script, no framing; forms post only here, and the one redirect a consent form leads to
- * (back to the client's registered redirect URI) is allowed by its origin: browsers apply
- * `form-action` to the redirect after a form, too.
+ * The dashboard's security headers (no script, no framing, no caching), with one addition to
+ * `form-action`: the one redirect a consent form leads to (back to the client's registered
+ * redirect URI) is allowed by its origin, since browsers apply `form-action` to the redirect
+ * after a form, too.
  */
-function contentSecurityPolicy(redirectTo?: string): string {
-  let target = '';
-  if (redirectTo) {
-    try {
-      const url = new URL(redirectTo);
-      target = url.protocol === 'http:' || url.protocol === 'https:' ? ` ${url.origin}` : ` ${url.protocol}`;
-    } catch {
-      target = '';
-    }
+function formActionFor(redirectTo?: string): string {
+  if (!redirectTo) return '';
+  try {
+    const url = new URL(redirectTo);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? ` ${url.origin}` : ` ${url.protocol}`;
+  } catch {
+    return '';
   }
-  return `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${target}; frame-ancestors 'none'; base-uri 'none'`;
 }
 
 function page(body: string, status: number, headers?: Headers, redirectTo?: string): Response {
   const out = new Headers(headers);
-  for (const [name, value] of Object.entries(SECURITY)) out.set(name, value);
-  out.set('Content-Security-Policy', contentSecurityPolicy(redirectTo));
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) out.set(name, value);
+  out.set('Content-Type', 'text/html; charset=utf-8');
+  out.set(
+    'Content-Security-Policy',
+    CONTENT_SECURITY_POLICY.replace("form-action 'self'", `form-action 'self'${formActionFor(redirectTo)}`),
+  );
   return new Response(`<!doctype html>${body}`, { status, headers: out });
 }
 

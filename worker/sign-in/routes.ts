@@ -16,6 +16,7 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { securityHeaders } from '../../dashboard/headers.ts';
 import { type Problem, ProblemPage } from '../../dashboard/problem-page.tsx';
+import { checkCsrf } from '../../dashboard/session.ts';
 import type { HubEnv } from '../../durable-objects/hub-object.ts';
 import { isHubError } from '../../engine/errors.ts';
 import { mayEnter } from './allowlist.ts';
@@ -23,7 +24,7 @@ import { CLEAR_ATTEMPT_COOKIE, finishAttempt, startAttempt } from './attempts.ts
 import { authorizeUrl, exchangeCode, fetchUser, type GithubUser, githubApp } from './github.ts';
 import { sameOriginPath } from './next-path.ts';
 import * as problems from './problems.ts';
-import { checkCsrf, createSession, endSession, readSignIn } from './sessions.ts';
+import { createSession, endSession, readSignIn } from './sessions.ts';
 
 type SignInContext = Context<{ Bindings: HubEnv }>;
 

@@ -6,7 +6,6 @@
  * the id, so it is never stored. The person is `github:<numeric id>`: GitHub's id is stable, the
  * login can change and is kept for display only.
  */
-import { checkCsrf as sameCsrf } from '../../dashboard/session.ts';
 import { sha256Hex } from '../../engine/digest.ts';
 import { base64url } from '../../engine/hex.ts';
 import { cookieValue } from './cookies.ts';
@@ -37,7 +36,7 @@ export interface SignedIn {
   person: string;
   /** Their GitHub login when they signed in (for display; it can change). */
   login: string;
-  /** The session's CSRF token: every form carries it; compare with checkCsrf. */
+  /** The session's CSRF token: every form carries it; compare with the dashboard's checkCsrf. */
   csrf: string;
   /** SHA-256 hex of the session id: names the session without revealing it. */
   sessionHash: string;
@@ -73,11 +72,6 @@ export async function endSession(request: Request, env: SessionEnv): Promise<{ c
   const id = sessionId(request);
   if (id !== undefined) await env.OAUTH_KV.delete(await keyOf(id));
   return { cookie: `${SESSION_COOKIE}=; ${COOKIE_ATTRIBUTES}; Max-Age=0` };
-}
-
-/** True when `formValue` is the session's CSRF token, compared without stopping at a difference. */
-export function checkCsrf(signedIn: SignedIn, formValue: unknown): boolean {
-  return sameCsrf(signedIn, formValue);
 }
 
 /** The person id of a GitHub user: their numeric id, never the login. */
