@@ -61,6 +61,8 @@ export interface HubStore {
   claimSetting(key: string, candidate: string): string;
   /** A hub setting's value, if it has been set; never creates one. */
   getSetting(key: string): string | undefined;
+  /** Sets (or replaces) a hub setting that changes over time, such as the last plan applied. */
+  putSetting(key: string, value: string): void;
 
   addSource(source: Source): void;
   updateSource(source: Source): void;

@@ -20,3 +20,17 @@ export function secretKey(namespace: string, connection: string, name: string): 
     .map((part) => part.toUpperCase().replace(/[^A-Z0-9]+/g, '_'))
     .join('__');
 }
+
+/** A write prepared ahead (a value already encrypted), run synchronously inside `HubStore.atomically`. */
+export type PreparedSecretWrite = () => void;
+
+/**
+ * A secret store whose writes can join a store transaction, so one change that sets records and
+ * secrets together (a push) lands whole or not at all: the awaited part (encrypting) happens
+ * first, then each write runs synchronously inside the transaction. The hosted hub's store is
+ * one; the local keychain is not (it never needs to be: pushes are applied hosted).
+ */
+export interface TransactionalSecretStore extends SecretStore {
+  prepareSet(key: string, value: string): Promise<PreparedSecretWrite>;
+  prepareDelete(key: string): PreparedSecretWrite;
+}

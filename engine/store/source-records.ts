@@ -106,6 +106,12 @@ export abstract class SourceRecords extends DraftRecords {
     return this.db.select().from(t.hubMeta).where(eq(t.hubMeta.key, key)).get()?.value;
   }
 
+  putSetting(key: string, value: string): void {
+    this.write((db) =>
+      db.insert(t.hubMeta).values({ key, value }).onConflictDoUpdate({ target: t.hubMeta.key, set: { value } }).run(),
+    );
+  }
+
   claimSetting(key: string, candidate: string): string {
     return this.write((db) => {
       const row = db.select().from(t.hubMeta).where(eq(t.hubMeta.key, key)).get();

@@ -41,6 +41,9 @@ export function describeHubStore(h: HubStoreHarness): void {
       expect(store.getSetting('prompt_key')).toBe(key);
       expect(store.claimSetting('prompt_key', 'k2')).toBe(key);
       expect(store.claimHubId('hub_c')).toBe(first);
+      store.putSetting('last_plan', 'a');
+      store.putSetting('last_plan', 'b');
+      expect(store.getSetting('last_plan')).toBe('b');
     });
 
     check(
