@@ -13,7 +13,7 @@ import { configurationOf } from '../../engine/configuration/configuration-of.ts'
 import { ConfigurationPush, LAST_PLAN_SETTING } from '../../engine/configuration/push.ts';
 import { CONFIGURATION_FORMAT, type PushRequest } from '../../engine/contracts/configuration.ts';
 import type { HubError } from '../../engine/errors.ts';
-import { buildManifest, type DeclaredTool } from '../../engine/manifest.ts';
+import { buildManifest, type ListedTool as DeclaredTool } from '../../engine/manifest.ts';
 import type { HubStore } from '../../engine/ports.ts';
 import { HubSecrets } from '../../engine/secrets/hub-secrets.ts';
 import type { PreparedSecretWrite, TransactionalSecretStore } from '../../engine/secrets/secret-store.ts';
