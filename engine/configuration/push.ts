@@ -1,22 +1,69 @@
 /**
- * THROWAWAY (branch hosted-api only): the interface of the lead's ConfigurationPush, so the hosted
- * side compiles before the engine module is merged. The lead's engine/configuration/push.ts
- * replaces this file whole on merge.
+ * class ConfigurationPush: the receiving end of `hub push` (spec: The CLI, "Hosted"; J5). `plan`
+ * answers what applying a pushed configuration would do and the plan's hash; `apply` does it, only
+ * for the hash of the plan as it is at that moment, and all at once.
+ *
+ * The hash is SHA-256 over the canonical JSON of three things: the plan; this hub's configuration
+ * it was made against (so any change to it since, even one the plan would not show, refuses an old
+ * hash); and an HMAC of each secret value sent, under a key this hub keeps (so a value changed
+ * after the person consented refuses the hash, and the hash says nothing of any value).
+ *
+ * Applying is one store transaction: the plan is made again inside it and must be the one hashed,
+ * then every record changes and every secret is written (encrypted before the transaction began),
+ * or, if anything fails, none is. A source the push changes is replaced whole (its manifest,
+ * reviews, connections and rules as pushed); one it does not carry is removed with its secrets.
+ * Every value sent is scrubbed from then on, like any secret the hub holds.
+ *
+ * Only a person's own client reaches this (the Worker lets only a token with the configure scope,
+ * which a person grants the CLI on the consent page); nothing an agent holds can.
  */
-import type { HostedStatus, PlanAnswer } from '../contracts/configuration.ts';
-import type { Source } from '../contracts/sources.ts';
+import { canonicalJson } from '../canonical-json.ts';
+import {
+  ApplyRequest,
+  CONFIGURATION_FORMAT,
+  type ConfiguredSource,
+  type HostedStatus,
+  type HubConfiguration,
+  type PlanAnswer,
+  PushRequest,
+} from '../contracts/configuration.ts';
+import type { Connection } from '../contracts/connections.ts';
+import { contractDigest, sha256Hex } from '../digest.ts';
 import { HubError } from '../errors.ts';
+import { hex } from '../hex.ts';
 import type { Clock, HubStore, Random } from '../ports.ts';
 import type { HubSecrets } from '../secrets/hub-secrets.ts';
-import type { TransactionalSecretStore } from '../secrets/secret-store.ts';
+import type { PreparedSecretWrite, TransactionalSecretStore } from '../secrets/secret-store.ts';
+import { rescrubStored } from '../sources/scrub-listed.ts';
+import { MIN_STORED_SECRET_LENGTH } from '../sources/sources.ts';
+import { configurationOf, ruleNamespace } from './configuration-of.ts';
+import { type CannotRun, planOf, type SecretFacts, sourceWhere } from './plan.ts';
 
 export interface PushDeps {
   store: HubStore;
+  /** Absent where the host keeps no secrets: then a push may carry none. */
   secrets?: TransactionalSecretStore | undefined;
   hubSecrets: HubSecrets;
   clock: Clock;
   random: Random;
-  cannotRun: (source: Source) => string | undefined;
+  /** Why this host cannot run a source (a stdio server, a private address where refused), or undefined. */
+  cannotRun: CannotRun;
+}
+
+/** The setting that holds the last plan applied: `{ hash, appliedAt }`. */
+export const LAST_PLAN_SETTING = 'last_plan';
+/** The setting that holds the key secret values are HMACed under for the plan's hash. */
+const HASH_KEY_SETTING = 'plan_hash_key';
+
+type Parsed = { configuration: HubConfiguration; secrets: Record<string, string> };
+
+/** A plan with what it was made from, so `apply` can make it again and compare. */
+interface Planned {
+  answer: PlanAnswer;
+  basis: string;
+  facts: SecretFacts;
+  /** The HMAC of each value sent. */
+  sealed: Record<string, string>;
 }
 
 export class ConfigurationPush {
@@ -26,15 +73,294 @@ export class ConfigurationPush {
     this.#deps = deps;
   }
 
-  async plan(_request: unknown): Promise<PlanAnswer> {
-    throw new HubError('unavailable', 'this hosted hub cannot take a push yet');
+  async plan(request: unknown): Promise<PlanAnswer> {
+    return (await this.#plan(await this.#parse(PushRequest, request))).answer;
   }
 
-  async apply(_request: unknown): Promise<PlanAnswer> {
-    throw new HubError('unavailable', 'this hosted hub cannot take a push yet');
+  async apply(request: unknown): Promise<PlanAnswer> {
+    const parsed = await this.#parse(ApplyRequest, request);
+    const planned = await this.#plan(parsed);
+    if (planned.answer.hash !== parsed.planHash) throw changedSinceShown();
+    const { store } = this.#deps;
+    const now = this.#deps.clock.now();
+    const writes = await this.#prepareSecrets(parsed, planned);
+    const values = Object.values(parsed.secrets);
+    store.atomically(() => {
+      // Made again inside the transaction: nothing can change the hub between this and the writes.
+      const own = configurationOf(store);
+      const again = planOf(own, parsed.configuration, planned.facts, this.#deps.cannotRun);
+      if (basisOf(again, own, planned.sealed) !== planned.basis) {
+        throw changedSinceShown();
+      }
+      this.#write(own, parsed, planned, now);
+      for (const write of writes) write();
+      store.putSetting(LAST_PLAN_SETTING, JSON.stringify({ hash: planned.answer.hash, appliedAt: now }));
+    });
+    if (values.length > 0) {
+      this.#deps.hubSecrets.learn(values);
+      rescrubStored(store, this.#deps.hubSecrets.scrubber, now);
+    }
+    return { ...planned.answer, appliedAt: now };
   }
 
+  /** The hub's sources with their health, and the last plan applied, for `hub status`. */
   async status(): Promise<Pick<HostedStatus, 'sources' | 'lastPlan'>> {
-    return { sources: this.#deps.store.listSources().length === 0 ? [] : [] };
+    const { store } = this.#deps;
+    const sources = [];
+    for (const source of store.listSources()) {
+      const tools = store.getManifest(source.namespace)?.tools.length;
+      let health = 'ready';
+      const blocked = this.#deps.cannotRun(source);
+      if (blocked !== undefined) health = blocked;
+      else if (tools === undefined) health = 'no tool list yet';
+      else {
+        const missing = await this.#missingSecrets(store.listConnections(source.namespace));
+        if (missing.length > 0)
+          health = `no value yet for ${missing.join(', ')}: enter it on the source's page`;
+      }
+      sources.push({
+        namespace: source.namespace,
+        kind: source.kind,
+        where: sourceWhere(source),
+        tools: tools ?? 0,
+        health,
+      });
+    }
+    const last = store.getSetting(LAST_PLAN_SETTING);
+    return {
+      sources,
+      ...(last ? { lastPlan: JSON.parse(last) as { hash: string; appliedAt: number } } : {}),
+    };
+  }
+
+  async #parse<T extends typeof PushRequest | typeof ApplyRequest>(
+    schema: T,
+    request: unknown,
+  ): Promise<ReturnType<T['parse']>> {
+    const format = (request as { configuration?: { format?: unknown } } | null)?.configuration?.format;
+    if (typeof format === 'number' && format !== CONFIGURATION_FORMAT) {
+      throw new HubError(
+        'conflict',
+        `this hub reads configuration format ${CONFIGURATION_FORMAT} and the push is format ${format}: ` +
+          (format > CONFIGURATION_FORMAT
+            ? 'the hosted hub is older than your CLI; try again once it is updated.'
+            : 'update capabilities on this computer (npm install -g capabilities), then push again.'),
+      );
+    }
+    const result = schema.safeParse(request);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      const where = issue?.path.join('.') || 'the request';
+      throw new HubError(
+        'invalid_input',
+        `the push is not a configuration this hub reads: ${where}: ${issue?.message}`,
+      );
+    }
+    const parsed = result.data as ReturnType<T['parse']>;
+    await checkWhole(parsed as Parsed);
+    return parsed;
+  }
+
+  async #plan(parsed: Parsed): Promise<Planned> {
+    const facts = await this.#secretFacts(parsed);
+    const own = configurationOf(this.#deps.store);
+    const plan = planOf(own, parsed.configuration, facts, this.#deps.cannotRun);
+    const sealed = await this.#sealedValues(parsed.secrets);
+    const basis = basisOf(plan, own, sealed);
+    return { answer: { plan, hash: await sha256Hex(basis) }, basis, facts, sealed };
+  }
+
+  /** Which keys the hub holds a value for, and how each value sent compares with the held one. */
+  async #secretFacts(parsed: Parsed): Promise<SecretFacts> {
+    const store = this.#deps.secrets;
+    const sent = new Map<string, 'new' | 'same' | 'different'>();
+    const held = new Set<string>();
+    const keys = new Set<string>();
+    for (const entry of parsed.configuration.sources) {
+      for (const connection of entry.connections) for (const ref of connection.secrets) keys.add(ref.key);
+    }
+    for (const connection of this.#deps.store.listConnections()) {
+      for (const ref of connection.secrets) keys.add(ref.key);
+    }
+    if (!store) {
+      if (Object.keys(parsed.secrets).length > 0) {
+        throw new HubError(
+          'unavailable',
+          'this hosted hub keeps no secrets (its SECRETS_KEY is not set); push without --secrets, or ask its operator to set one',
+        );
+      }
+      return { sent, held };
+    }
+    for (const key of keys) {
+      const value = await store.get(key);
+      if (value !== undefined) held.add(key);
+      const pushed = parsed.secrets[key];
+      if (pushed !== undefined)
+        sent.set(key, value === undefined ? 'new' : value === pushed ? 'same' : 'different');
+    }
+    return { sent, held };
+  }
+
+  /** HMAC-SHA-256 of each value sent, under this hub's own key: what the hash covers of them. */
+  async #sealedValues(secrets: Record<string, string>): Promise<Record<string, string>> {
+    const keys = Object.keys(secrets).sort();
+    if (keys.length === 0) return {};
+    const material = this.#deps.store.claimSetting(HASH_KEY_SETTING, hex(this.#deps.random.bytes(32)));
+    const key = await crypto.subtle.importKey(
+      'raw',
+      new TextEncoder().encode(material),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign'],
+    );
+    const sealed: Record<string, string> = {};
+    for (const name of keys) {
+      const mac = await crypto.subtle.sign(
+        'HMAC',
+        key,
+        new TextEncoder().encode(`${name}\n${secrets[name]}`),
+      );
+      sealed[name] = hex(new Uint8Array(mac));
+    }
+    return sealed;
+  }
+
+  /**
+   * Each value to write (encrypted now) and each to delete, as the plan says: a value sent for a
+   * source the plan skips is not kept.
+   */
+  async #prepareSecrets(parsed: Parsed, planned: Planned): Promise<PreparedSecretWrite[]> {
+    const store = this.#deps.secrets;
+    if (!store) return [];
+    const writes: PreparedSecretWrite[] = [];
+    for (const source of planned.answer.plan.sources) {
+      for (const connection of source.connections) {
+        for (const secret of connection.secrets) {
+          const value = parsed.secrets[secret.key];
+          if ((secret.value === 'set' || secret.value === 'replace') && value !== undefined) {
+            writes.push(await store.prepareSet(secret.key, value));
+          } else if (secret.value === 'remove') writes.push(store.prepareDelete(secret.key));
+        }
+      }
+    }
+    return writes;
+  }
+
+  /** Makes the hub's configuration the pushed one, inside the apply's transaction. */
+  #write(own: HubConfiguration, parsed: Parsed, planned: Planned, now: number): void {
+    const { store } = this.#deps;
+    const mine = new Map(own.sources.map((entry) => [entry.source.namespace, entry]));
+    const byNamespace = new Map(parsed.configuration.sources.map((entry) => [entry.source.namespace, entry]));
+    for (const source of planned.answer.plan.sources) {
+      if (source.change === 'keep' || source.change === 'skip') continue;
+      const current = mine.get(source.namespace);
+      if (current) store.removeSource(source.namespace);
+      if (source.change === 'remove') continue;
+      const entry = byNamespace.get(source.namespace);
+      if (entry) this.#store(entry, current, planned.facts, now);
+    }
+  }
+
+  /** Stores one pushed source whole, keeping when each held value was set (the scrubber reads by it). */
+  #store(
+    entry: ConfiguredSource,
+    current: ConfiguredSource | undefined,
+    facts: SecretFacts,
+    now: number,
+  ): void {
+    const { store } = this.#deps;
+    store.addSource({ ...entry.source, addedAt: current?.source.addedAt ?? now, updatedAt: now });
+    if (entry.manifest) store.putManifest(entry.manifest);
+    for (const review of entry.reviews) store.putReview(review);
+    const heldSetAt = new Map(
+      (current?.connections ?? []).flatMap((c) => c.secrets.map((ref) => [ref.key, ref.setAt] as const)),
+    );
+    for (const connection of entry.connections) {
+      store.putConnection({
+        ...connection,
+        secrets: connection.secrets.map((ref) => {
+          const sent = facts.sent.get(ref.key);
+          const setAt = sent === 'new' || sent === 'different' ? now : heldSetAt.get(ref.key);
+          const { setAt: _local, ...rest } = ref;
+          return setAt === undefined ? rest : { ...rest, setAt };
+        }),
+      });
+    }
+    for (const rule of entry.policies) store.addPolicyRule(rule);
+  }
+
+  async #missingSecrets(connections: readonly Connection[]): Promise<string[]> {
+    const missing: string[] = [];
+    for (const connection of connections) {
+      for (const ref of connection.secrets) {
+        if ((await this.#deps.secrets?.get(ref.key)) === undefined)
+          missing.push(`${connection.namespace}/${connection.name}`);
+      }
+    }
+    return [...new Set(missing)];
+  }
+}
+
+/** What the hash is taken over (see the file's docblock); timestamps of manifests are left out. */
+function basisOf(plan: PlanAnswer['plan'], own: HubConfiguration, sealed: Record<string, string>): string {
+  const hub = own.sources.map((entry) => ({
+    ...entry,
+    manifest: entry.manifest && { ...entry.manifest, fetchedAt: 0 },
+  }));
+  return canonicalJson({ plan, hub, secrets: sealed });
+}
+
+function changedSinceShown(): HubError {
+  return new HubError(
+    'conflict',
+    "this hub's configuration changed since the plan was made, or the plan is not the one shown; nothing was applied. Run `capabilities hub push` again to see the plan as it is now.",
+  );
+}
+
+/**
+ * Refuses a configuration whose parts do not belong together: a namespace twice, a record under
+ * another source's namespace, a tool whose contract is not its digest, a review of a contract the
+ * manifest does not hold, a value for a key no pushed connection names, a value too short to keep.
+ */
+async function checkWhole(parsed: Parsed): Promise<void> {
+  const seen = new Set<string>();
+  const keys = new Set<string>();
+  const refuse = (what: string) => {
+    throw new HubError('invalid_input', `the push does not hold together: ${what}; nothing was planned`);
+  };
+  for (const entry of parsed.configuration.sources) {
+    const namespace = entry.source.namespace;
+    if (seen.has(namespace)) refuse(`the source "${namespace}" is there twice`);
+    seen.add(namespace);
+    if (entry.manifest && entry.manifest.namespace !== namespace)
+      refuse(`the manifest of "${namespace}" names another source`);
+    const tools = new Map((entry.manifest?.tools ?? []).map((tool) => [tool.address, tool]));
+    for (const tool of tools.values()) {
+      if (!tool.address.startsWith(`${namespace}.`))
+        refuse(`the tool ${tool.address} is not under "${namespace}"`);
+      if ((await contractDigest(tool)) !== tool.contract)
+        refuse(`the contract of ${tool.address} is not its digest`);
+    }
+    for (const review of entry.reviews) {
+      if (review.namespace !== namespace || tools.get(review.address)?.contract !== review.contract) {
+        refuse(`the review of ${review.address} is not of a tool "${namespace}" holds at that contract`);
+      }
+    }
+    for (const connection of entry.connections) {
+      if (connection.namespace !== namespace)
+        refuse(`the connection ${connection.namespace}/${connection.name} is not under "${namespace}"`);
+      for (const ref of connection.secrets) keys.add(ref.key);
+    }
+    for (const rule of entry.policies) {
+      if (ruleNamespace(rule) !== namespace) refuse(`the rule ${rule.id} is not about "${namespace}"`);
+    }
+  }
+  for (const [key, value] of Object.entries(parsed.secrets)) {
+    if (!keys.has(key)) refuse(`a value is sent for ${key}, which no pushed connection names`);
+    if (value.length < MIN_STORED_SECRET_LENGTH) {
+      refuse(
+        `the value for ${key} is shorter than ${MIN_STORED_SECRET_LENGTH} characters, short enough to be guessed`,
+      );
+    }
   }
 }

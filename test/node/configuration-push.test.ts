@@ -1,0 +1,379 @@
+/**
+ * The receiving end of `hub push` (engine/configuration/push.ts) between two real stores: a local
+ * hub's configuration planned and applied onto another hub, as the hosted hub does. The plan names
+ * every change; the hash refuses a plan that changed after it was shown (the hub changed, or a
+ * secret value did); a second identical push is empty; an apply that fails halfway leaves the hub
+ * as it was; a stdio source is skipped with its reason; bad pushes are refused with what to do.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { configurationOf } from '../../engine/configuration/configuration-of.ts';
+import { ConfigurationPush, LAST_PLAN_SETTING } from '../../engine/configuration/push.ts';
+import { CONFIGURATION_FORMAT, type PushRequest } from '../../engine/contracts/configuration.ts';
+import type { HubError } from '../../engine/errors.ts';
+import { buildManifest, type ListedTool as DeclaredTool } from '../../engine/manifest.ts';
+import type { HubStore } from '../../engine/ports.ts';
+import { HubSecrets } from '../../engine/secrets/hub-secrets.ts';
+import type { PreparedSecretWrite, TransactionalSecretStore } from '../../engine/secrets/secret-store.ts';
+import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
+
+/** Secrets in memory whose prepared writes run only when called (inside the apply's transaction). */
+class MemorySecrets implements TransactionalSecretStore {
+  readonly where = 'memory';
+  readonly values = new Map<string, string>();
+  async get(key: string) {
+    return this.values.get(key);
+  }
+  async set(key: string, value: string) {
+    this.values.set(key, value);
+  }
+  async delete(key: string) {
+    this.values.delete(key);
+  }
+  async prepareSet(key: string, value: string): Promise<PreparedSecretWrite> {
+    return () => this.values.set(key, value);
+  }
+  prepareDelete(key: string): PreparedSecretWrite {
+    return () => this.values.delete(key);
+  }
+}
+
+const TOKEN = 'board-token-7f3a9c2e1d';
+const KEY = 'BOARD__DEFAULT__AUTHORIZATION';
+const clock = { now: () => 5_000 };
+const random = { bytes: (n: number) => crypto.getRandomValues(new Uint8Array(n)) };
+
+let dir: string;
+let local: LocalStore;
+let hosted: LocalStore;
+let secrets: MemorySecrets;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'capabilities-push-'));
+  local = openLocalStore(join(dir, 'local.db'), 0);
+  hosted = openLocalStore(join(dir, 'hosted.db'), 0);
+  secrets = new MemorySecrets();
+});
+afterEach(() => {
+  local.close();
+  hosted.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const tools: DeclaredTool[] = [
+  {
+    name: 'list_posts',
+    description: 'List posts.',
+    inputSchema: { type: 'object' },
+    annotations: { readOnlyHint: true },
+  },
+  {
+    name: 'create_post',
+    description: 'Create a post.',
+    inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+  },
+];
+
+/** The local hub: an HTTP board with a bearer connection and reviewed tools, and a stdio server. */
+async function localHub(store: HubStore, toolList: DeclaredTool[] = tools): Promise<void> {
+  const manifest = await buildManifest({ namespace: 'board', fetchedAt: 10, tools: toolList });
+  store.atomically(() => {
+    store.addSource({
+      kind: 'mcp-http',
+      namespace: 'board',
+      url: 'https://board.example/mcp',
+      allowedHosts: ['board.example'],
+      addedAt: 1,
+      updatedAt: 1,
+    });
+    store.putManifest(manifest);
+    for (const tool of manifest.tools) {
+      store.putReview({
+        address: tool.address,
+        namespace: 'board',
+        contract: tool.contract,
+        tool,
+        reviewedAt: 2,
+      });
+      store.addPolicyRule({
+        id: `rule_${tool.name}`,
+        target: { kind: 'tool', address: tool.address },
+        effect: tool.annotations?.readOnlyHint ? 'allow' : 'ask',
+        contract: tool.contract,
+        createdAt: 2,
+      });
+    }
+    store.putConnection({
+      namespace: 'board',
+      name: 'default',
+      isDefault: true,
+      secrets: [
+        { key: KEY, delivery: { kind: 'header', name: 'Authorization', scheme: 'Bearer' }, setAt: 3 },
+      ],
+      createdAt: 3,
+    });
+    store.addSource({
+      kind: 'mcp-stdio',
+      namespace: 'mem',
+      command: ['npx', '-y', '@modelcontextprotocol/server-memory'],
+      env: {},
+      consent: { command: ['npx', '-y', '@modelcontextprotocol/server-memory'], at: 1 },
+      addedAt: 1,
+      updatedAt: 1,
+    });
+  });
+}
+
+function receiver(store: HubStore = hosted.store, secretStore: TransactionalSecretStore | null = secrets) {
+  const hubSecrets = new HubSecrets({ store, secrets: secretStore ?? undefined, clock });
+  const push = new ConfigurationPush({
+    store,
+    secrets: secretStore ?? undefined,
+    hubSecrets,
+    clock,
+    random,
+    cannotRun: (source) =>
+      source.kind === 'mcp-stdio'
+        ? 'it runs a program on your computer, which the hosted hub cannot do: it stays on your local hub'
+        : undefined,
+  });
+  return { push, hubSecrets };
+}
+
+const request = (withSecrets: Record<string, string> = {}): PushRequest => ({
+  configuration: configurationOf(local.store),
+  secrets: withSecrets,
+});
+
+async function refusal(promise: Promise<unknown>): Promise<HubError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as HubError;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('planning and applying a push', () => {
+  it('plans a new source tool by tool, skips the stdio one with its reason, and says the credential is missing', async () => {
+    await localHub(local.store);
+    const { plan } = await receiver().push.plan(request());
+    expect(plan.empty).toBe(false);
+    const board = plan.sources.find((s) => s.namespace === 'board');
+    expect(board).toMatchObject({ change: 'add', where: 'https://board.example/mcp' });
+    expect(board?.tools).toEqual([
+      { address: 'board.list_posts', change: 'add', readOnly: true },
+      { address: 'board.create_post', change: 'add', readOnly: false },
+    ]);
+    expect(board?.connections[0]?.secrets).toEqual([
+      { key: KEY, delivery: 'header Authorization (Bearer)', value: 'missing' },
+    ]);
+    expect(board?.rules.map((r) => r.rule)).toEqual([
+      expect.stringMatching(/^ask on board\.create_post, pinned to contract [0-9a-f]{12}$/),
+      expect.stringMatching(/^allow on board\.list_posts, pinned/),
+    ]);
+    const mem = plan.sources.find((s) => s.namespace === 'mem');
+    expect(mem).toMatchObject({ change: 'skip', kind: 'mcp-stdio' });
+    expect(mem?.reason).toMatch(/cannot do: it stays on your local hub/);
+  });
+
+  it('applies the plan shown, whole; a second identical push is an empty plan', async () => {
+    await localHub(local.store);
+    const { push, hubSecrets } = receiver();
+    const shown = await push.plan(request({ [KEY]: TOKEN }));
+    expect(shown.plan.sources.find((s) => s.namespace === 'board')?.connections[0]?.secrets[0]?.value).toBe(
+      'set',
+    );
+    const applied = await push.apply({ ...request({ [KEY]: TOKEN }), planHash: shown.hash });
+    expect(applied).toMatchObject({ hash: shown.hash, appliedAt: 5_000 });
+
+    const store = hosted.store;
+    expect(store.listSources().map((s) => s.namespace)).toEqual(['board']);
+    expect(store.getManifest('board')?.tools.map((t) => t.address)).toEqual([
+      'board.list_posts',
+      'board.create_post',
+    ]);
+    expect(store.listReviews('board')).toHaveLength(2);
+    expect(store.listPolicyRules().map((r) => r.effect)).toEqual(['ask', 'allow']);
+    expect(store.getConnection('board', 'default')?.secrets[0]).toMatchObject({ key: KEY, setAt: 5_000 });
+    expect(secrets.values.get(KEY)).toBe(TOKEN);
+    expect(JSON.parse(store.getSetting(LAST_PLAN_SETTING) ?? '{}')).toEqual({
+      hash: shown.hash,
+      appliedAt: 5_000,
+    });
+    // The value is scrubbed from then on.
+    expect(hubSecrets.scrubber.text(`token ${TOKEN}`)).not.toContain(TOKEN);
+
+    const again = await push.plan(request({ [KEY]: TOKEN }));
+    expect(again.plan.empty).toBe(true);
+    expect(again.plan.sources.map((s) => s.change)).toEqual(['keep', 'skip']);
+    const withoutSecrets = await push.plan(request());
+    expect(withoutSecrets.plan.empty).toBe(true);
+    expect(await push.status()).toEqual({
+      sources: [
+        {
+          namespace: 'board',
+          kind: 'mcp-http',
+          where: 'https://board.example/mcp',
+          tools: 2,
+          health: 'ready',
+        },
+      ],
+      lastPlan: { hash: shown.hash, appliedAt: 5_000 },
+    });
+  });
+
+  it('names changed tools and rules, and removes what the push no longer carries with its secrets', async () => {
+    await localHub(local.store);
+    const { push } = receiver();
+    const first = await push.plan(request({ [KEY]: TOKEN }));
+    await push.apply({ ...request({ [KEY]: TOKEN }), planHash: first.hash });
+
+    // Locally the tool changed and was reviewed again.
+    local.store.removeSource('board');
+    local.store.removeSource('mem');
+    await localHub(local.store, [
+      tools[0] ?? tools[1],
+      { ...tools[1], description: 'Create a post; it notifies everyone.' },
+    ] as typeof tools);
+    const changed = await push.plan(request());
+    const board = changed.plan.sources.find((s) => s.namespace === 'board');
+    expect(board?.change).toBe('change');
+    expect(board?.tools).toEqual([
+      { address: 'board.create_post', change: 'change', readOnly: false, differs: 'description' },
+    ]);
+    expect(board?.toolsKept).toBe(1);
+    expect(board?.rules.map((r) => r.change)).toEqual(['add', 'remove']);
+
+    local.store.removeSource('board');
+    const removal = await push.plan(request());
+    const gone = removal.plan.sources.find((s) => s.namespace === 'board');
+    expect(gone).toMatchObject({ change: 'remove' });
+    expect(gone?.connections[0]?.secrets[0]?.value).toBe('remove');
+    await push.apply({ ...request(), planHash: removal.hash });
+    expect(hosted.store.listSources()).toEqual([]);
+    expect(secrets.values.has(KEY)).toBe(false);
+  });
+});
+
+describe('attacks on the plan hash', () => {
+  it('refuses a hash from before a concurrent change, and changes nothing', async () => {
+    await localHub(local.store);
+    const { push } = receiver();
+    const shown = await push.plan(request());
+    // Meanwhile, the hub changes (a person adds a rule from the dashboard).
+    hosted.store.addSource({
+      kind: 'mcp-http',
+      namespace: 'docs',
+      url: 'https://docs.example/mcp',
+      allowedHosts: ['docs.example'],
+      addedAt: 4,
+      updatedAt: 4,
+    });
+    const before = configurationOf(hosted.store);
+    const error = await refusal(push.apply({ ...request(), planHash: shown.hash }));
+    expect(error.code).toBe('conflict');
+    expect(error.message).toMatch(/changed since the plan was made.*nothing was applied.*hub push/);
+    expect(configurationOf(hosted.store)).toEqual(before);
+  });
+
+  it('refuses a hash when a secret value differs from the one the person consented to send', async () => {
+    await localHub(local.store);
+    const { push } = receiver();
+    const shown = await push.plan(request({ [KEY]: TOKEN }));
+    const other = await push.plan(request({ [KEY]: `${TOKEN}-other` }));
+    // The plans read the same; the hashes do not.
+    expect(other.plan).toEqual(shown.plan);
+    expect(other.hash).not.toBe(shown.hash);
+    const error = await refusal(
+      push.apply({ ...request({ [KEY]: `${TOKEN}-other` }), planHash: shown.hash }),
+    );
+    expect(error.code).toBe('conflict');
+    expect(secrets.values.size).toBe(0);
+  });
+
+  it('an apply that fails halfway leaves the hub as it was: records and secrets', async () => {
+    await localHub(local.store);
+    const store = hosted.store;
+    // The connection write fails after the source, its manifest, reviews went in.
+    const failing = new Proxy(store, {
+      get(target, property, receiver) {
+        if (property === 'putConnection') {
+          return () => {
+            throw new Error('the disk is full');
+          };
+        }
+        const value = Reflect.get(target, property, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const { push } = receiver(failing);
+    const shown = await push.plan(request({ [KEY]: TOKEN }));
+    await expect(push.apply({ ...request({ [KEY]: TOKEN }), planHash: shown.hash })).rejects.toThrow(
+      'the disk is full',
+    );
+    expect(store.listSources()).toEqual([]);
+    expect(store.getManifest('board')).toBeUndefined();
+    expect(store.getSetting(LAST_PLAN_SETTING)).toBeUndefined();
+    expect(secrets.values.size).toBe(0);
+  });
+});
+
+describe('bad pushes', () => {
+  it('refuses another configuration format with which side to update', async () => {
+    await localHub(local.store);
+    const newer = {
+      ...request(),
+      configuration: { ...configurationOf(local.store), format: CONFIGURATION_FORMAT + 1 },
+    };
+    const error = await refusal(receiver().push.plan(newer));
+    expect(error.code).toBe('conflict');
+    expect(error.message).toMatch(
+      /reads configuration format 1 and the push is format 2: the hosted hub is older/,
+    );
+    const older = { ...request(), configuration: { ...configurationOf(local.store), format: 0 } };
+    const old = await refusal(receiver().push.plan(older));
+    expect(old.code).toBe('conflict');
+    expect(old.message).toMatch(/format 0: update capabilities on this computer/);
+  });
+
+  it('refuses parts that do not belong together, and values no connection names', async () => {
+    await localHub(local.store);
+    const configuration = configurationOf(local.store);
+    const board = configuration.sources.find((s) => s.source.namespace === 'board');
+    const tool = board?.manifest?.tools[1];
+    if (!board?.manifest || !tool) throw new Error('no board');
+    const forged = {
+      ...configuration,
+      sources: [
+        { ...board, manifest: { ...board.manifest, tools: [{ ...tool, description: 'Read posts.' }] } },
+      ],
+    };
+    const error = await refusal(receiver().push.plan({ configuration: forged }));
+    expect(error.code).toBe('invalid_input');
+    expect(error.message).toMatch(/contract of board\.create_post is not its digest/);
+
+    const stray = await refusal(receiver().push.plan(request({ OTHER__KEY: TOKEN })));
+    expect(stray.message).toMatch(/a value is sent for OTHER__KEY, which no pushed connection names/);
+    const short = await refusal(receiver().push.plan(request({ [KEY]: 'short' })));
+    expect(short.message).toMatch(/shorter than 8 characters/);
+    const malformed = await refusal(
+      receiver().push.plan({ configuration: { format: 1, sources: [{ source: {} }] } }),
+    );
+    expect(malformed.code).toBe('invalid_input');
+    expect(malformed.message).toMatch(
+      /^the push is not a configuration this hub reads: configuration\.sources\.0\.source\.kind/,
+    );
+  });
+
+  it('refuses secret values where the hub keeps no secrets, and plans without them', async () => {
+    await localHub(local.store);
+    const { push } = receiver(hosted.store, null);
+    expect((await refusal(push.plan(request({ [KEY]: TOKEN })))).message).toMatch(
+      /keeps no secrets.*SECRETS_KEY/,
+    );
+    expect((await push.plan(request())).plan.sources[0]?.change).toBe('add');
+  });
+});
