@@ -160,8 +160,8 @@ export class McpConnector implements SourceConnector {
 
   /**
    * A session serves one source where it is now: its namespace, its location (URL, or command
-   * line, directory and environment), the connection and what it sends. A source a push moved elsewhere opens a
-   * new session instead of reusing the one to its old place.
+   * line, directory and environment), the connection and what it sends. A source a push moved
+   * elsewhere opens a new session instead of reusing the one to its old place.
    */
   #key(source: Source, credentials: Credentials): string {
     const where =
