@@ -3,8 +3,8 @@
  * reach the signed-in person's hub. It names the client (its name, and whether that name is
  * verified: a client ID metadata document's domain, else self-asserted), the host its tokens
  * go to, a warning when that host is this computer, what the client will reach (plainly, when it
- * asks to change the hub's configuration), and who is signed in; Allow and Deny post the library's one-time handle, nothing else. Everything from
- * the client is escaped by Hono's JSX.
+ * asks to change the hub's configuration), and who is signed in; Allow and Deny post the
+ * library's one-time handle, nothing else. Everything from the client is escaped by Hono's JSX.
  */
 import { Layout } from './layout.tsx';
 

@@ -8,8 +8,8 @@
  * Over RPC it answers the MCP surface's operations (search, describe, execute, resume, and the
  * client prompt's ask/check/answer, the signed path by which a person's answer in the client is
  * recorded) and the management API's (`hub push`'s plan and apply, `hub status`; see
- * hosted-configuration.ts), each as a `HubAnswer` so a HubError's code survives the trip; and `sandboxBridge`, the
- * guest bridge's route into this object (sandbox-bridge.ts, route `hub`): a guest call must
+ * hosted-configuration.ts), each as a `HubAnswer` so a HubError's code survives the trip; and
+ * `sandboxBridge`, the guest bridge's route into this object (sandbox-bridge.ts, route `hub`): a guest call must
  * run in this object's context, since it journals to this object's storage.
  *
  * Over `fetch` it renders its person's dashboard (dashboard/), for requests the Worker forwards

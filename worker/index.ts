@@ -4,8 +4,8 @@
  * Every request goes through the OAuth provider (worker/oauth.ts): `/mcp` with a valid token is
  * served from the HubObject the token's grant names (`github:<id>`; nothing in a request can
  * name another), over RPC with the same MCP handler as the local hub, and so is the management
- * API under `/mcp/hub/` (worker/hub-api.ts) for a token with the configure scope; the provider answers its
- * own endpoints (metadata, `/token`, `/register`); everything else is ours: `/healthz`, GitHub
+ * API under `/mcp/hub/` (worker/hub-api.ts) for a token with the configure scope; the provider
+ * answers its own endpoints (metadata, `/token`, `/register`); everything else is ours: `/healthz`, GitHub
  * sign-in (`/login`, `/login/callback`, `/logout`, worker/sign-in/), the consent page
  * (`/authorize`, worker/consent.ts), and the dashboard, which the signed-in person's HubObject
  * renders (its `fetch`, told who is signed in by durable-objects/signed-in-header.ts). An MCP
