@@ -16,7 +16,7 @@ import { ConsentPage } from '../dashboard/consent-page.tsx';
 import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../dashboard/headers.ts';
 import { type Problem, ProblemPage } from '../dashboard/problem-page.tsx';
 import type { HubEnv } from '../durable-objects/hub-object.ts';
-import { CONFIGURE_SCOPE } from '../local/hosted/hosted-api.ts';
+import { CONFIGURE_SCOPE } from '../engine/contracts/configuration.ts';
 import { AUTHORIZE_PATH, type GrantProps, grantedScopes } from './oauth.ts';
 
 /** The person signed in at this browser, as the sign-in session knows them. */

@@ -12,9 +12,9 @@ import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { HubObject } from '../durable-objects/hub-object.ts';
+import { CONFIGURE_SCOPE, HOSTED_PATHS } from '../engine/contracts/configuration.ts';
 import type { HubErrorCode } from '../engine/errors.ts';
 import type { HubAnswer } from '../engine/hub-answer.ts';
-import { CONFIGURE_SCOPE, HOSTED_PATHS } from '../local/hosted/hosted-api.ts';
 import type { GrantProps } from './oauth.ts';
 
 /** The largest request body the API reads: a push with its manifests and secrets fits far below it. */

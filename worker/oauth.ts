@@ -19,7 +19,7 @@
 import { OAuthError, OAuthProvider, type OAuthProviderOptions } from '@cloudflare/workers-oauth-provider';
 import { timingSafeEqual } from 'hono/utils/buffer';
 import type { HubEnv } from '../durable-objects/hub-object.ts';
-import { CONFIGURE_SCOPE } from '../local/hosted/hosted-api.ts';
+import { CONFIGURE_SCOPE } from '../engine/contracts/configuration.ts';
 import { mayEnter } from './sign-in/allowlist.ts';
 
 /** What a grant carries to `/mcp`: whose hub it opens. Never a GitHub token. */

@@ -314,7 +314,7 @@ function basisOf(plan: PlanAnswer['plan'], own: HubConfiguration, sealed: Record
 function changedSinceShown(): HubError {
   return new HubError(
     'conflict',
-    "this hub's configuration changed since the plan was made, or the plan is not the one shown; nothing was applied. Run `capabilities hub push` again to see the plan as it is now.",
+    "this hub's configuration changed since the plan was made, or the plan is not the one shown; nothing was applied. Push again to see the plan as it is now.",
   );
 }
 
