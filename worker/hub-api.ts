@@ -1,5 +1,5 @@
 /**
- * The hosted hub's management API (the paths of local/hosted/hosted-api.ts under `/mcp/hub/`):
+ * The hosted hub's management API (HOSTED_PATHS of engine/contracts/configuration.ts, under `/mcp/hub/`):
  * `POST plan` and `POST apply` take a `hub push`, `GET status` answers `hub status`. The OAuth
  * provider has already checked the token; this file lets through only a person's token that
  * carries `hub:configure` (which the CLI's `hub login` asks for and an MCP agent never does), never
