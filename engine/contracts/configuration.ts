@@ -164,7 +164,9 @@ export const HostedStatus = z.object({
   login: z.string().optional(),
   sources: z.array(HostedSourceStatus),
   /** Runs waiting for a person, newest first. */
-  waiting: z.array(z.object({ runId: z.string(), address: z.string(), summary: z.string(), since: Timestamp })),
+  waiting: z.array(
+    z.object({ runId: z.string(), address: z.string(), summary: z.string(), since: Timestamp }),
+  ),
   lastPlan: z.object({ hash: z.string(), appliedAt: Timestamp }).optional(),
 });
 export type HostedStatus = z.infer<typeof HostedStatus>;

@@ -108,7 +108,11 @@ export abstract class SourceRecords extends DraftRecords {
 
   putSetting(key: string, value: string): void {
     this.write((db) =>
-      db.insert(t.hubMeta).values({ key, value }).onConflictDoUpdate({ target: t.hubMeta.key, set: { value } }).run(),
+      db
+        .insert(t.hubMeta)
+        .values({ key, value })
+        .onConflictDoUpdate({ target: t.hubMeta.key, set: { value } })
+        .run(),
     );
   }
 
