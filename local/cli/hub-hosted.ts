@@ -64,7 +64,20 @@ async function openHome(out: Output) {
   const paths = homePaths();
   // Never a hub the person did not ask for: a missing hub.json names `capabilities hub init`.
   const hubFile = readHubFile(paths.hubFile);
-  const secrets = openSecretStore(paths.envFile, (text) => out.note(text));
+  // Opened on first use: a sign-in that fails before it keeps anything says nothing about the store.
+  let opened: SecretStore | undefined;
+  const open = () => {
+    opened ??= openSecretStore(paths.envFile, (text) => out.note(text));
+    return opened;
+  };
+  const secrets: SecretStore = {
+    get where() {
+      return open().where;
+    },
+    get: (key) => open().get(key),
+    set: (key, value) => open().set(key, value),
+    delete: (key) => open().delete(key),
+  };
   return {
     paths,
     openPages: hubFile.settings.openPages,
@@ -73,7 +86,11 @@ async function openHome(out: Output) {
 }
 
 /** The login the hub says the sign-in belongs to, kept in hosted.json; undefined when it does not say. */
-async function learnLogin(paths: HomePaths, file: HostedFile, secrets: SecretStore): Promise<string | undefined> {
+async function learnLogin(
+  paths: HomePaths,
+  file: HostedFile,
+  secrets: SecretStore,
+): Promise<string | undefined> {
   const [{ openHostedClient }, { writeHostedFile }, { HostedStatus }] = await Promise.all([
     import('../hosted/hosted-client.ts'),
     import('../hosted/hosted-state.ts'),

@@ -142,7 +142,12 @@ export async function openHostedClient(
 }
 
 /** The answer as `schema`, or the HubError it carries, or "not a capabilities hub". */
-async function parseAnswer<T>(url: string, asked: string, answer: Response, schema: z.ZodType<T>): Promise<T> {
+async function parseAnswer<T>(
+  url: string,
+  asked: string,
+  answer: Response,
+  schema: z.ZodType<T>,
+): Promise<T> {
   const text = await answer.text();
   let json: unknown;
   try {

@@ -44,5 +44,11 @@ export function hostedFailure(url: string, error: unknown): HubError {
   if (isHubError(error)) return error;
   const reason = fetchFailure(error);
   if (reason !== undefined) return unreachable(url, reason);
-  return notAHub(url, error instanceof Error ? error.message : String(error));
+  return notAHub(url, firstLine(error instanceof Error ? error.message : String(error)));
+}
+
+/** The first line of `text`, cut to 160 characters: a server's error page is no message. */
+function firstLine(text: string): string {
+  const line = text.split('\n', 1)[0]?.trim() ?? '';
+  return line.length > 160 ? `${line.slice(0, 159)}…` : line;
 }

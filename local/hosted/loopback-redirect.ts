@@ -40,7 +40,9 @@ export async function startLoopbackRedirect(): Promise<LoopbackRedirect> {
     if (!deliver || !expected || state === null || state !== expected()) {
       response
         .writeHead(400, PLAIN)
-        .end('This is not the sign-in `capabilities hub login` is waiting for. Start again from the terminal.\n');
+        .end(
+          'This is not the sign-in `capabilities hub login` is waiting for. Start again from the terminal.\n',
+        );
       return;
     }
     const code = url.searchParams.get('code');

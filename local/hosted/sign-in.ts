@@ -14,7 +14,11 @@
  * revocation_endpoint (RFC 7009), then the tokens and hosted.json are forgotten, even when the
  * server cannot be reached; the caller says then that the tokens stay valid until they expire.
  */
-import { auth, discoverOAuthServerInfo, type StoredOAuthClientInformation } from '@modelcontextprotocol/client';
+import {
+  auth,
+  discoverOAuthServerInfo,
+  type StoredOAuthClientInformation,
+} from '@modelcontextprotocol/client';
 import { HubError } from '../../engine/errors.ts';
 import type { SecretStore } from '../../engine/secrets/secret-store.ts';
 import type { HomePaths } from '../home.ts';
@@ -25,6 +29,7 @@ import {
   HOSTED_CLIENT_SECRET_KEY,
   type HostedClientInfo,
   type HostedFile,
+  type HostedTokens,
   readHostedFile,
   readHostedTokens,
   removeHostedFile,
@@ -55,7 +60,10 @@ export function hostedOrigin(input: string): string {
   try {
     url = new URL(input);
   } catch {
-    throw new HubError('invalid_input', `${input} is not a URL; pass the hosted hub's address, like https://hub.example.com`);
+    throw new HubError(
+      'invalid_input',
+      `${input} is not a URL; pass the hosted hub's address, like https://hub.example.com`,
+    );
   }
   const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
@@ -81,6 +89,15 @@ export async function signIn(url: string, deps: SignInDeps): Promise<HostedFile>
       now,
     });
     const serverUrl = resourceOf(url);
+    // Discovery first, so a server that is no hub is told apart before anything is registered;
+    // what it found is handed to auth(), which then asks no second time.
+    const found = await discoverOAuthServerInfo(serverUrl).catch((error: unknown) => {
+      throw hostedFailure(url, error);
+    });
+    if (!found.resourceMetadata || !found.authorizationServerMetadata) {
+      throw notAHub(url, `it publishes no OAuth metadata for ${serverUrl.href}`);
+    }
+    provider.saveDiscoveryState(found);
     const started = await auth(provider, { serverUrl, scope: CLI_SCOPE }).catch((error: unknown) => {
       throw hostedFailure(url, error);
     });
@@ -115,6 +132,10 @@ export async function signIn(url: string, deps: SignInDeps): Promise<HostedFile>
     const { client_secret: secret, ...kept } = client as StoredOAuthClientInformation & {
       client_secret?: string;
     };
+    // A sign-in this one replaces is revoked where it can be (its grant would linger otherwise).
+    const former = readHostedFile(deps.paths.hostedFile);
+    const formerTokens = former ? await readHostedTokens(deps.secrets) : undefined;
+    const formerSecret = former ? await deps.secrets.get(HOSTED_CLIENT_SECRET_KEY) : undefined;
     await forgetHostedSecrets(deps.secrets);
     if (secret) await deps.secrets.set(HOSTED_CLIENT_SECRET_KEY, secret);
     await writeHostedTokens(deps.secrets, tokens);
@@ -124,6 +145,7 @@ export async function signIn(url: string, deps: SignInDeps): Promise<HostedFile>
       signedInAt: new Date(now()).toISOString(),
     };
     writeHostedFile(deps.paths.hostedFile, file);
+    if (former && formerTokens) await revokeKept(former, formerTokens, formerSecret);
     return file;
   } finally {
     await redirect.close();
@@ -146,24 +168,26 @@ export async function signOut(deps: SignInDeps): Promise<SignOut> {
   }
   let outcome: SignOut = { signedIn: true, url: file.url, revoked: false, reason: 'no tokens were kept' };
   if (tokens) {
-    const secret = await deps.secrets.get(HOSTED_CLIENT_SECRET_KEY);
-    const token = tokens.refresh_token ?? tokens.access_token;
-    const hint = tokens.refresh_token ? 'refresh_token' : 'access_token';
-    const reason = await revoke(file, token, hint, secret);
-    outcome = reason === undefined ? { signedIn: true, url: file.url, revoked: true } : { ...outcome, reason };
+    const reason = await revokeKept(file, tokens, await deps.secrets.get(HOSTED_CLIENT_SECRET_KEY));
+    outcome =
+      reason === undefined ? { signedIn: true, url: file.url, revoked: true } : { ...outcome, reason };
   }
   await forgetHostedSecrets(deps.secrets);
   removeHostedFile(deps.paths.hostedFile);
   return outcome;
 }
 
-/** Revokes `token` at the hub's revocation endpoint; undefined when it did, else why not. */
-async function revoke(
+/**
+ * Revokes a kept sign-in at its hub's revocation endpoint: the refresh token (which carries the
+ * grant, access tokens and all), else the access token. Undefined when it did, else why not.
+ */
+async function revokeKept(
   file: HostedFile,
-  token: string,
-  hint: 'refresh_token' | 'access_token',
+  tokens: HostedTokens,
   secret: string | undefined,
 ): Promise<string | undefined> {
+  const token = tokens.refresh_token ?? tokens.access_token;
+  const hint = tokens.refresh_token ? 'refresh_token' : 'access_token';
   try {
     const info = await discoverOAuthServerInfo(resourceOf(file.url));
     const metadata = info.authorizationServerMetadata;
