@@ -11,12 +11,13 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { HubError } from '../../engine/errors.ts';
+import { SCRUBBED } from '../../engine/secrets/scrub.ts';
 import { homePaths } from '../../local/home.ts';
 import { HOSTED_PATHS } from '../../local/hosted/hosted-api.ts';
 import { openHostedClient } from '../../local/hosted/hosted-client.ts';
 import { HOSTED_TOKENS_KEY, writeHostedFile, writeHostedTokens } from '../../local/hosted/hosted-state.ts';
 import { EnvFileSecretStore } from '../../local/secret-store.ts';
-import { cli, freePort, runCli, tempHome } from './cli-process.ts';
+import { cli, freePort, REPO, runCli, tempHome } from './cli-process.ts';
 
 const homes: Array<{ remove(): void }> = [];
 function home(init = true): string {
@@ -121,6 +122,41 @@ describe('hub login and logout without a hosted hub', () => {
     expect(run.stdout).toContain('its tokens stay valid until they expire');
     expect(existsSync(paths.hostedFile)).toBe(false);
     expect(readFileSync(paths.envFile, 'utf8')).not.toContain(HOSTED_TOKENS_KEY);
+  });
+});
+
+describe('the hosted tokens are secrets of the local hub', () => {
+  it('a source that reads the secrets file gets them scrubbed', async () => {
+    const at = home();
+    const { paths } = await signedIn(at, 'https://hub.example.com');
+    const node = join(REPO, 'node_modules', 'node', 'bin', 'node');
+    const files = join(
+      REPO,
+      'node_modules',
+      '@modelcontextprotocol',
+      'server-filesystem',
+      'dist',
+      'index.js',
+    );
+    const added = cli(at, [
+      'hub',
+      'add',
+      '--yes',
+      '--allow-home',
+      '--namespace',
+      'files',
+      '--',
+      node,
+      files,
+      at,
+    ]);
+    expect(added.status, added.stderr).toBe(0);
+    const read = cli(at, ['hub', 'call', 'files.read_text_file', JSON.stringify({ path: paths.envFile })]);
+    expect(read.status, read.stderr).toBe(0);
+    expect(read.stdout).toContain(HOSTED_TOKENS_KEY);
+    expect(read.stdout).toContain(SCRUBBED);
+    expect(read.stdout + read.stderr).not.toContain('access-token-0123456789');
+    expect(read.stdout + read.stderr).not.toContain('refresh-token-0123456789');
   });
 });
 
