@@ -70,13 +70,15 @@ export async function startLoopbackRedirect(): Promise<LoopbackRedirect> {
     url: `${origin}/callback`,
     arrival(state, timeoutMs = SIGN_IN_TIMEOUT_MS) {
       expected = state;
+      const span =
+        timeoutMs % 60_000 === 0 ? `${timeoutMs / 60_000} minutes` : `${Math.ceil(timeoutMs / 1000)} s`;
       return new Promise<Callback>((resolve, reject) => {
         const timer = setTimeout(() => {
           deliver = undefined;
           reject(
             new HubError(
               'unavailable',
-              `no sign-in came back from the browser within ${Math.round(timeoutMs / 60_000)} minutes; run \`capabilities hub login\` again`,
+              `no sign-in came back from the browser within ${span}; run \`capabilities hub login\` again`,
             ),
           );
         }, timeoutMs);

@@ -8,9 +8,11 @@
  * through the SDK on the next call; `hub logout` revokes the grant (its refresh token no longer
  * works at /token) and forgets everything.
  */
+import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { HubError } from '../../engine/errors.ts';
@@ -20,7 +22,7 @@ import { openHostedClient } from '../../local/hosted/hosted-client.ts';
 import { HOSTED_TOKENS_KEY, type HostedTokens, readHostedTokens } from '../../local/hosted/hosted-state.ts';
 import { EnvFileSecretStore } from '../../local/secret-store.ts';
 import { type RunningGithubStandIn, startGithubStandIn } from '../fixtures/github-standin-server.ts';
-import { cli, runCli, tempHome } from '../node/cli-process.ts';
+import { BIN, type CliResult, cli, cliEnv, runCli, tempHome } from '../node/cli-process.ts';
 import { type RunningWorker, startWranglerDev } from '../node/wrangler-dev.ts';
 import { launchBrowser } from './browser.ts';
 
@@ -30,6 +32,8 @@ const ANA = { id: 515151, login: 'ana', name: 'Ana' };
 let github: RunningGithubStandIn;
 let hub: RunningWorker;
 let browser: Browser;
+/** Ana's browser: signed in to the hub at the first login, still signed in at the second. */
+let ana: BrowserContext;
 let made: { home: string; remove(): void };
 /** The file the BROWSER script writes the address it was given to. */
 let opened: string;
@@ -37,6 +41,7 @@ let browserScript: string;
 
 beforeAll(async () => {
   browser = await launchBrowser();
+  ana = await browser.newContext();
   github = await startGithubStandIn({ ...GITHUB, users: [ANA] });
   hub = await startWranglerDev({
     GITHUB_CLIENT_ID: GITHUB.clientId,
@@ -74,6 +79,34 @@ async function openedUrl(login: Promise<unknown>): Promise<string> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return readFileSync(opened, 'utf8');
+}
+
+/** `hub login` with no browser to open: it prints the address; `address()` resolves with it. */
+function loginPrinting(url: string) {
+  const child = spawn(BIN, ['hub', 'login', '--url', url], {
+    cwd: tmpdir(),
+    env: cliEnv(made.home, { CAPABILITIES_OPEN_PAGES: '0' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  let printed: ((address: string) => void) | undefined;
+  child.stdout?.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+    const match = /^Open this address in a browser to sign in: (\S+)$/m.exec(stderr);
+    if (match?.[1]) printed?.(match[1]);
+  });
+  const done = new Promise<CliResult>((resolve) =>
+    child.once('close', (code) => resolve({ status: code ?? -1, stdout, stderr })),
+  );
+  const address = new Promise<string>((resolve, reject) => {
+    printed = resolve;
+    void done.then((run) => reject(new Error(`hub login ended without printing the address: ${run.stderr}`)));
+  });
+  return { address, done };
 }
 
 /** A form POST to the Worker's token endpoint. */
@@ -116,7 +149,7 @@ describe('hub login and logout against the hosted hub under wrangler dev', { tim
     expect(redirect.hostname).toBe('127.0.0.1');
     expect(redirect.pathname).toBe('/callback');
 
-    const page = await (await browser.newContext()).newPage();
+    const page = await ana.newPage();
     await page.goto(url.href);
     expect(new URL(page.url()).origin).toBe(github.url);
     await page.getByRole('button', { name: `Authorize ${ANA.login}` }).click();
@@ -170,6 +203,32 @@ describe('hub login and logout against the hosted hub under wrangler dev', { tim
     expect(refreshed.access_token).not.toBe(first.access_token);
     expect(refreshed.expires_at).toBeGreaterThan(Date.now());
     expect(await mcpStatus(refreshed.access_token)).toBe(200);
+  });
+
+  it('signing in again with no browser: the address is printed, and the sign-in it replaces is revoked', async () => {
+    const login = loginPrinting(hub.url);
+    const url = await login.address;
+    expect(url.startsWith(`${hub.url}/authorize?`)).toBe(true);
+    const page = await ana.newPage();
+    // Still signed in at the hub in this browser: straight to the consent page.
+    await page.goto(url);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
+      'Allow capabilities CLI to reach your hub?',
+    );
+    await page.getByRole('button', { name: 'Allow', exact: true }).click();
+    await page.waitForURL((at) => at.hostname === '127.0.0.1' && at.pathname === '/callback');
+    await page.close();
+    const run = await login.done;
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^Signed in to ${hub.url}( as ${ANA.login})?\\n$`));
+    expect(run.stderr).toContain(`Waiting for you to sign in to ${hub.url} in the browser`);
+
+    const kept = await keptTokens();
+    expect(kept?.access_token).toBeTruthy();
+    expect(kept?.access_token).not.toBe(refreshed.access_token);
+    expect(await mcpStatus(refreshed.access_token)).toBe(401);
+    expect(await mcpStatus(kept?.access_token ?? '')).toBe(200);
+    if (kept) refreshed = kept;
   });
 
   it('hub logout revokes the grant at the server and forgets the sign-in', async () => {

@@ -16,6 +16,7 @@ import { homePaths } from '../../local/home.ts';
 import { HOSTED_PATHS } from '../../local/hosted/hosted-api.ts';
 import { openHostedClient } from '../../local/hosted/hosted-client.ts';
 import { HOSTED_TOKENS_KEY, writeHostedFile, writeHostedTokens } from '../../local/hosted/hosted-state.ts';
+import { startLoopbackRedirect } from '../../local/hosted/loopback-redirect.ts';
 import { EnvFileSecretStore } from '../../local/secret-store.ts';
 import { cli, freePort, REPO, runCli, tempHome } from './cli-process.ts';
 
@@ -122,6 +123,45 @@ describe('hub login and logout without a hosted hub', () => {
     expect(run.stdout).toContain('its tokens stay valid until they expire');
     expect(existsSync(paths.hostedFile)).toBe(false);
     expect(readFileSync(paths.envFile, 'utf8')).not.toContain(HOSTED_TOKENS_KEY);
+  });
+});
+
+describe('the loopback redirect', () => {
+  it('listens on 127.0.0.1 and takes only /callback with the state it waits for', async () => {
+    const redirect = await startLoopbackRedirect();
+    try {
+      const at = new URL(redirect.url);
+      expect(at.hostname).toBe('127.0.0.1');
+      expect(at.pathname).toBe('/callback');
+      const arrival = redirect.arrival(() => 'the-state');
+      const other = await fetch(new URL('/favicon.ico', at));
+      expect(other.status).toBe(404);
+      const wrong = await fetch(`${redirect.url}?state=another&code=stolen`);
+      expect(wrong.status).toBe(400);
+      expect(await wrong.text()).toContain('not the sign-in');
+      const right = await fetch(
+        `${redirect.url}?state=the-state&code=the-code&iss=${encodeURIComponent('https://hub.example.com')}`,
+      );
+      expect(right.status).toBe(200);
+      expect(await right.text()).toBe('Signed in; you can close this window.\n');
+      await expect(arrival).resolves.toEqual({ code: 'the-code', iss: 'https://hub.example.com' });
+    } finally {
+      await redirect.close();
+    }
+  });
+
+  it('a refusal comes back as the error, and waiting ends with what to do', async () => {
+    const redirect = await startLoopbackRedirect();
+    try {
+      const denied = redirect.arrival(() => 's');
+      await fetch(`${redirect.url}?state=s&error=access_denied&error_description=The+user+denied`);
+      await expect(denied).resolves.toEqual({ error: 'access_denied', description: 'The user denied' });
+      await expect(redirect.arrival(() => 's', 1)).rejects.toThrow(
+        'no sign-in came back from the browser within 1 s; run `capabilities hub login` again',
+      );
+    } finally {
+      await redirect.close();
+    }
   });
 });
 
