@@ -133,7 +133,7 @@ export async function signIn(url: string, deps: SignInDeps): Promise<HostedFile>
       client_secret?: string;
     };
     // A sign-in this one replaces is revoked where it can be (its grant would linger otherwise).
-    const former = readHostedFile(deps.paths.hostedFile);
+    const former = formerSignIn(deps.paths.hostedFile);
     const formerTokens = former ? await readHostedTokens(deps.secrets) : undefined;
     const formerSecret = former ? await deps.secrets.get(HOSTED_CLIENT_SECRET_KEY) : undefined;
     await forgetHostedSecrets(deps.secrets);
@@ -149,6 +149,15 @@ export async function signIn(url: string, deps: SignInDeps): Promise<HostedFile>
     return file;
   } finally {
     await redirect.close();
+  }
+}
+
+/** The sign-in kept before this one; a hosted.json that cannot be read is simply replaced. */
+function formerSignIn(path: string): HostedFile | undefined {
+  try {
+    return readHostedFile(path);
+  } catch {
+    return undefined;
   }
 }
 
