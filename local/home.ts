@@ -6,7 +6,8 @@
  *
  * Layout: hub.json (settings, schema version, hub id), hub.db (the store), http-token (the
  * bearer token of `serve --http`), and while the page host runs pages.json (its port) and
- * pages.log (its stderr).
+ * pages.log (its stderr). After `hub login`, hosted.json (the hosted hub signed in to; its
+ * tokens are in the secret store, never here).
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -40,6 +41,8 @@ export interface HomePaths {
   pagesFile: string;
   /** What the page host writes on stderr (it runs detached, with no terminal). */
   pagesLog: string;
+  /** The hosted hub `hub login` signed in to (local/hosted/hosted-state.ts), while signed in. */
+  hostedFile: string;
 }
 
 export function homePaths(env: NodeJS.ProcessEnv = process.env): HomePaths {
@@ -54,6 +57,7 @@ export function homePaths(env: NodeJS.ProcessEnv = process.env): HomePaths {
     envFile: join(root, '.env'),
     pagesFile: join(hub, 'pages.json'),
     pagesLog: join(hub, 'pages.log'),
+    hostedFile: join(hub, 'hosted.json'),
   };
 }
 

@@ -5,7 +5,8 @@
  * `withHub` is the one-command form; `openHub` is the same wiring for a process that serves. The
  * secret store opens on first use only, so the keychain-fallback notice is printed exactly when
  * a credential is read or written for a source; reading every secret to scrub output (the hub's
- * scrubber knows them all, with the HTTP token and the prompt key) says nothing.
+ * scrubber knows them all, with the HTTP token, the prompt key and, while signed in to a hosted
+ * hub, its tokens) says nothing.
  *
  * Everything a command prints goes through the hub's scrubber (`scrubOutput`).
  */
@@ -17,6 +18,7 @@ import type { SecretStore } from '../engine/secrets/secret-store.ts';
 import { cryptoRandom, systemClock } from '../engine/system.ts';
 import { type Output, scrubOutput } from './cli/output.ts';
 import { homePaths } from './home.ts';
+import { hostedSecrets } from './hosted/hosted-secrets.ts';
 import { initHub, type LocalHub, openLocalHub } from './local-hub.ts';
 import { openSecretStore } from './secret-store.ts';
 import { localConnector } from './sources/stdio-launcher.ts';
@@ -31,6 +33,8 @@ export const { version } = JSON.parse(readFileSync(new URL('../package.json', im
 export interface OpenHub {
   engine: Engine;
   local: LocalHub;
+  /** Settles once the hub's own secrets that live in the secret store are known (the hosted tokens). */
+  ownSecretsRead: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -58,6 +62,8 @@ export function openHub(output: Output): OpenHub {
   };
   const lazySecrets = onFirstUse(open);
   const quietSecrets = onFirstUse(store);
+  const hubOwn = hubOwnSecrets(local.store, [local.token]);
+  const hosted = hostedSecrets(paths.hostedFile, () => quietSecrets);
   let sandbox: Sandbox | undefined;
   const engine = createEngine({
     store: local.store,
@@ -67,7 +73,7 @@ export function openHub(output: Output): OpenHub {
     random: cryptoRandom,
     wording: localWording,
     scrubSecrets: quietSecrets,
-    ownSecrets: hubOwnSecrets(local.store, [local.token]),
+    ownSecrets: () => [...hubOwn(), ...hosted.values()],
     sandbox: async () => {
       const { QuickJsSandbox } = await import('./quickjs/sandbox.ts');
       sandbox ??= new QuickJsSandbox({ poolSize: 2 });
@@ -78,6 +84,7 @@ export function openHub(output: Output): OpenHub {
   return {
     engine,
     local,
+    ownSecretsRead: hosted.ready,
     async close() {
       await sandbox?.close();
       await connector.close();
@@ -102,6 +109,7 @@ function onFirstUse(open: () => SecretStore): SecretStore {
 export async function withHub<T>(output: Output, body: (engine: Engine) => Promise<T>): Promise<T> {
   const open = openHub(output);
   try {
+    await open.ownSecretsRead;
     await open.engine.secrets.refresh();
     return await body(open.engine);
   } finally {

@@ -69,6 +69,7 @@ export function registerServe(hub: Command): void {
       ]);
       const open = openHub(out);
       try {
+        await open.ownSecretsRead;
         const mode = options.stdio
           ? { kind: 'stdio' as const }
           : { kind: options.http ? ('http' as const) : ('pages' as const), port: options.port };

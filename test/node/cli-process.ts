@@ -45,6 +45,34 @@ export function cli(
 }
 
 /**
+ * The CLI run without blocking this process (a server the test runs in-process must answer it),
+ * with `extra` env over cliEnv's; resolves when it exits.
+ */
+export function runCli(
+  home: string,
+  args: readonly string[],
+  extra: NodeJS.ProcessEnv = {},
+): Promise<CliResult> {
+  const child = spawn(BIN, args, {
+    cwd: tmpdir(),
+    env: cliEnv(home, extra),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ status: code ?? -1, stdout, stderr }));
+  });
+}
+
+/**
  * `hub add --yes` of the counting board fixture (test/fixtures/servers/counting-server.ts) as
  * `board`, counting into `countFile`, from `cwd` (the folder it then runs in).
  */
