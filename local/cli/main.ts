@@ -13,6 +13,7 @@ import { registerConnect } from './hub-connect.ts';
 import { registerConnections } from './hub-connections.ts';
 import { registerDashboard } from './hub-dashboard.ts';
 import { registerDoctor } from './hub-doctor.ts';
+import { registerHostedConfig } from './hub-hosted-config.ts';
 import { registerImport } from './hub-import.ts';
 import { registerInit } from './hub-init.ts';
 import { registerRuns } from './hub-runs.ts';
@@ -50,6 +51,7 @@ export function buildProgram(): Command {
   registerRuns(hub);
   registerDashboard(hub);
   registerConnect(hub);
+  registerHostedConfig(hub);
   return program;
 }
 
