@@ -58,7 +58,7 @@ export async function applyPlan(
     throw new HubError(
       'conflict',
       `the hosted hub at ${client.url} changed since plan ${shortHash(planHash)} was made, so nothing was applied; run \`capabilities hub push\` again to see the plan as it is now`,
-      { cause: error, detail: error.message },
+      { cause: error },
     );
   }
 }
