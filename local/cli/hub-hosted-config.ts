@@ -4,7 +4,7 @@
  * state beside the local one. The logic is in local/hosted/ (push.ts, hosted-status.ts); this
  * file opens what they need and speaks to the person.
  *
- * `push` shows the plan and asks before applying it; `--yes` applies the plan shown (and sends
+ * `push` shows the plan (stdout) and asks before applying it; `--yes` applies the plan shown (and sends
  * every secret offered, with --secrets). With `--json` and no `--yes` it is a dry run: the plan
  * and its hash, nothing asked, no secret sent, nothing applied (a prompt would break the JSON).
  * The local hub must exist: neither command creates one.
@@ -98,8 +98,10 @@ async function pushCommand(options: PushOptions, command: Command): Promise<void
             },
           }
         : {}),
+      // The plan is what the command is for: on stdout, before the question about it. With
+      // --json it is part of the one object printed at the end instead.
       show: (answer) => {
-        if (!out.options.json) out.note(text.planText(answer.plan, answer.hash, client.url));
+        if (!out.options.json) out.result({}, text.planText(answer.plan, answer.hash, client.url));
       },
       confirmApply: async () =>
         !dryRun &&

@@ -107,10 +107,10 @@ describe('hub push', () => {
       result.stdout,
     );
     expect(hash?.[2]).toBe(hosted.url);
-    expect(result.stderr).toContain(`Plan ${hash?.[1]} for ${hosted.url}:`);
-    expect(result.stderr).toContain('  add     board  https://board.example/mcp');
-    expect(result.stderr).toContain('            tool add     board.create_post  (writes)');
-    expect(result.stderr).toMatch(
+    expect(result.stdout).toContain(`Plan ${hash?.[1]} for ${hosted.url}:`);
+    expect(result.stdout).toContain('  add     board  https://board.example/mcp');
+    expect(result.stdout).toContain('            tool add     board.create_post  (writes)');
+    expect(result.stdout).toMatch(
       / {2}skip {4}mem {2}npx -y @modelcontextprotocol\/server-memory\n {12}why: it runs a program/,
     );
     const [apply] = applies();
@@ -177,7 +177,7 @@ describe('hub push', () => {
     await localHub();
     const result = await run(['--no-input', 'hub', 'push']);
     expect(result.status).toBe(2);
-    expect(result.stderr).toContain('Plan ');
+    expect(result.stdout).toMatch(/^Plan [0-9a-f]{12} for /);
     expect(result.stderr).toContain('pass --yes to apply the plan shown');
     expect(applies()).toEqual([]);
     expectNoSecret(result);
