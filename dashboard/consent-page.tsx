@@ -2,9 +2,9 @@
  * The consent page of the hosted hub's `/authorize` (worker/consent.ts): an MCP client asks to
  * reach the signed-in person's hub. It names the client (its name, and whether that name is
  * verified: a client ID metadata document's domain, else self-asserted), the host its tokens
- * go to, a warning when that host is this computer, what the client will reach, and who is
- * signed in; Allow and Deny post the library's one-time handle, nothing else. Everything from
- * the client is escaped by Hono's JSX.
+ * go to, a warning when that host is this computer, what the client will reach (plainly, when it
+ * asks to change the hub's configuration), and who is signed in; Allow and Deny post the
+ * library's one-time handle, nothing else. Everything from the client is escaped by Hono's JSX.
  */
 import { Layout } from './layout.tsx';
 
@@ -21,6 +21,8 @@ export interface ConsentDetails {
   redirectHost: string;
   /** The redirect goes to an app on this computer. */
   redirectIsLoopback: boolean;
+  /** The app asks for `hub:configure`: to change the hub's configuration (`capabilities hub push`). */
+  configure?: boolean | undefined;
 }
 
 export function ConsentPage(props: {
@@ -54,6 +56,15 @@ export function ConsentPage(props: {
         <code>execute</code>, as you (<strong>{login}</strong>). Reads run; anything that writes still waits
         for you in your dashboard. You can revoke it later.
       </p>
+      {details.configure ? (
+        <p role="alert">
+          <strong>
+            It also asks to change your hub's configuration: its sources, policies and credentials.
+          </strong>{' '}
+          Allow this only for the <code>capabilities</code> command line you just ran <code>hub login</code>{' '}
+          in.
+        </p>
+      ) : null}
       <form method="post" action={action}>
         <input type="hidden" name="handle" value={handle} />
         <fieldset>

@@ -5,9 +5,16 @@
  * so a value copied under another key, or into another person's hub, does not decrypt. The
  * record holds only the nonce and the ciphertext. Values leave only through `get`, which the
  * engine calls at the moment of an upstream request and to scrub; no route or tool returns one.
+ *
+ * Records go through the object's synchronous key-value API (`ctx.storage.kv`), so a write can
+ * join a store transaction: `prepareSet` encrypts first (the only awaited part) and hands back a
+ * synchronous write, which `HubStore.atomically` runs inside the same SQLite transaction as the
+ * records (drizzle's durable-sqlite driver uses `transactionSync`): a push that throws halfway
+ * leaves neither its records nor its secrets. In a SQLite-backed object the asynchronous and the
+ * synchronous key-value APIs read and write one store, so values kept before read back the same.
  */
 import { HubError } from '../engine/errors.ts';
-import type { SecretStore } from '../engine/secrets/secret-store.ts';
+import type { PreparedSecretWrite, TransactionalSecretStore } from '../engine/secrets/secret-store.ts';
 
 /** The shortest SECRETS_KEY accepted: 32 characters of a random secret. */
 export const MIN_SECRETS_KEY_LENGTH = 32;
@@ -20,11 +27,13 @@ interface Sealed {
   data: string;
 }
 
-/** The part of Durable Object storage this store needs (its key-value API). */
+/** The part of Durable Object storage this store needs: its synchronous key-value API (`SyncKvStorage`). */
 export interface SecretStorage {
-  get<T>(key: string): Promise<T | undefined>;
-  put<T>(key: string, value: T): Promise<void>;
-  delete(key: string): Promise<boolean>;
+  kv: {
+    get<T>(key: string): T | undefined;
+    put<T>(key: string, value: T): void;
+    delete(key: string): boolean;
+  };
 }
 
 const toBase64 = (bytes: Uint8Array): string => btoa(String.fromCharCode(...bytes));
@@ -43,7 +52,7 @@ async function hubKey(secretsKey: string, hub: string): Promise<CryptoKey> {
   );
 }
 
-export class EncryptedSecretStore implements SecretStore {
+export class EncryptedSecretStore implements TransactionalSecretStore {
   readonly where = "this hub's encrypted storage";
   readonly #storage: SecretStorage;
   readonly #key: Promise<CryptoKey>;
@@ -60,7 +69,7 @@ export class EncryptedSecretStore implements SecretStore {
   }
 
   async get(key: string): Promise<string | undefined> {
-    const sealed = await this.#storage.get<Sealed>(PREFIX + key);
+    const sealed = this.#storage.kv.get<Sealed>(PREFIX + key);
     if (!sealed) return undefined;
     try {
       const plain = await crypto.subtle.decrypt(
@@ -78,16 +87,28 @@ export class EncryptedSecretStore implements SecretStore {
   }
 
   async set(key: string, value: string): Promise<void> {
+    (await this.prepareSet(key, value))();
+  }
+
+  async delete(key: string): Promise<void> {
+    this.prepareDelete(key)();
+  }
+
+  /** Encrypts `value` now; the write it returns stores it synchronously (inside a transaction, if any). */
+  async prepareSet(key: string, value: string): Promise<PreparedSecretWrite> {
     const iv = crypto.getRandomValues(new Uint8Array(12));
     const data = await crypto.subtle.encrypt(
       { name: 'AES-GCM', iv, additionalData: new TextEncoder().encode(key) },
       await this.#key,
       new TextEncoder().encode(value),
     );
-    await this.#storage.put<Sealed>(PREFIX + key, { iv: toBase64(iv), data: toBase64(new Uint8Array(data)) });
+    const sealed: Sealed = { iv: toBase64(iv), data: toBase64(new Uint8Array(data)) };
+    return () => this.#storage.kv.put<Sealed>(PREFIX + key, sealed);
   }
 
-  async delete(key: string): Promise<void> {
-    await this.#storage.delete(PREFIX + key);
+  prepareDelete(key: string): PreparedSecretWrite {
+    return () => {
+      this.#storage.kv.delete(PREFIX + key);
+    };
   }
 }

@@ -7,8 +7,9 @@
  *
  * Over RPC it answers the MCP surface's operations (search, describe, execute, resume, and the
  * client prompt's ask/check/answer, the signed path by which a person's answer in the client is
- * recorded), each as a `HubAnswer` so a HubError's code survives the trip; and `sandboxBridge`, the
- * guest bridge's route into this object (sandbox-bridge.ts, route `hub`): a guest call must
+ * recorded) and the management API's (`hub push`'s plan and apply, `hub status`; see
+ * hosted-configuration.ts), each as a `HubAnswer` so a HubError's code survives the trip; and
+ * `sandboxBridge`, the guest bridge's route into this object (sandbox-bridge.ts, route `hub`): a guest call must
  * run in this object's context, since it journals to this object's storage.
  *
  * Over `fetch` it renders its person's dashboard (dashboard/), for requests the Worker forwards
@@ -23,6 +24,12 @@ import { DurableObject } from 'cloudflare:workers';
 import { drizzle } from 'drizzle-orm/durable-sqlite';
 import type { Hono } from 'hono';
 import { createDashboard, type DashboardEnv } from '../dashboard/dashboard.tsx';
+import { ConfigurationPush } from '../engine/configuration/push.ts';
+import {
+  CONFIGURATION_FORMAT,
+  type HostedStatus,
+  type PlanAnswer,
+} from '../engine/contracts/configuration.ts';
 import type { ExecuteEnvelope } from '../engine/contracts/envelope.ts';
 import type { PromptOutcome, PromptRequest } from '../engine/contracts/prompt.ts';
 import { createEngine, type Engine } from '../engine/engine.ts';
@@ -43,6 +50,7 @@ import migrations from '../migrations/migrations.js';
 import pkg from '../package.json';
 import type { HubHealth } from '../worker/app.ts';
 import { EncryptedSecretStore } from './encrypted-secret-store.ts';
+import { hostedCannotRun, waitingRuns } from './hosted-configuration.ts';
 import { hostedWording } from './hosted-wording.ts';
 import { answerBridgeCall, type BridgeProps, type BridgeRouter } from './sandbox-bridge.ts';
 import { readSignedIn } from './signed-in-header.ts';
@@ -92,6 +100,8 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
   #clientPrompt: ClientPrompt | undefined;
   #surfaceDeps: SurfaceDeps | undefined;
   #dashboard: Hono<DashboardEnv> | undefined;
+  #push: ConfigurationPush | undefined;
+  #secretStore: EncryptedSecretStore | null | undefined;
   #hubId = '';
 
   constructor(ctx: DurableObjectState, env: HubEnv) {
@@ -184,6 +194,32 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
     return toAnswer(() => this.#prompt().answer(state, responses, who));
   }
 
+  /** `hub push` without applying: what applying the pushed configuration would do, and the plan's hash. */
+  async configurationPlan(body: unknown): Promise<HubAnswer<PlanAnswer>> {
+    return toAnswer(() => this.#configurationPush().plan(body));
+  }
+
+  /** `hub push` applied: only for the hash of the plan as it is now, all at once or not at all. */
+  async configurationApply(body: unknown): Promise<HubAnswer<PlanAnswer>> {
+    return toAnswer(() => this.#configurationPush().apply(body));
+  }
+
+  /** `hub status`: this hub, its sources with their health, runs waiting for a person, the last plan applied. */
+  async hostedStatus(login?: string): Promise<HubAnswer<HostedStatus>> {
+    return toAnswer(async () => {
+      const { sources, lastPlan } = await this.#configurationPush().status();
+      return {
+        format: CONFIGURATION_FORMAT,
+        hubId: this.#hubId,
+        schemaVersion: this.store.schemaVersion,
+        ...(login === undefined ? {} : { login }),
+        sources,
+        waiting: waitingRuns(this.engine.desk.runs),
+        ...(lastPlan === undefined ? {} : { lastPlan }),
+      };
+    });
+  }
+
   /**
    * The dashboard of this hub (dashboard/, the same pages as the local hub's), for the person
    * the Worker signed in: the Worker forwards their requests here with who they are
@@ -262,14 +298,28 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
     return this.#clientPrompt;
   }
 
+  /** Pushes into this hub, over its store and the engine's secrets; what it cannot run is skipped. */
+  #configurationPush(): ConfigurationPush {
+    this.#push ??= new ConfigurationPush({
+      store: this.store,
+      secrets: this.#secrets(),
+      hubSecrets: this.engine.secrets,
+      clock: systemClock,
+      random: cryptoRandom,
+      cannotRun: hostedCannotRun(this.env.ALLOW_PRIVATE_UPSTREAMS === '1'),
+    });
+    return this.#push;
+  }
+
   /** Connection secrets, encrypted at rest under this hub's own key; none without SECRETS_KEY. */
   #secrets(): EncryptedSecretStore | undefined {
-    const key = this.env.SECRETS_KEY;
-    if (!key) return undefined;
-    // The key is derived from the hub's name: an object reached without one (tests' unique ids) keeps no secrets.
-    const name = this.ctx.id.name;
-    if (!name) return undefined;
-    return new EncryptedSecretStore(this.ctx.storage, key, name);
+    if (this.#secretStore === undefined) {
+      const key = this.env.SECRETS_KEY;
+      // The key is derived from the hub's name: an object reached without one (tests' unique ids) keeps no secrets.
+      const name = this.ctx.id.name;
+      this.#secretStore = key && name ? new EncryptedSecretStore(this.ctx.storage, key, name) : null;
+    }
+    return this.#secretStore ?? undefined;
   }
 
   /** The name this object was reached by (the Worker's HUB_NAME), which the bridge routes by. */

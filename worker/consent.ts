@@ -3,7 +3,9 @@
  * unknown client or an unregistered redirect URI is shown here, never redirected to); a person
  * who is not signed in signs in with GitHub (`/login?next=…`) and comes back; then a consent page
  * names the client (its name, whether that name is verified, the host its tokens go to, a
- * warning when that is this computer) and what it will reach, and the person allows or denies.
+ * warning when that is this computer) and what it will reach (and, when it asks for
+ * `hub:configure`, that it may change the hub's configuration), and the person allows or denies;
+ * the grant carries `hub`, plus `hub:configure` only when it was asked for and shown.
  * Allowing completes the grant in the person's name: their stable id (`github:<numeric id>`),
  * which also names their hub. The form carries only the library's one-time handle, bound to this
  * browser by a cookie, so the page cannot be forged, replayed elsewhere or framed.
@@ -14,7 +16,8 @@ import { ConsentPage } from '../dashboard/consent-page.tsx';
 import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../dashboard/headers.ts';
 import { type Problem, ProblemPage } from '../dashboard/problem-page.tsx';
 import type { HubEnv } from '../durable-objects/hub-object.ts';
-import { AUTHORIZE_PATH, type GrantProps, HUB_SCOPE } from './oauth.ts';
+import { CONFIGURE_SCOPE } from '../engine/contracts/configuration.ts';
+import { AUTHORIZE_PATH, type GrantProps, grantedScopes } from './oauth.ts';
 
 /** The person signed in at this browser, as the sign-in session knows them. */
 export interface SignedInPerson {
@@ -91,7 +94,14 @@ export function consentRoutes(signedIn: SignedInReader): Hono<ConsentEnv> {
       const details = await oauth.describeConsent(request);
       const consent = await oauth.beginConsent(request);
       return page(
-        String(ConsentPage({ details, handle: consent.handle, login: person.login, action: AUTHORIZE_PATH })),
+        String(
+          ConsentPage({
+            details: { ...details, configure: grantedScopes(details.scope).includes(CONFIGURE_SCOPE) },
+            handle: consent.handle,
+            login: person.login,
+            action: AUTHORIZE_PATH,
+          }),
+        ),
         200,
         consent.headers,
         details.redirectUri,
@@ -119,14 +129,16 @@ export function consentRoutes(signedIn: SignedInReader): Hono<ConsentEnv> {
         const denied = await oauth.denyConsent(c.req.raw, handle);
         return new Response(null, { status: 302, headers: denied.headers });
       }
-      const approved = await oauth.approveConsent(c.req.raw, handle, { scope: [HUB_SCOPE] });
+      // The request as asked (the page showed these scopes); the grant is what the page promised.
+      const approved = await oauth.approveConsent(c.req.raw, handle);
+      const scope = grantedScopes(approved.request.scope);
       const props: GrantProps = { hub: person.person, login: person.login };
       const { redirectTo } = await oauth.completeAuthorization({
-        request: approved.request,
+        request: { ...approved.request, scope },
         // The library's user id may not hold a colon: `github-<id>`, for listing and revoking grants.
         userId: person.person.replace(':', '-'),
         metadata: { login: person.login },
-        scope: approved.request.scope,
+        scope,
         props,
       });
       approved.headers.set('Location', redirectTo);

@@ -3,13 +3,15 @@
  *
  * Every request goes through the OAuth provider (worker/oauth.ts): `/mcp` with a valid token is
  * served from the HubObject the token's grant names (`github:<id>`; nothing in a request can
- * name another), over RPC with the same MCP handler as the local hub; the provider answers its
- * own endpoints (metadata, `/token`, `/register`); everything else is ours: `/healthz`, GitHub
+ * name another), over RPC with the same MCP handler as the local hub, and so is the management
+ * API under `/mcp/hub/` (worker/hub-api.ts) for a token with the configure scope; the provider
+ * answers its own endpoints (metadata, `/token`, `/register`); everything else is ours: `/healthz`, GitHub
  * sign-in (`/login`, `/login/callback`, `/logout`, worker/sign-in/), the consent page
  * (`/authorize`, worker/consent.ts), and the dashboard, which the signed-in person's HubObject
  * renders (its `fetch`, told who is signed in by durable-objects/signed-in-header.ts). An MCP
  * token never opens a page and a sign-in cookie never opens `/mcp`: the two ways in are apart.
  */
+import type { OAuthResourceAuth } from '@cloudflare/workers-oauth-provider';
 import { Hono } from 'hono';
 import { type HubEnv, HubObject } from '../durable-objects/hub-object.ts';
 import { withSignedIn } from '../durable-objects/signed-in-header.ts';
@@ -17,6 +19,7 @@ import { createMcpHttpHandler } from '../engine/surface/index.ts';
 import pkg from '../package.json';
 import { mcpRoute } from './app.ts';
 import { consentRoutes, type SignedInReader } from './consent.ts';
+import { HUB_API_PREFIX, serveHubApi } from './hub-api.ts';
 import { hubObjectSurface } from './hub-surface.ts';
 import { type GrantProps, type OAuthHandlers, providerFor, selfHostedHub } from './oauth.ts';
 import { mayEnter } from './sign-in/allowlist.ts';
@@ -29,11 +32,16 @@ export { HubObject };
 
 const hubNamed = (env: HubEnv, name: string) => env.HUB.get(env.HUB.idFromName(name));
 
-/** `/mcp`, reached only with a token the provider accepted: the grant's hub, and only it. */
+/**
+ * `/mcp`, reached only with a token the provider accepted: the grant's hub, and only it. The
+ * management API below `/mcp/hub/` (worker/hub-api.ts) needs the configure scope; the rest is MCP.
+ */
 const api: OAuthHandlers['api'] = {
   async fetch(request, env, ctx) {
-    const props = (ctx as ExecutionContext & { props: GrantProps }).props;
+    const { props, auth } = ctx as ExecutionContext & { props: GrantProps; auth: OAuthResourceAuth };
     const hub = hubNamed(env, props.hub);
+    if (new URL(request.url).pathname.startsWith(HUB_API_PREFIX))
+      return serveHubApi(request, { props, auth }, hub);
     const surface = hubObjectSurface(hub, pkg.version);
     // A self-hosting token has no person behind it: its client is never asked to decide.
     if (props.selfHosted) delete surface.prompt;

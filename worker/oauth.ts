@@ -5,6 +5,8 @@
  * (RFC 8414), dynamic client registration (RFC 7591), PKCE S256 only, access tokens of one hour
  * with rotating refresh tokens, revocation. `/authorize` is ours (worker/consent.ts); `/mcp` is
  * the API, whose handler gets the grant's person in `ctx.props` and serves that person's hub.
+ * Its tokens carry `hub` (MCP), and `hub:configure` when the client asked for it and the person
+ * saw so on the consent page: only those reach the management API under `/mcp/hub/`.
  *
  * The resource is `<origin>/mcp` of the origin the request came to, so one deployment answers on
  * its own name (and `http://127.0.0.1:8787` under `wrangler dev`); a token is good only there.
@@ -17,6 +19,7 @@
 import { OAuthError, OAuthProvider, type OAuthProviderOptions } from '@cloudflare/workers-oauth-provider';
 import { timingSafeEqual } from 'hono/utils/buffer';
 import type { HubEnv } from '../durable-objects/hub-object.ts';
+import { CONFIGURE_SCOPE } from '../engine/contracts/configuration.ts';
 import { mayEnter } from './sign-in/allowlist.ts';
 
 /** What a grant carries to `/mcp`: whose hub it opens. Never a GitHub token. */
@@ -32,8 +35,19 @@ export interface GrantProps {
   selfHosted?: true;
 }
 
-/** The one scope: everything the person's hub offers over MCP. */
+/** The scope every client gets: everything the person's hub offers over MCP. */
 export const HUB_SCOPE = 'hub';
+
+/**
+ * The scopes this server grants: `hub`, and `hub:configure` (CONFIGURE_SCOPE, the management API
+ * `hub push` and `hub status` call) for a client that asks for it; MCP agents ask only for `hub`.
+ */
+export const SUPPORTED_SCOPES: readonly string[] = [HUB_SCOPE, CONFIGURE_SCOPE];
+
+/** What a person's approval grants for `requested`: always `hub`, and `hub:configure` only when asked for. */
+export function grantedScopes(requested: readonly string[]): string[] {
+  return requested.includes(CONFIGURE_SCOPE) ? [HUB_SCOPE, CONFIGURE_SCOPE] : [HUB_SCOPE];
+}
 
 export const AUTHORIZE_PATH = '/authorize';
 export const TOKEN_PATH = '/token';
@@ -67,7 +81,7 @@ export function oauthOptions(origin: string, handlers: OAuthHandlers): OAuthProv
     authorizeEndpoint: AUTHORIZE_PATH,
     tokenEndpoint: TOKEN_PATH,
     clientRegistrationEndpoint: REGISTER_PATH,
-    scopesSupported: [HUB_SCOPE],
+    scopesSupported: [...SUPPORTED_SCOPES],
     clientIdMetadataDocumentEnabled: true,
     requiredScopes: [HUB_SCOPE],
     resourceMetadata: {

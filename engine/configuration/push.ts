@@ -270,7 +270,8 @@ export class ConfigurationPush {
   ): void {
     const { store } = this.#deps;
     store.addSource({ ...entry.source, addedAt: current?.source.addedAt ?? now, updatedAt: now });
-    if (entry.manifest) store.putManifest(entry.manifest);
+    // Read as new by everything that notices a manifest by when it was fetched (the search index).
+    if (entry.manifest) store.putManifest({ ...entry.manifest, fetchedAt: now });
     for (const review of entry.reviews) store.putReview(review);
     const heldSetAt = new Map(
       (current?.connections ?? []).flatMap((c) => c.secrets.map((ref) => [ref.key, ref.setAt] as const)),
@@ -313,7 +314,7 @@ function basisOf(plan: PlanAnswer['plan'], own: HubConfiguration, sealed: Record
 function changedSinceShown(): HubError {
   return new HubError(
     'conflict',
-    "this hub's configuration changed since the plan was made, or the plan is not the one shown; nothing was applied. Run `capabilities hub push` again to see the plan as it is now.",
+    "this hub's configuration changed since the plan was made, or the plan is not the one shown; nothing was applied. Push again to see the plan as it is now.",
   );
 }
 

@@ -27,6 +27,19 @@ import { Manifest, Source, SourceKind, ToolReview } from './sources.ts';
  */
 export const CONFIGURATION_FORMAT = 1;
 
+/**
+ * The hosted hub's management API: its paths, under the hub's MCP resource (`<url>/mcp`), where the
+ * OAuth token a person's CLI holds is good.
+ */
+export const HOSTED_PATHS = {
+  plan: '/mcp/hub/plan',
+  apply: '/mcp/hub/apply',
+  status: '/mcp/hub/status',
+} as const;
+
+/** The OAuth scope that lets a client change the hub's configuration (the CLI asks for it; agents do not). */
+export const CONFIGURE_SCOPE = 'hub:configure';
+
 /** One source as pushed: the source record and everything a person decided about it. */
 export const ConfiguredSource = z.object({
   source: Source,

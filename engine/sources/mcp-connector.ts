@@ -1,6 +1,6 @@
 /**
  * The SourceConnector over the official MCP SDK client (v2, which also talks to 2025-era
- * servers), for both hosts. One session per (source, connection). HTTP sources go through
+ * servers), for both hosts. One session per (source where it is now, connection). HTTP sources go through
  * guardedFetch (allowed hosts, same-origin redirects, a size cap) over Streamable HTTP,
  * falling back to the older SSE transport; where the host refuses private places (the hosted
  * hub), the guard refuses them too. Stdio servers need a host that can spawn processes:
@@ -158,8 +158,21 @@ export class McpConnector implements SourceConnector {
     );
   }
 
+  /**
+   * A session serves one source where it is now: its namespace, its location (URL, or command
+   * line, directory and environment), the connection and what it sends. A source a push moved
+   * elsewhere opens a new session instead of reusing the one to its old place.
+   */
   #key(source: Source, credentials: Credentials): string {
-    return JSON.stringify([source.namespace, credentials.connection, credentials.env, credentials.headers]);
+    const where =
+      source.kind === 'mcp-http' ? [source.url] : [source.command, source.cwd ?? null, source.env];
+    return JSON.stringify([
+      source.namespace,
+      where,
+      credentials.connection,
+      credentials.env,
+      credentials.headers,
+    ]);
   }
 
   #session(source: Source, credentials: Credentials): Promise<Session> {

@@ -9,15 +9,8 @@ import type { z } from 'zod';
 /** The hosted hub a person signs in to when `hub login` is given no --url. */
 export const DEFAULT_HOSTED_URL = 'https://hub.capabilities.sh';
 
-/** The API's paths, below the hub's URL. */
-export const HOSTED_PATHS = {
-  plan: '/mcp/hub/plan',
-  apply: '/mcp/hub/apply',
-  status: '/mcp/hub/status',
-} as const;
-
-/** The OAuth scope that lets a client change the hub's configuration (the CLI asks for it; agents do not). */
-export const CONFIGURE_SCOPE = 'hub:configure';
+/** The API's paths and the scope it needs are the hosted hub's contract: one definition, beside the plan's. */
+export { CONFIGURE_SCOPE, HOSTED_PATHS } from '../../engine/contracts/configuration.ts';
 
 /**
  * A signed-in client of one hosted hub. Each call sends the access token (refreshed first when it

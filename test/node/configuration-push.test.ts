@@ -275,7 +275,7 @@ describe('attacks on the plan hash', () => {
     const before = configurationOf(hosted.store);
     const error = await refusal(push.apply({ ...request(), planHash: shown.hash }));
     expect(error.code).toBe('conflict');
-    expect(error.message).toMatch(/changed since the plan was made.*nothing was applied.*hub push/);
+    expect(error.message).toMatch(/changed since the plan was made.*nothing was applied\. Push again/);
     expect(configurationOf(hosted.store)).toEqual(before);
   });
 

@@ -14,6 +14,8 @@ export interface RunningWorker {
   url: string;
   /** Everything wrangler printed so far, for failure messages. */
   output(): string;
+  /** Where it keeps the Worker's state (Durable Objects, KV): a test may look for what must not be there. */
+  stateDir: string;
   stop(): Promise<void>;
 }
 
@@ -27,6 +29,7 @@ export async function startWranglerDev(
 ): Promise<RunningWorker> {
   const dir = mkdtempSync(join(tmpdir(), 'capabilities-wrangler-'));
   const envFile = join(dir, '.env');
+  const stateDir = join(dir, 'state');
   writeFileSync(
     envFile,
     Object.entries(vars)
@@ -50,7 +53,7 @@ export async function startWranglerDev(
       '--env-file',
       envFile,
       '--persist-to',
-      join(dir, 'state'),
+      stateDir,
       '--show-interactive-dev-session=false',
       '--log-level',
       'warn',
@@ -89,7 +92,7 @@ export async function startWranglerDev(
       throw new Error(`wrangler dev exited: ${output}`);
     }
     try {
-      if ((await fetch(`${url}/healthz`)).ok) return { url, output: () => output, stop };
+      if ((await fetch(`${url}/healthz`)).ok) return { url, output: () => output, stateDir, stop };
     } catch {
       // Not listening yet.
     }

@@ -2,7 +2,8 @@
  * The hosted hub's secret store in workerd, inside real HubObjects: the SecretStore contract,
  * then what encryption at rest must hold: the storage holds no value in any form a reader could
  * use, a record copied to another key or into another person's hub does not decrypt, a changed
- * SECRETS_KEY says what to do, and a short key is refused.
+ * SECRETS_KEY says what to do, and a short key is refused. Then its writes as a push makes them:
+ * prepared ahead, run inside the store's transaction, and gone with it when it throws.
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
@@ -78,6 +79,82 @@ describe('encryption at rest', () => {
       expect(raw).not.toContain(VALUE);
       expect(raw).toContain('secret:GH__DEFAULT__AUTHORIZATION');
       expect(hub.engine.secrets.scrubber.text(`the token is ${VALUE}`)).not.toContain(VALUE);
+    });
+  });
+});
+
+describe('writes inside a store transaction', () => {
+  const httpSource = (namespace: string) => {
+    const now = Date.now();
+    return {
+      kind: 'mcp-http' as const,
+      namespace,
+      url: 'https://api.example.com/mcp',
+      allowedHosts: ['api.example.com'],
+      addedAt: now,
+      updatedAt: now,
+    };
+  };
+
+  it('a push interrupted halfway leaves neither its records nor its secrets', async () => {
+    await runInDurableObject(hubs.get(hubs.idFromName('github:9201')), async (hub: HubObject, state) => {
+      const store = new EncryptedSecretStore(state.storage, KEY, 'github:9201');
+      await store.set('KEPT__DEFAULT__TOKEN', 'the value before the push');
+      const writes = [
+        await store.prepareSet('GH__DEFAULT__TOKEN', VALUE),
+        await store.prepareSet('KEPT__DEFAULT__TOKEN', 'the value the push would set'),
+        store.prepareDelete('KEPT__DEFAULT__TOKEN'),
+      ];
+      // Prepared, not yet written.
+      expect(await store.get('GH__DEFAULT__TOKEN')).toBeUndefined();
+      expect(() =>
+        hub.store.atomically(() => {
+          hub.store.addSource(httpSource('gh'));
+          for (const write of writes.slice(0, 2)) write();
+          throw new Error('the push stopped halfway');
+        }),
+      ).toThrow('halfway');
+      expect(hub.store.getSource('gh')).toBeUndefined();
+      expect(await store.get('GH__DEFAULT__TOKEN')).toBeUndefined();
+      expect(await store.get('KEPT__DEFAULT__TOKEN')).toBe('the value before the push');
+      // A delete rolls back too.
+      expect(() =>
+        hub.store.atomically(() => {
+          writes[2]?.();
+          throw new Error('the push stopped halfway');
+        }),
+      ).toThrow('halfway');
+      expect(await store.get('KEPT__DEFAULT__TOKEN')).toBe('the value before the push');
+    });
+  });
+
+  it('lands whole with the records when the transaction completes', async () => {
+    await runInDurableObject(hubs.get(hubs.idFromName('github:9202')), async (hub: HubObject, state) => {
+      const store = new EncryptedSecretStore(state.storage, KEY, 'github:9202');
+      const write = await store.prepareSet('GH__DEFAULT__TOKEN', VALUE);
+      hub.store.atomically(() => {
+        hub.store.addSource(httpSource('gh'));
+        write();
+      });
+      expect(hub.store.getSource('gh')?.namespace).toBe('gh');
+      expect(await store.get('GH__DEFAULT__TOKEN')).toBe(VALUE);
+      hub.store.atomically(() => store.prepareDelete('GH__DEFAULT__TOKEN')());
+      expect(await store.get('GH__DEFAULT__TOKEN')).toBeUndefined();
+    });
+  });
+
+  it('reads back a value kept through the asynchronous storage API before this store used the synchronous one', async () => {
+    await inHub('github:9203', async (storage) => {
+      const store = new EncryptedSecretStore(storage, KEY, 'github:9203');
+      await store.set('GH__DEFAULT__TOKEN', VALUE);
+      // What the earlier store wrote, through `storage.put`: the same record, under the same key.
+      const sealed = storage.kv.get('secret:GH__DEFAULT__TOKEN');
+      storage.kv.delete('secret:GH__DEFAULT__TOKEN');
+      expect(await storage.get('secret:GH__DEFAULT__TOKEN')).toBeUndefined();
+      await storage.put('secret:GH__DEFAULT__TOKEN', sealed);
+      expect(await store.get('GH__DEFAULT__TOKEN')).toBe(VALUE);
+      // And the other way: what this store writes, the asynchronous API reads.
+      expect(await storage.get('secret:GH__DEFAULT__TOKEN')).toEqual(sealed);
     });
   });
 });

@@ -81,8 +81,9 @@ export async function consent(
   session: string,
   challenge: string,
   decision: 'approve' | 'deny',
+  scope = 'hub',
 ) {
-  const page = await call(authorizeUrl(clientId, challenge), { headers: { cookie: session } });
+  const page = await call(authorizeUrl(clientId, challenge, { scope }), { headers: { cookie: session } });
   expect(page.status).toBe(200);
   const html = await page.text();
   const handle = /name="handle" value="([^"]+)"/.exec(html)?.[1];
@@ -111,14 +112,15 @@ export async function exchange(clientId: string, code: string, verifier: string)
   });
 }
 
-/** A person's access token for a new client, through the whole flow. */
+/** A person's access token for a new client asking for `scope`, through the whole flow. */
 export async function tokenFor(
   id: number,
   login: string,
-): Promise<{ access: string; refresh: string; clientId: string }> {
+  scope = 'hub',
+): Promise<{ access: string; refresh: string; clientId: string; scope: string }> {
   const clientId = await register();
   const { verifier, challenge } = await pkce();
-  const { answer } = await consent(clientId, await signIn(id, login), challenge, 'approve');
+  const { answer } = await consent(clientId, await signIn(id, login), challenge, 'approve', scope);
   expect(answer.status).toBe(302);
   const location = new URL(answer.headers.get('location') ?? '');
   expect(location.origin + location.pathname).toBe(REDIRECT);
@@ -126,9 +128,14 @@ export async function tokenFor(
   const code = location.searchParams.get('code') ?? '';
   const tokens = await exchange(clientId, code, verifier);
   expect(tokens.status).toBe(200);
-  const body = (await tokens.json()) as { access_token: string; refresh_token: string; token_type: string };
+  const body = (await tokens.json()) as {
+    access_token: string;
+    refresh_token: string;
+    token_type: string;
+    scope: string;
+  };
   expect(body.token_type.toLowerCase()).toBe('bearer');
-  return { access: body.access_token, refresh: body.refresh_token, clientId };
+  return { access: body.access_token, refresh: body.refresh_token, clientId, scope: body.scope };
 }
 
 /** What else a client's requests carry: another URL for /mcp (a query), more headers. */

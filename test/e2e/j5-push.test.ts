@@ -1,0 +1,274 @@
+/**
+ * Journey J5 end to end ("Go hosted: `hub login` and `hub push`, then add the hosted /mcp as a
+ * connector"), with nothing standing in but GitHub: a local hub made the way a person makes one
+ * (`hub init --import --yes` of a Claude Code config holding a Streamable HTTP server that needs a
+ * bearer credential, and a stdio server), the real Worker under `wrangler dev`, Debian's Chromium
+ * as the person, the real CLI for `hub login`, `hub push --secrets --yes`, `hub status` and
+ * `hub logout`, and the official MCP SDK client with OAuth as the agent on the hosted `/mcp`.
+ *
+ * The agent's `execute` reaches the upstream with the credential the push carried, the answer
+ * comes back with it scrubbed, and the credential's plaintext is nowhere in the hosted hub's
+ * storage, its output or the run's page. A second identical push is an empty plan. The stdio
+ * server is skipped with its reason.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
+import { type RunningBoard, startBoardServer } from '../fixtures/board-http-server.ts';
+import { type RunningGithubStandIn, startGithubStandIn } from '../fixtures/github-standin-server.ts';
+import { BIN, REPO } from '../node/cli-process.ts';
+import { type RunningWorker, startWranglerDev } from '../node/wrangler-dev.ts';
+import { launchBrowser } from './browser.ts';
+import {
+  LoopbackOAuthProvider,
+  type LoopbackRedirect,
+  startLoopbackRedirect,
+} from './loopback-oauth-client.ts';
+
+const GITHUB = { clientId: 'Iv1.j5-push', clientSecret: 'j5-push-secret-0123456789abcdef0123' };
+const ANA = { id: 515151, login: 'ana', name: 'Ana' };
+/** The upstream's credential: in the person's Claude Code config, then their secret store, then the hosted hub's. */
+const TOKEN = 'lin_api_J5pushedCredential0123456789abcdef';
+const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
+const MEMORY = join(REPO, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
+
+let github: RunningGithubStandIn;
+let board: RunningBoard;
+let worker: RunningWorker;
+let browser: Browser;
+let ana: BrowserContext;
+let redirect: LoopbackRedirect;
+let home: string;
+let env: NodeJS.ProcessEnv;
+/** Where `$BROWSER` writes each URL the CLI asks it to open. */
+let opened: string;
+let appliedHash = '';
+
+function run(args: readonly string[], extra: NodeJS.ProcessEnv = {}) {
+  const result = spawnSync(BIN, args, {
+    cwd: home,
+    env: { ...env, ...extra },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  if (result.error) throw result.error;
+  return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Every file under `dir`, recursively. */
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+beforeAll(async () => {
+  home = mkdtempSync(join(tmpdir(), 'capabilities-j5-'));
+  opened = join(home, 'opened.txt');
+  const browserScript = join(home, 'browser.sh');
+  writeFileSync(browserScript, `#!/bin/sh\nprintf '%s\\n' "$1" >> ${JSON.stringify(opened)}\n`);
+  chmodSync(browserScript, 0o755);
+  const { CAPABILITIES_HOME: _h, DBUS_SESSION_BUS_ADDRESS: _d, XDG_CONFIG_HOME: _x, ...rest } = process.env;
+  env = { ...rest, HOME: home, BROWSER: browserScript, CAPABILITIES_OPEN_PAGES: '0' };
+
+  github = await startGithubStandIn({ ...GITHUB, users: [ANA] });
+  board = await startBoardServer({ bearer: TOKEN });
+  redirect = await startLoopbackRedirect();
+  browser = await launchBrowser();
+  ana = await browser.newContext();
+  worker = await startWranglerDev({
+    GITHUB_CLIENT_ID: GITHUB.clientId,
+    GITHUB_CLIENT_SECRET: GITHUB.clientSecret,
+    GITHUB_URL: github.url,
+    GITHUB_API_URL: github.url,
+    ALLOW_PRIVATE_UPSTREAMS: '1',
+    SECRETS_KEY: 'j5-secrets-key-0123456789abcdef0123456789',
+  });
+  writeFileSync(
+    join(home, '.claude.json'),
+    `${JSON.stringify(
+      {
+        mcpServers: {
+          board: { type: 'http', url: board.url, headers: { Authorization: `Bearer ${TOKEN}` } },
+          memory: {
+            type: 'stdio',
+            command: NODE,
+            args: [MEMORY],
+            env: { MEMORY_FILE_PATH: join(home, 'memory.jsonl') },
+          },
+        },
+      },
+      null,
+      2,
+    )}\n`,
+    { mode: 0o600 },
+  );
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await worker?.stop();
+  await redirect?.close();
+  await board?.close();
+  await github?.close();
+  if (home) rmSync(home, { recursive: true, force: true });
+}, 60_000);
+
+/** Waits for the CLI to hand `$BROWSER` a URL, and returns the newest. */
+async function nextOpened(count: number): Promise<string> {
+  for (let i = 0; i < 400; i++) {
+    const lines = existsSync(opened) ? readFileSync(opened, 'utf8').trim().split('\n').filter(Boolean) : [];
+    if (lines.length >= count) return lines[count - 1] ?? '';
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the CLI never asked the browser to open a page');
+}
+
+function finished(child: ChildProcess): Promise<{ status: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  return new Promise((resolve) =>
+    child.once('exit', (code) => resolve({ status: code ?? -1, stdout, stderr })),
+  );
+}
+
+describe('J5: a local hub goes hosted', { timeout: 120_000 }, () => {
+  it('the local hub is made from the Claude Code config, the credential in its secret store', () => {
+    const init = run(['hub', 'init', '--import', '--yes']);
+    expect(init.status, init.stderr + init.stdout).toBe(0);
+    const list = run(['hub', 'list', '--json']);
+    expect(list.stdout).toContain('board');
+    expect(readFileSync(join(home, '.capabilities', '.env'), 'utf8')).toContain(TOKEN);
+  });
+
+  it('hub login: the browser signs in at GitHub and allows the CLI, which keeps its tokens in the secret store', async () => {
+    const child = spawn(BIN, ['hub', 'login', '--url', worker.url], {
+      cwd: home,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const done = finished(child);
+    const url = new URL(await nextOpened(1));
+    expect(url.origin + url.pathname).toBe(`${worker.url}/authorize`);
+    expect(url.searchParams.get('scope')?.split(' ')).toContain('hub:configure');
+    const page = await ana.newPage();
+    await page.goto(url.href);
+    await page.getByRole('button', { name: `Authorize ${ANA.login}` }).click();
+    await page.waitForURL((at) => at.origin === worker.url && at.pathname === '/authorize');
+    const consent = (await page.textContent('body')) ?? '';
+    expect(consent).toMatch(/change your hub's configuration/);
+    await page.getByRole('button', { name: 'Allow', exact: true }).click();
+    await page.waitForURL((at) => at.hostname === '127.0.0.1' && at.origin !== worker.url);
+    await page.close();
+    const login = await done;
+    expect(login.status, login.stderr).toBe(0);
+    expect(login.stdout).toContain(`Signed in to ${worker.url} as ${ANA.login}`);
+    const hosted = readFileSync(join(home, '.capabilities', 'hub', 'hosted.json'), 'utf8');
+    expect(hosted).toContain(worker.url);
+    expect(hosted).not.toMatch(/access_token|refresh_token/);
+  });
+
+  it('hub push --secrets --yes: the plan adds the board with its credential and skips the stdio server', () => {
+    const push = run(['hub', 'push', '--secrets', '--yes']);
+    expect(push.status, push.stderr + push.stdout).toBe(0);
+    expect(push.stdout + push.stderr).not.toContain(TOKEN);
+    expect(push.stdout).toMatch(/board/);
+    expect(push.stdout).toMatch(/memory[\s\S]*skip/i);
+    const applied = /Applied plan ([0-9a-f]{8,})/.exec(push.stdout);
+    expect(applied, push.stdout).not.toBeNull();
+    appliedHash = applied?.[1] ?? '';
+
+    const again = run(['hub', 'push', '--secrets', '--yes', '--json']);
+    expect(again.status, again.stderr).toBe(0);
+    const answer = JSON.parse(again.stdout) as { plan: { empty: boolean }; applied: boolean };
+    expect(answer.plan.empty).toBe(true);
+    expect(answer.applied).toBe(false);
+  });
+
+  it('an agent signed in over OAuth runs execute on the hosted hub: the credential reaches the upstream and comes back scrubbed', async () => {
+    const provider = new LoopbackOAuthProvider(redirect.url, 'J5 Agent');
+    const transport = () =>
+      new StreamableHTTPClientTransport(new URL('/mcp', worker.url), { authProvider: provider });
+    const first = new Client({ name: 'j5-agent', version: '1.0.0' });
+    const firstTransport = transport();
+    await expect(first.connect(firstTransport)).rejects.toBeInstanceOf(UnauthorizedError);
+    const page = await ana.newPage();
+    await page.goto(provider.authorizationUrl?.href ?? '');
+    const landed = redirect.next();
+    // An agent asks for the hub, never to change its configuration.
+    expect(await page.textContent('body')).not.toMatch(/change your hub's configuration/);
+    await page.getByRole('button', { name: 'Allow', exact: true }).click();
+    const back = await landed;
+    await page.close();
+    await firstTransport.finishAuth(back.searchParams);
+    const agent = new Client({ name: 'j5-agent', version: '1.0.0' });
+    await agent.connect(transport());
+
+    const before = board.authorizations.length;
+    const result = await agent.callTool({
+      name: 'execute',
+      arguments: {
+        code: 'const who = await board.whoami({}); const list = await board.list_posts({}); return { who, list };',
+      },
+    });
+    const envelope = result.structuredContent as ExecuteEnvelope;
+    expect(envelope.status, JSON.stringify(envelope)).toBe('completed');
+    expect(board.authorizations.slice(before)).toContain(`Bearer ${TOKEN}`);
+    expect(JSON.stringify(result)).not.toContain(TOKEN);
+    expect(JSON.stringify(envelope.result)).toContain('Bearer');
+    await agent.close();
+
+    // Nowhere in the hosted hub's storage, its output, or the run's page.
+    for (const file of filesUnder(worker.stateDir)) {
+      const bytes = readFileSync(file);
+      expect(bytes.includes(TOKEN), file).toBe(false);
+      expect(bytes.includes(Buffer.from(TOKEN).toString('base64')), file).toBe(false);
+    }
+    expect(worker.output()).not.toContain(TOKEN);
+    const runPage = await ana.newPage();
+    await runPage.goto(`${worker.url}/runs/${envelope.runId}`);
+    expect(await runPage.content()).not.toContain(TOKEN);
+    await runPage.close();
+  });
+
+  it('hub status says who is signed in where, the hosted sources, the last plan, and that local and hosted match', () => {
+    const status = run(['hub', 'status']);
+    expect(status.status, status.stderr).toBe(0);
+    expect(status.stdout).toContain(worker.url);
+    expect(status.stdout).toContain(ANA.login);
+    expect(status.stdout).toMatch(/board/);
+    expect(status.stdout).toContain(appliedHash.slice(0, 12));
+    expect(status.stdout).toMatch(/match/i);
+  });
+
+  it('hub logout revokes and forgets the sign-in; then push says to sign in', () => {
+    const logout = run(['hub', 'logout']);
+    expect(logout.status, logout.stderr).toBe(0);
+    expect(readFileSync(join(home, '.capabilities', '.env'), 'utf8')).not.toMatch(/HOSTED/);
+    const push = run(['hub', 'push', '--yes']);
+    expect(push.status).not.toBe(0);
+    expect(push.stderr).toMatch(/hub login/);
+  });
+});
