@@ -84,7 +84,8 @@ async function pushCommand(options: PushOptions, command: Command): Promise<void
                   out.note(`Sending the secret of ${where(offer)} to ${client.url}.`);
                   return true;
                 }
-                const replaces = offer.hosted === 'keep' ? '; it replaces the value the hosted hub has' : '';
+                const replaces =
+                  offer.hosted === 'keep' ? '; the hosted hub has one, which it replaces if they differ' : '';
                 return review.confirmOrYes(
                   interaction,
                   `Send the secret of ${where(offer)} to ${client.url}, to keep in its encrypted secret store${replaces}?`,
