@@ -14,6 +14,7 @@ import { registerConnections } from './hub-connections.ts';
 import { registerDashboard } from './hub-dashboard.ts';
 import { registerDoctor } from './hub-doctor.ts';
 import { registerHosted } from './hub-hosted.ts';
+import { registerHostedConfig } from './hub-hosted-config.ts';
 import { registerImport } from './hub-import.ts';
 import { registerInit } from './hub-init.ts';
 import { registerRuns } from './hub-runs.ts';
@@ -52,6 +53,7 @@ export function buildProgram(): Command {
   registerDashboard(hub);
   registerConnect(hub);
   registerHosted(hub);
+  registerHostedConfig(hub);
   return program;
 }
 

@@ -1,0 +1,181 @@
+/**
+ * `capabilities hub push` and `capabilities hub status`: the local hub's configuration sent to
+ * the hosted hub a person signed in to (`hub login`, in hub-hosted.ts), and the hosted hub's
+ * state beside the local one. The logic is in local/hosted/ (push.ts, hosted-status.ts); this
+ * file opens what they need and speaks to the person.
+ *
+ * `push` shows the plan (stdout) and asks before applying it; `--yes` applies the plan shown (and sends
+ * every secret offered, with --secrets). With `--json` and no `--yes` it is a dry run: the plan
+ * and its hash, nothing asked, no secret sent, nothing applied (a prompt would break the JSON).
+ * The local hub must exist: neither command creates one.
+ */
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import type { HubConfiguration } from '../../engine/contracts/configuration.ts';
+import { HubError } from '../../engine/errors.ts';
+import { inertLine } from '../../engine/inert.ts';
+import type { HomePaths } from '../home.ts';
+import type { OpenHub } from '../open-hub.ts';
+import { outputOf } from './hub-action.ts';
+import type { Output } from './output.ts';
+
+interface PushOptions {
+  secrets?: boolean;
+  yes?: boolean;
+}
+
+/** Opens the local hub at `paths` (never creating it) and runs `body` with it, closed afterwards. */
+async function onLocalHub<T>(
+  out: Output,
+  _paths: HomePaths,
+  body: (open: OpenHub, configuration: HubConfiguration) => Promise<T>,
+): Promise<T> {
+  const [{ openHub }, { configurationOf }] = await Promise.all([
+    import('../open-hub.ts'),
+    import('../../engine/configuration/configuration-of.ts'),
+  ]);
+  const open = openHub(out);
+  try {
+    // The scrubber learns every secret the hub holds before anything is printed.
+    await open.engine.secrets.refresh();
+    return await body(open, configurationOf(open.local.store));
+  } finally {
+    await open.close();
+  }
+}
+
+const noHub = (paths: HomePaths, doing: string): HubError =>
+  new HubError(
+    'not_found',
+    `there is no hub at ${paths.hub}, so there is nothing to ${doing}; create it with \`capabilities hub init\` and add its sources first`,
+  );
+
+async function pushCommand(options: PushOptions, command: Command): Promise<void> {
+  const out = outputOf(command);
+  const [{ homePaths }, { openHostedClient }, push, text, review] = await Promise.all([
+    import('../home.ts'),
+    import('../hosted/hosted-client.ts'),
+    import('../hosted/push.ts'),
+    import('../hosted/plan-text.ts'),
+    import('./review-prompt.ts'),
+  ]);
+  const paths = homePaths();
+  if (!existsSync(paths.hubFile)) throw noHub(paths, 'push');
+  const client = await openHostedClient(paths, process.env);
+  const interaction = { yes: options.yes === true, input: out.options.input };
+  // With --json, nothing is asked: without --yes it is a dry run.
+  const dryRun = out.options.json && !interaction.yes;
+  if (dryRun && options.secrets) {
+    out.note('A dry run (--json without --yes) sends no secret; pass --yes to send them and apply.');
+  }
+  const outcome = await onLocalHub(out, paths, async (_open, configuration) => {
+    const { openSecretStore } = await import('../secret-store.ts');
+    const where = (offer: { namespace: string; connection: string; delivery: string }) =>
+      `${inertLine(offer.namespace)}/${inertLine(offer.connection)} (${inertLine(offer.delivery)})`;
+    return push.push({
+      client,
+      configuration,
+      ...(options.secrets && !dryRun
+        ? {
+            secrets: {
+              store: openSecretStore(paths.envFile, (notice) => out.note(notice)),
+              consent: async (offer) => {
+                if (interaction.yes) {
+                  out.note(`Sending the secret of ${where(offer)} to ${client.url}.`);
+                  return true;
+                }
+                const replaces =
+                  offer.hosted === 'keep' ? '; the hosted hub has one, which it replaces if they differ' : '';
+                return review.confirmOrYes(
+                  interaction,
+                  `Send the secret of ${where(offer)} to ${client.url}, to keep in its encrypted secret store${replaces}?`,
+                  'sending a secret needs your consent to each one: run this in a terminal, or pass --yes to send every secret of the pushed connections',
+                );
+              },
+              absent: (offer) =>
+                out.note(
+                  `No value for the secret of ${where(offer)} in the local secret store; it is left out (enter it with \`capabilities hub auth ${inertLine(offer.namespace)} --connection ${inertLine(offer.connection)}\`, then push again).`,
+                ),
+            },
+          }
+        : {}),
+      // The plan is what the command is for: on stdout, before the question about it. With
+      // --json it is part of the one object printed at the end instead.
+      show: (answer) => {
+        if (!out.options.json) out.result({}, text.planText(answer.plan, answer.hash, client.url));
+      },
+      confirmApply: async () =>
+        !dryRun &&
+        review.confirmOrYes(
+          interaction,
+          `Apply this plan to ${client.url}?`,
+          'applying needs your consent: run this in a terminal, or pass --yes to apply the plan shown',
+        ),
+    });
+  });
+  const json = {
+    plan: outcome.plan,
+    hash: outcome.hash,
+    applied: outcome.applied,
+    ...(outcome.appliedAt === undefined ? {} : { appliedAt: outcome.appliedAt }),
+    secretsSent: outcome.secretsSent.map(({ namespace, connection, key }) => ({
+      namespace,
+      connection,
+      key,
+    })),
+    secretsAbsent: outcome.secretsAbsent.map(({ namespace, connection, key }) => ({
+      namespace,
+      connection,
+      key,
+    })),
+  };
+  if (outcome.plan.empty) {
+    return out.result(json, 'The hosted hub already matches this hub; nothing to push.');
+  }
+  if (!outcome.applied) {
+    return out.result(
+      json,
+      `Not applied: the hosted hub at ${client.url} is unchanged (plan ${text.shortHash(outcome.hash)}).`,
+    );
+  }
+  out.result(
+    json,
+    `Applied plan ${text.shortHash(outcome.hash)} to ${client.url}: ${text.countsText(text.planCounts(outcome.plan))}.`,
+  );
+}
+
+async function statusCommand(_options: unknown, command: Command): Promise<void> {
+  const out = outputOf(command);
+  const [{ homePaths }, { openHostedClient }, { hostedStatus, statusText }] = await Promise.all([
+    import('../home.ts'),
+    import('../hosted/hosted-client.ts'),
+    import('../hosted/hosted-status.ts'),
+  ]);
+  const paths = homePaths();
+  const client = await openHostedClient(paths, process.env);
+  const report = existsSync(paths.hubFile)
+    ? await onLocalHub(out, paths, (_open, configuration) => hostedStatus(client, configuration))
+    : await hostedStatus(client, undefined);
+  out.result(
+    report,
+    statusText(report, `There is no local hub at ${paths.hub} to compare with the hosted one.`),
+  );
+}
+
+export function registerHostedConfig(hub: Command): void {
+  hub
+    .command('push')
+    .description(
+      "Send this hub's sources, policies and connections (never a secret value, unless --secrets) to the hosted hub, after showing the plan",
+    )
+    .option('--secrets', 'also send the secret values of the pushed connections, asking for each one')
+    .option('--yes', 'apply the plan shown without asking (and, with --secrets, send every secret offered)')
+    .action(pushCommand);
+
+  hub
+    .command('status')
+    .description(
+      'Show the hosted hub you signed in to: its sources, runs waiting for you, and what differs from this hub',
+    )
+    .action(statusCommand);
+}

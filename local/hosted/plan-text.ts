@@ -1,0 +1,101 @@
+/**
+ * A hosted hub's plan as a person reads it: source by source (add, change, remove, keep, skip
+ * with its reason), tool by tool (read-only or writes), each connection and what happens to each
+ * of its secrets (never a value: a plan holds none), the rules added and removed, and the plan's
+ * hash in its short form. Every string the hosted hub wrote is shown inert on one line
+ * (engine/inert.ts), so a plan cannot forge a line of ours.
+ */
+import type { Plan, PlannedSecret, PlannedSource } from '../../engine/contracts/configuration.ts';
+import { inertLine } from '../../engine/inert.ts';
+
+/** How many hex digits of a plan's hash a person is shown (the full hash is in --json). */
+export const SHORT_HASH_LENGTH = 12;
+
+export const shortHash = (hash: string): string => hash.slice(0, SHORT_HASH_LENGTH);
+
+/** Sources by what the plan does to them. */
+export interface PlanCounts {
+  added: number;
+  changed: number;
+  removed: number;
+  skipped: number;
+  kept: number;
+}
+
+export function planCounts(plan: Plan): PlanCounts {
+  const count = (change: PlannedSource['change']) => plan.sources.filter((s) => s.change === change).length;
+  return {
+    added: count('add'),
+    changed: count('change'),
+    removed: count('remove'),
+    skipped: count('skip'),
+    kept: count('keep'),
+  };
+}
+
+/** `N added, M changed, K removed, S skipped`. */
+export const countsText = (counts: PlanCounts): string =>
+  `${counts.added} added, ${counts.changed} changed, ${counts.removed} removed, ${counts.skipped} skipped`;
+
+/** What each fate of a secret means, in words. */
+const SECRET_FATE: Record<PlannedSecret['value'], string> = {
+  set: 'set (the value you consented to is sent; the hosted hub has none)',
+  replace: 'replace (the value you consented to replaces the hosted one)',
+  keep: 'keep (the hosted value stays)',
+  missing:
+    'missing (neither hub sends one: calls wait until it is entered on the source’s page or pushed with --secrets)',
+  remove: 'remove (goes with its connection)',
+};
+
+/** The lines of one source of a plan, indented under its heading. */
+export function sourceLines(source: PlannedSource): string[] {
+  const lines = [`  ${source.change.padEnd(6)}  ${inertLine(source.namespace)}  ${inertLine(source.where)}`];
+  if (source.reason !== undefined) lines.push(`            why: ${inertLine(source.reason)}`);
+  for (const tool of source.tools) {
+    const differs = tool.differs === undefined ? '' : `; differs: ${inertLine(tool.differs)}`;
+    lines.push(
+      `            tool ${tool.change.padEnd(6)}  ${inertLine(tool.address)}  (${tool.readOnly ? 'read-only' : 'writes'}${differs})`,
+    );
+  }
+  if (source.toolsKept > 0) {
+    lines.push(`            ${source.toolsKept} tool${source.toolsKept === 1 ? '' : 's'} unchanged`);
+  }
+  for (const connection of source.connections) {
+    lines.push(
+      `            connection ${inertLine(source.namespace)}/${inertLine(connection.name)}${connection.isDefault ? ' (default)' : ''}: ${connection.change}`,
+    );
+    for (const secret of connection.secrets) {
+      lines.push(
+        `              secret ${inertLine(secret.key)} (${inertLine(secret.delivery)}): ${SECRET_FATE[secret.value]}`,
+      );
+    }
+  }
+  for (const rule of source.rules) {
+    lines.push(`            rule ${rule.change.padEnd(6)}  ${inertLine(rule.rule)}`);
+  }
+  return lines;
+}
+
+/** The whole plan for a person: a heading, every source, and the counts. */
+export function planText(plan: Plan, hash: string, url: string): string {
+  const counts = planCounts(plan);
+  return [
+    `Plan ${shortHash(hash)} for ${inertLine(url)}:`,
+    ...plan.sources.flatMap(sourceLines),
+    `Sources: ${counts.added} to add, ${counts.changed} to change, ${counts.removed} to remove, ${counts.skipped} skipped, ${counts.kept} kept.`,
+  ].join('\n');
+}
+
+/**
+ * What differs between the local hub and the hosted one: the sources a plan does something to
+ * (keep left out), each on one line; empty when the two match.
+ */
+export function differenceLines(plan: Plan): string[] {
+  return plan.sources
+    .filter((source) => source.change !== 'keep')
+    .map((source) => {
+      const tools = source.tools.length > 0 ? `, ${source.tools.length} tool changes` : '';
+      const reason = source.reason === undefined ? '' : `: ${inertLine(source.reason)}`;
+      return `  ${source.change.padEnd(6)}  ${inertLine(source.namespace)}${tools}${reason}`;
+    });
+}

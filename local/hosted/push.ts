@@ -1,0 +1,187 @@
+/**
+ * `hub push` without a terminal: ask the hosted hub for a plan, offer each secret of each pushed
+ * connection to the person (with --secrets), plan again with the values they allowed, and apply
+ * that plan by its hash once they consent. The hosted hub is reached through a HostedClient; the
+ * person through the callbacks the command (or a test) hands in.
+ *
+ * Invariants: a secret value leaves this machine only after `consent` said yes to that one
+ * secret, and only in the request body; it is never shown or returned. A stdio source is never
+ * offered a secret (the plan skips it hosted). Applying sends the exact hash of the plan the
+ * person was shown; a hosted hub that changed since answers 409 and nothing is applied.
+ */
+import {
+  type ApplyRequest,
+  type HubConfiguration,
+  PlanAnswer,
+  type PlannedSecret,
+  type PushRequest,
+} from '../../engine/contracts/configuration.ts';
+import { HubError, isHubError } from '../../engine/errors.ts';
+import type { SecretStore } from '../../engine/secrets/secret-store.ts';
+import { HOSTED_PATHS, type HostedClient } from './hosted-api.ts';
+import { shortHash } from './plan-text.ts';
+
+/** One secret of a pushed connection, as the person is asked about it. */
+export interface SecretOffer {
+  namespace: string;
+  connection: string;
+  /** The secret-store key (a name, never the value). */
+  key: string;
+  /** Where the value reaches the source, in the hosted hub's words (or the key when it gave none). */
+  delivery: string;
+  /** What the hosted hub holds now, from the plan made without secrets. */
+  hosted: PlannedSecret['value'] | undefined;
+}
+
+/** Asks the hosted hub for a plan of `configuration` with `secrets` (values by key). */
+export function requestPlan(
+  client: HostedClient,
+  configuration: HubConfiguration,
+  secrets: Record<string, string> = {},
+): Promise<PlanAnswer> {
+  const body: PushRequest = { configuration, secrets };
+  return client.post(HOSTED_PATHS.plan, body, PlanAnswer);
+}
+
+/** Applies the plan whose hash the person saw; a plan that changed since is refused, nothing applied. */
+export async function applyPlan(
+  client: HostedClient,
+  configuration: HubConfiguration,
+  secrets: Record<string, string>,
+  planHash: string,
+): Promise<PlanAnswer> {
+  const body: ApplyRequest = { configuration, secrets, planHash };
+  try {
+    return await client.post(HOSTED_PATHS.apply, body, PlanAnswer);
+  } catch (error) {
+    if (!isHubError(error, 'conflict')) throw error;
+    throw new HubError(
+      'conflict',
+      `the hosted hub at ${client.url} changed since plan ${shortHash(planHash)} was made, so nothing was applied; run \`capabilities hub push\` again to see the plan as it is now`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * Every secret of every connection the push carries, except those of sources the plan skips
+ * (a stdio source runs only locally, so its secrets never leave this machine).
+ */
+export function secretOffers(configuration: HubConfiguration, plan: PlanAnswer['plan']): SecretOffer[] {
+  const offers: SecretOffer[] = [];
+  for (const { source, connections } of configuration.sources) {
+    const planned = plan.sources.find((s) => s.namespace === source.namespace);
+    if (source.kind === 'mcp-stdio' || planned?.change === 'skip') continue;
+    for (const connection of connections) {
+      const plannedSecrets = planned?.connections.find((c) => c.name === connection.name)?.secrets ?? [];
+      for (const ref of connection.secrets) {
+        const hosted = plannedSecrets.find((s) => s.key === ref.key);
+        offers.push({
+          namespace: source.namespace,
+          connection: connection.name,
+          key: ref.key,
+          delivery: hosted?.delivery ?? ref.key,
+          hosted: hosted?.value,
+        });
+      }
+    }
+  }
+  return offers;
+}
+
+/** What became of the secrets offered: sent (consented, with a value), declined, or absent locally. */
+export interface SecretsGathered {
+  /** The values to send, by key. Never printed. */
+  values: Record<string, string>;
+  sent: SecretOffer[];
+  declined: SecretOffer[];
+  /** Offers the local secret store has no value for: left out. */
+  absent: SecretOffer[];
+}
+
+/**
+ * Reads each offered secret from the local store and asks `consent` for it, one at a time; a
+ * value the store lacks is never asked about (`absent` is called instead) and left out.
+ */
+export async function gatherSecrets(
+  offers: readonly SecretOffer[],
+  store: Pick<SecretStore, 'get'>,
+  consent: (offer: SecretOffer) => Promise<boolean>,
+  absent: (offer: SecretOffer) => void,
+): Promise<SecretsGathered> {
+  const gathered: SecretsGathered = { values: {}, sent: [], declined: [], absent: [] };
+  for (const offer of offers) {
+    const value = await store.get(offer.key);
+    if (value === undefined || value === '') {
+      gathered.absent.push(offer);
+      absent(offer);
+      continue;
+    }
+    if (await consent(offer)) {
+      gathered.values[offer.key] = value;
+      gathered.sent.push(offer);
+    } else {
+      gathered.declined.push(offer);
+    }
+  }
+  return gathered;
+}
+
+/** What `push` needs from the person and the machine. */
+export interface PushDeps {
+  client: HostedClient;
+  configuration: HubConfiguration;
+  /** With --secrets: where values are read, and the person's answer for each one. */
+  secrets?: {
+    store: Pick<SecretStore, 'get'>;
+    consent(offer: SecretOffer): Promise<boolean>;
+    absent(offer: SecretOffer): void;
+  };
+  /** Shows the plan the person is asked to apply (never called for an empty plan). */
+  show(answer: PlanAnswer): void;
+  /** The person's consent to apply the plan shown; false leaves the hosted hub as it is. */
+  confirmApply(answer: PlanAnswer): Promise<boolean>;
+}
+
+export interface PushOutcome {
+  plan: PlanAnswer['plan'];
+  /** The full hash of the plan shown (and applied, when `applied`). */
+  hash: string;
+  applied: boolean;
+  appliedAt?: number;
+  /** The secrets whose values were sent (keys and where they go, never values). */
+  secretsSent: SecretOffer[];
+  /** The secrets left out because the local store has no value for them. */
+  secretsAbsent: SecretOffer[];
+}
+
+/** One push: plan, secrets (with consent), plan again, show, consent, apply. */
+export async function push(deps: PushDeps): Promise<PushOutcome> {
+  const { client, configuration } = deps;
+  let answer = await requestPlan(client, configuration);
+  let gathered: SecretsGathered = { values: {}, sent: [], declined: [], absent: [] };
+  if (deps.secrets) {
+    const { store, consent, absent } = deps.secrets;
+    gathered = await gatherSecrets(secretOffers(configuration, answer.plan), store, consent, absent);
+    // The hash covers the values, so the plan the person applies is the one made with them.
+    if (gathered.sent.length > 0) answer = await requestPlan(client, configuration, gathered.values);
+  }
+  const outcome = {
+    plan: answer.plan,
+    hash: answer.hash,
+    applied: false,
+    secretsSent: gathered.sent,
+    secretsAbsent: gathered.absent,
+  };
+  if (answer.plan.empty) return outcome;
+  deps.show(answer);
+  if (!(await deps.confirmApply(answer))) return outcome;
+  const applied = await applyPlan(client, configuration, gathered.values, answer.hash);
+  return {
+    ...outcome,
+    plan: applied.plan,
+    hash: applied.hash,
+    applied: true,
+    ...(applied.appliedAt === undefined ? {} : { appliedAt: applied.appliedAt }),
+  };
+}
