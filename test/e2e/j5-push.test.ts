@@ -11,7 +11,7 @@
  * storage, its output or the run's page. A second identical push is an empty plan. The stdio
  * server is skipped with its reason.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
@@ -28,6 +28,8 @@ import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@model
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
+import { readHostedTokens } from '../../local/hosted/hosted-state.ts';
+import { EnvFileSecretStore } from '../../local/secret-store.ts';
 import { type RunningBoard, startBoardServer } from '../fixtures/board-http-server.ts';
 import { type RunningGithubStandIn, startGithubStandIn } from '../fixtures/github-standin-server.ts';
 import { BIN, REPO } from '../node/cli-process.ts';
@@ -58,15 +60,13 @@ let env: NodeJS.ProcessEnv;
 let opened: string;
 let appliedHash = '';
 
+/**
+ * The CLI as a person runs it, without blocking this process: the board it lists and calls
+ * answers from here.
+ */
 function run(args: readonly string[], extra: NodeJS.ProcessEnv = {}) {
-  const result = spawnSync(BIN, args, {
-    cwd: home,
-    env: { ...env, ...extra },
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  if (result.error) throw result.error;
-  return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+  const child = spawn(BIN, args, { cwd: home, env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return finished(child).done;
 }
 
 /** Every file under `dir`, recursively. */
@@ -130,17 +130,20 @@ afterAll(async () => {
   if (home) rmSync(home, { recursive: true, force: true });
 }, 60_000);
 
-/** Waits for the CLI to hand `$BROWSER` a URL, and returns the newest. */
-async function nextOpened(count: number): Promise<string> {
+/** Waits for the CLI to hand `$BROWSER` a URL, and returns the newest; `said` is what the CLI printed, for a failure. */
+async function nextOpened(count: number, said: () => string): Promise<string> {
   for (let i = 0; i < 400; i++) {
     const lines = existsSync(opened) ? readFileSync(opened, 'utf8').trim().split('\n').filter(Boolean) : [];
     if (lines.length >= count) return lines[count - 1] ?? '';
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error('the CLI never asked the browser to open a page');
+  throw new Error(`the CLI never asked the browser to open a page; it said: ${said()}`);
 }
 
-function finished(child: ChildProcess): Promise<{ status: number; stdout: string; stderr: string }> {
+function finished(child: ChildProcess): {
+  done: Promise<{ status: number; stdout: string; stderr: string }>;
+  said: () => string;
+} {
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk) => {
@@ -149,28 +152,32 @@ function finished(child: ChildProcess): Promise<{ status: number; stdout: string
   child.stderr?.on('data', (chunk) => {
     stderr += chunk;
   });
-  return new Promise((resolve) =>
-    child.once('exit', (code) => resolve({ status: code ?? -1, stdout, stderr })),
-  );
+  return {
+    done: new Promise((resolve) =>
+      child.once('exit', (code) => resolve({ status: code ?? -1, stdout, stderr })),
+    ),
+    said: () => stdout + stderr,
+  };
 }
 
 describe('J5: a local hub goes hosted', { timeout: 120_000 }, () => {
-  it('the local hub is made from the Claude Code config, the credential in its secret store', () => {
-    const init = run(['hub', 'init', '--import', '--yes']);
+  it('the local hub is made from the Claude Code config, the credential in its secret store', async () => {
+    const init = await run(['hub', 'init', '--import', '--yes']);
     expect(init.status, init.stderr + init.stdout).toBe(0);
-    const list = run(['hub', 'list', '--json']);
-    expect(list.stdout).toContain('board');
+    const list = await run(['hub', 'list']);
+    expect(list.stdout).toMatch(/^board {2}mcp-http .*\n {4}3 tools/m);
     expect(readFileSync(join(home, '.capabilities', '.env'), 'utf8')).toContain(TOKEN);
   });
 
   it('hub login: the browser signs in at GitHub and allows the CLI, which keeps its tokens in the secret store', async () => {
     const child = spawn(BIN, ['hub', 'login', '--url', worker.url], {
       cwd: home,
-      env,
+      // Pages open for this command: the person's browser is the test's $BROWSER.
+      env: { ...env, CAPABILITIES_OPEN_PAGES: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const done = finished(child);
-    const url = new URL(await nextOpened(1));
+    const { done, said } = finished(child);
+    const url = new URL(await nextOpened(1, said));
     expect(url.origin + url.pathname).toBe(`${worker.url}/authorize`);
     expect(url.searchParams.get('scope')?.split(' ')).toContain('hub:configure');
     const page = await ana.newPage();
@@ -187,20 +194,24 @@ describe('J5: a local hub goes hosted', { timeout: 120_000 }, () => {
     expect(login.stdout).toContain(`Signed in to ${worker.url} as ${ANA.login}`);
     const hosted = readFileSync(join(home, '.capabilities', 'hub', 'hosted.json'), 'utf8');
     expect(hosted).toContain(worker.url);
-    expect(hosted).not.toMatch(/access_token|refresh_token/);
+    const kept = await readHostedTokens(new EnvFileSecretStore(join(home, '.capabilities', '.env')));
+    expect(kept?.refresh_token).toBeTruthy();
+    expect(hosted).not.toContain(kept?.access_token);
+    expect(hosted).not.toContain(kept?.refresh_token);
   });
 
-  it('hub push --secrets --yes: the plan adds the board with its credential and skips the stdio server', () => {
-    const push = run(['hub', 'push', '--secrets', '--yes']);
+  it('hub push --secrets --yes: the plan adds the board with its credential and skips the stdio server', async () => {
+    const push = await run(['hub', 'push', '--secrets', '--yes']);
     expect(push.status, push.stderr + push.stdout).toBe(0);
     expect(push.stdout + push.stderr).not.toContain(TOKEN);
-    expect(push.stdout).toMatch(/board/);
+    expect(push.stdout).toMatch(/add {5}board/);
+    expect(push.stdout).toMatch(/board\.whoami/);
     expect(push.stdout).toMatch(/memory[\s\S]*skip/i);
     const applied = /Applied plan ([0-9a-f]{8,})/.exec(push.stdout);
     expect(applied, push.stdout).not.toBeNull();
     appliedHash = applied?.[1] ?? '';
 
-    const again = run(['hub', 'push', '--secrets', '--yes', '--json']);
+    const again = await run(['hub', 'push', '--secrets', '--yes', '--json']);
     expect(again.status, again.stderr).toBe(0);
     const answer = JSON.parse(again.stdout) as { plan: { empty: boolean }; applied: boolean };
     expect(answer.plan.empty).toBe(true);
@@ -253,8 +264,8 @@ describe('J5: a local hub goes hosted', { timeout: 120_000 }, () => {
     await runPage.close();
   });
 
-  it('hub status says who is signed in where, the hosted sources, the last plan, and that local and hosted match', () => {
-    const status = run(['hub', 'status']);
+  it('hub status says who is signed in where, the hosted sources, the last plan, and that local and hosted match', async () => {
+    const status = await run(['hub', 'status']);
     expect(status.status, status.stderr).toBe(0);
     expect(status.stdout).toContain(worker.url);
     expect(status.stdout).toContain(ANA.login);
@@ -263,11 +274,11 @@ describe('J5: a local hub goes hosted', { timeout: 120_000 }, () => {
     expect(status.stdout).toMatch(/match/i);
   });
 
-  it('hub logout revokes and forgets the sign-in; then push says to sign in', () => {
-    const logout = run(['hub', 'logout']);
+  it('hub logout revokes and forgets the sign-in; then push says to sign in', async () => {
+    const logout = await run(['hub', 'logout']);
     expect(logout.status, logout.stderr).toBe(0);
     expect(readFileSync(join(home, '.capabilities', '.env'), 'utf8')).not.toMatch(/HOSTED/);
-    const push = run(['hub', 'push', '--yes']);
+    const push = await run(['hub', 'push', '--yes']);
     expect(push.status).not.toBe(0);
     expect(push.stderr).toMatch(/hub login/);
   });
