@@ -122,7 +122,7 @@ async function decideOnPage(url: string, label: string, by: 'mouse' | 'keyboard'
   const button = page.getByRole('button', { name: label }).first();
   if (by === 'mouse') await button.click();
   else {
-    for (let i = 0; i < 40 && !(await button.evaluate((b) => b === document.activeElement)); i++)
+    for (let i = 0; i < 40 && !(await button.evaluate((b) => b === b.ownerDocument.activeElement)); i++)
       await page.keyboard.press('Tab');
     await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
   }

@@ -68,10 +68,13 @@ export class LoopbackOAuthProvider implements OAuthClientProvider {
   /** Where the SDK asked to send the person's browser, last. */
   authorizationUrl: URL | undefined;
 
-  constructor(
-    readonly redirectUrl: string,
-    readonly clientName: string,
-  ) {}
+  readonly redirectUrl: string;
+  readonly clientName: string;
+
+  constructor(redirectUrl: string, clientName: string) {
+    this.redirectUrl = redirectUrl;
+    this.clientName = clientName;
+  }
 
   get clientMetadata(): OAuthClientMetadata {
     return {
