@@ -17,6 +17,7 @@ import {
   type HubConfiguration,
   type Plan,
   type PlannedConnection,
+  type PlannedReview,
   type PlannedRule,
   type PlannedSecret,
   type PlannedSource,
@@ -24,7 +25,7 @@ import {
 } from '../contracts/configuration.ts';
 import type { Connection, SecretRef } from '../contracts/connections.ts';
 import type { PolicyRule } from '../contracts/policy.ts';
-import type { ManifestTool, Source } from '../contracts/sources.ts';
+import type { ManifestTool, Source, ToolReview } from '../contracts/sources.ts';
 import { changedParts } from '../sources/manifest-diff.ts';
 
 /** What the plan knows of secret values: never a value, only what differs. */
@@ -77,23 +78,35 @@ export function sourceWhere(source: Source): string {
 }
 
 function plannedShell(source: Source, change: PlannedSource['change']): PlannedSource {
+  const reaches = source.kind === 'mcp-http' ? extraReach(source.url, source.allowedHosts) : undefined;
   return {
     namespace: source.namespace,
     kind: source.kind,
     change,
     where: sourceWhere(source),
+    ...(reaches ? { reaches } : {}),
     tools: [],
     toolsKept: 0,
     connections: [],
+    reviews: [],
     rules: [],
   };
+}
+
+/** The allowed hosts, when they are more than the URL's own host (what a person must see: more reach). */
+function extraReach(url: string, allowedHosts: readonly string[]): string[] | undefined {
+  const own = URL.parse(url)?.host;
+  return allowedHosts.length === 1 && allowedHosts[0] === own ? undefined : [...allowedHosts];
 }
 
 function added(entry: ConfiguredSource, secrets: SecretFacts): PlannedSource {
   return {
     ...plannedShell(entry.source, 'add'),
     tools: (entry.manifest?.tools ?? []).map((tool) => plannedTool(tool, 'add')),
-    connections: entry.connections.map((connection) => plannedConnection(undefined, connection, secrets)),
+    connections: entry.connections.map((connection) =>
+      plannedConnection(undefined, connection, secrets, true),
+    ),
+    reviews: reviewChanges([], entry.reviews),
     rules: entry.policies.map((rule) => ({ change: 'add' as const, rule: ruleWords(rule) })),
   };
 }
@@ -114,7 +127,8 @@ function removed(entry: ConfiguredSource): PlannedSource {
 
 function changed(current: ConfiguredSource, entry: ConfiguredSource, secrets: SecretFacts): PlannedSource {
   const reasons: string[] = [];
-  if (canonicalJson(location(current.source)) !== canonicalJson(location(entry.source))) {
+  const moved = canonicalJson(location(current.source)) !== canonicalJson(location(entry.source));
+  if (moved) {
     reasons.push(`was ${describeLocation(current.source)}, becomes ${describeLocation(entry.source)}`);
   }
   const before = new Map((current.manifest?.tools ?? []).map((tool) => [tool.address, tool]));
@@ -129,12 +143,13 @@ function changed(current: ConfiguredSource, entry: ConfiguredSource, secrets: Se
     } else toolsKept += 1;
   }
   for (const [address, tool] of before) if (!after.has(address)) tools.push(plannedTool(tool, 'remove'));
-  if (!sameReviews(current, entry)) reasons.push('what you approved differs');
+  const reviews = reviewChanges(current.reviews, entry.reviews);
 
   const connections: PlannedConnection[] = [];
   const oldConnections = new Map(current.connections.map((c) => [c.name, c]));
   for (const connection of entry.connections) {
-    connections.push(plannedConnection(oldConnections.get(connection.name), connection, secrets));
+    // A held value never follows a source to a new place: it is sent again, or forgotten.
+    connections.push(plannedConnection(oldConnections.get(connection.name), connection, secrets, moved));
   }
   const newNames = new Set(entry.connections.map((c) => c.name));
   for (const connection of current.connections) {
@@ -162,6 +177,7 @@ function changed(current: ConfiguredSource, entry: ConfiguredSource, secrets: Se
     tools,
     toolsKept,
     connections: connections.filter((c) => any || c.change !== 'keep'),
+    reviews,
     rules,
   };
 }
@@ -170,16 +186,25 @@ function plannedTool(tool: ManifestTool, change: PlannedTool['change']): Planned
   return { address: tool.address, change, readOnly: tool.annotations?.readOnlyHint === true };
 }
 
+/**
+ * One connection's change and each secret's fate. A value the hub holds stays only for a
+ * connection it already has, of a source that did not move (`fresh` is false): otherwise it is
+ * forgotten unless sent again, so no credential reaches a place it was not entered for.
+ */
 function plannedConnection(
   current: Connection | undefined,
   connection: Connection,
   secrets: SecretFacts,
+  fresh: boolean,
 ): PlannedConnection {
   const planned = connection.secrets.map((ref): PlannedSecret => {
     const sent = secrets.sent.get(ref.key);
     if (sent === 'new') return plannedSecret(ref, 'set');
     if (sent === 'different') return plannedSecret(ref, 'replace');
-    return plannedSecret(ref, secrets.held.has(ref.key) ? 'keep' : 'missing');
+    if (!secrets.held.has(ref.key)) return plannedSecret(ref, 'missing');
+    // Sent and the same, or not sent: the held value, unless it would go somewhere new.
+    if (sent === 'same') return plannedSecret(ref, fresh || !current ? 'set' : 'keep');
+    return plannedSecret(ref, fresh || !current ? 'forget' : 'keep');
   });
   // Values the connection no longer points at go with it.
   const kept = new Set(connection.secrets.map((ref) => ref.key));
@@ -222,10 +247,19 @@ function describeLocation(source: Source): string {
   return hosts === new URL(source.url).host ? source.url : `${source.url} (reaching ${hosts})`;
 }
 
-function sameReviews(a: ConfiguredSource, b: ConfiguredSource): boolean {
-  const shape = (entry: ConfiguredSource) =>
-    entry.reviews.map((review) => `${review.address} ${review.contract}`).sort();
-  return canonicalJson(shape(a)) === canonicalJson(shape(b));
+/** Approvals added and removed, compared by tool and contract. */
+function reviewChanges(before: readonly ToolReview[], after: readonly ToolReview[]): PlannedReview[] {
+  const key = (review: ToolReview) => `${review.address} ${review.contract}`;
+  const old = new Set(before.map(key));
+  const now = new Set(after.map(key));
+  return [
+    ...after
+      .filter((review) => !old.has(key(review)))
+      .map((review) => ({ address: review.address, change: 'add' as const })),
+    ...before
+      .filter((review) => !now.has(key(review)))
+      .map((review) => ({ address: review.address, change: 'remove' as const })),
+  ];
 }
 
 /** A rule as configuration: what it says, without its id or when it was made. */

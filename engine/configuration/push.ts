@@ -17,6 +17,7 @@
  * Only a person's own client reaches this (the Worker lets only a token with the configure scope,
  * which a person grants the CLI on the consent page); nothing an agent holds can.
  */
+import { z } from 'zod';
 import { canonicalJson } from '../canonical-json.ts';
 import {
   ApplyRequest,
@@ -28,12 +29,16 @@ import {
   PushRequest,
 } from '../contracts/configuration.ts';
 import type { Connection } from '../contracts/connections.ts';
-import { contractDigest, sha256Hex } from '../digest.ts';
+import { sha256Hex } from '../digest.ts';
 import { HubError } from '../errors.ts';
 import { hex } from '../hex.ts';
 import type { Clock, HubStore, Random } from '../ports.ts';
 import type { HubSecrets } from '../secrets/hub-secrets.ts';
-import type { PreparedSecretWrite, TransactionalSecretStore } from '../secrets/secret-store.ts';
+import {
+  type PreparedSecretWrite,
+  secretKey,
+  type TransactionalSecretStore,
+} from '../secrets/secret-store.ts';
 import { rescrubStored } from '../sources/scrub-listed.ts';
 import { MIN_STORED_SECRET_LENGTH } from '../sources/sources.ts';
 import { configurationOf, ruleNamespace } from './configuration-of.ts';
@@ -52,6 +57,9 @@ export interface PushDeps {
 
 /** The setting that holds the last plan applied: `{ hash, appliedAt }`. */
 export const LAST_PLAN_SETTING = 'last_plan';
+/** The last plan applied, as the setting keeps it. */
+const LastPlan = z.object({ hash: z.string(), appliedAt: z.number() });
+
 /** The setting that holds the key secret values are HMACed under for the plan's hash. */
 const HASH_KEY_SETTING = 'plan_hash_key';
 
@@ -89,7 +97,7 @@ export class ConfigurationPush {
       // Made again inside the transaction: nothing can change the hub between this and the writes.
       const own = configurationOf(store);
       const again = planOf(own, parsed.configuration, planned.facts, this.#deps.cannotRun);
-      if (basisOf(again, own, planned.sealed) !== planned.basis) {
+      if (basisOf(again, own, parsed.configuration, planned.sealed) !== planned.basis) {
         throw changedSinceShown();
       }
       this.#write(own, parsed, planned, now);
@@ -157,7 +165,7 @@ export class ConfigurationPush {
       );
     }
     const parsed = result.data as ReturnType<T['parse']>;
-    await checkWhole(parsed as Parsed);
+    checkWhole(parsed as Parsed);
     return parsed;
   }
 
@@ -166,7 +174,7 @@ export class ConfigurationPush {
     const own = configurationOf(this.#deps.store);
     const plan = planOf(own, parsed.configuration, facts, this.#deps.cannotRun);
     const sealed = await this.#sealedValues(parsed.secrets);
-    const basis = basisOf(plan, own, sealed);
+    const basis = basisOf(plan, own, parsed.configuration, sealed);
     return { answer: { plan, hash: await sha256Hex(basis) }, basis, facts, sealed };
   }
 
@@ -233,14 +241,17 @@ export class ConfigurationPush {
     const store = this.#deps.secrets;
     if (!store) return [];
     const writes: PreparedSecretWrite[] = [];
-    for (const source of planned.answer.plan.sources) {
-      for (const connection of source.connections) {
-        for (const secret of connection.secrets) {
-          const value = parsed.secrets[secret.key];
-          if ((secret.value === 'set' || secret.value === 'replace') && value !== undefined) {
-            writes.push(await store.prepareSet(secret.key, value));
-          } else if (secret.value === 'remove') writes.push(store.prepareDelete(secret.key));
-        }
+    const secrets = planned.answer.plan.sources.flatMap((source) =>
+      source.connections.flatMap((connection) => connection.secrets),
+    );
+    // A key a pushed connection still points at is never deleted for another that lets it go.
+    const kept = new Set(secrets.filter((s) => s.value !== 'remove').map((s) => s.key));
+    for (const secret of secrets) {
+      const value = parsed.secrets[secret.key];
+      if ((secret.value === 'set' || secret.value === 'replace') && value !== undefined) {
+        writes.push(await store.prepareSet(secret.key, value));
+      } else if (secret.value === 'forget' || (secret.value === 'remove' && !kept.has(secret.key))) {
+        writes.push(store.prepareDelete(secret.key));
       }
     }
     return writes;
@@ -302,13 +313,22 @@ export class ConfigurationPush {
   }
 }
 
-/** What the hash is taken over (see the file's docblock); timestamps of manifests are left out. */
-function basisOf(plan: PlanAnswer['plan'], own: HubConfiguration, sealed: Record<string, string>): string {
+/**
+ * What the hash is taken over (see the file's docblock): the plan, this hub's configuration and the
+ * pushed one whole (so nothing the plan words more briefly can differ at apply: a tool's text, an
+ * allowed host), and the sealed values. When this hub last fetched a manifest is left out.
+ */
+function basisOf(
+  plan: PlanAnswer['plan'],
+  own: HubConfiguration,
+  incoming: HubConfiguration,
+  sealed: Record<string, string>,
+): string {
   const hub = own.sources.map((entry) => ({
     ...entry,
     manifest: entry.manifest && { ...entry.manifest, fetchedAt: 0 },
   }));
-  return canonicalJson({ plan, hub, secrets: sealed });
+  return canonicalJson({ plan, hub, incoming, secrets: sealed });
 }
 
 function changedSinceShown(): HubError {
@@ -320,10 +340,15 @@ function changedSinceShown(): HubError {
 
 /**
  * Refuses a configuration whose parts do not belong together: a namespace twice, a record under
- * another source's namespace, a tool whose contract is not its digest, a review of a contract the
- * manifest does not hold, a value for a key no pushed connection names, a value too short to keep.
+ * another source's namespace, a review that is not of its own tool at its contract, a secret key
+ * that is not its connection's own (so no connection can name another's value) or that two
+ * connections share, a value for a key no pushed connection names, a value too short to keep.
+ *
+ * A manifest's tools are taken as listed: their digests were taken before the local hub cut or
+ * scrubbed what it stores, so they are not recomputed here; a review may be of a contract the
+ * manifest no longer holds (a tool changed since it was approved asks again, as on the local hub).
  */
-async function checkWhole(parsed: Parsed): Promise<void> {
+function checkWhole(parsed: Parsed): void {
   const seen = new Set<string>();
   const keys = new Set<string>();
   const refuse = (what: string) => {
@@ -335,22 +360,31 @@ async function checkWhole(parsed: Parsed): Promise<void> {
     seen.add(namespace);
     if (entry.manifest && entry.manifest.namespace !== namespace)
       refuse(`the manifest of "${namespace}" names another source`);
-    const tools = new Map((entry.manifest?.tools ?? []).map((tool) => [tool.address, tool]));
-    for (const tool of tools.values()) {
+    for (const tool of entry.manifest?.tools ?? []) {
       if (!tool.address.startsWith(`${namespace}.`))
         refuse(`the tool ${tool.address} is not under "${namespace}"`);
-      if ((await contractDigest(tool)) !== tool.contract)
-        refuse(`the contract of ${tool.address} is not its digest`);
     }
     for (const review of entry.reviews) {
-      if (review.namespace !== namespace || tools.get(review.address)?.contract !== review.contract) {
-        refuse(`the review of ${review.address} is not of a tool "${namespace}" holds at that contract`);
+      if (review.namespace !== namespace || !review.address.startsWith(`${namespace}.`)) {
+        refuse(`the review of ${review.address} is not under "${namespace}"`);
+      }
+      if (review.tool.address !== review.address || review.tool.contract !== review.contract) {
+        refuse(`the review of ${review.address} does not carry that tool at its contract`);
       }
     }
     for (const connection of entry.connections) {
       if (connection.namespace !== namespace)
         refuse(`the connection ${connection.namespace}/${connection.name} is not under "${namespace}"`);
-      for (const ref of connection.secrets) keys.add(ref.key);
+      const own = secretKey(namespace, connection.name, '');
+      for (const ref of connection.secrets) {
+        if (!ref.key.startsWith(own) || ref.key.length === own.length) {
+          refuse(
+            `the secret ${ref.key} of ${namespace}/${connection.name} is not that connection's own (its keys begin ${own})`,
+          );
+        }
+        if (keys.has(ref.key)) refuse(`the secret ${ref.key} is named by two connections`);
+        keys.add(ref.key);
+      }
     }
     for (const rule of entry.policies) {
       if (ruleNamespace(rule) !== namespace) refuse(`the rule ${rule.id} is not about "${namespace}"`);

@@ -104,9 +104,11 @@ export const PlannedSecret = z.object({
    * `set`: a value is sent and the hosted hub has none; `replace`: a different value replaces the
    * hosted one; `keep`: the hosted value stays (none sent, or the same one); `missing`: neither side
    * has one to use, so calls will wait for it (enter it on the source's page or push with --secrets);
-   * `remove`: the connection goes, with its value.
+   * `forget`: the hosted value is deleted, not sent to where the source now is (its URL or hosts
+   * changed, or the connection is new), so calls wait for it as for `missing`; `remove`: the
+   * connection goes, with its value.
    */
-  value: z.enum(['set', 'replace', 'keep', 'missing', 'remove']),
+  value: z.enum(['set', 'replace', 'keep', 'missing', 'forget', 'remove']),
 });
 export type PlannedSecret = z.infer<typeof PlannedSecret>;
 
@@ -125,6 +127,13 @@ export const PlannedRule = z.object({
 });
 export type PlannedRule = z.infer<typeof PlannedRule>;
 
+/** A tool approval (a review: the tool at one contract) a plan adds or removes. */
+export const PlannedReview = z.object({
+  address: ToolAddress,
+  change: z.enum(['add', 'remove']),
+});
+export type PlannedReview = z.infer<typeof PlannedReview>;
+
 /** One source of a plan. */
 export const PlannedSource = z.object({
   namespace: Namespace,
@@ -132,12 +141,16 @@ export const PlannedSource = z.object({
   change: PlanChange,
   /** Its URL, or its command line for a stdio source. */
   where: z.string(),
+  /** An HTTP source's allowed hosts, when they are more than its URL's own host. */
+  reaches: z.array(z.string()).optional(),
   /** For `skip`, and for `change`: why, in words, with what a person can do. */
   reason: z.string().optional(),
   tools: z.array(PlannedTool),
   /** Tools present on both sides with the same contract. */
   toolsKept: z.number().int().nonnegative(),
   connections: z.array(PlannedConnection),
+  /** Approvals added and removed: a tool approved at its contract runs as its rules say, without asking again. */
+  reviews: z.array(PlannedReview),
   rules: z.array(PlannedRule),
 });
 export type PlannedSource = z.infer<typeof PlannedSource>;

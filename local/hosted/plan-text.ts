@@ -44,6 +44,8 @@ const SECRET_FATE: Record<PlannedSecret['value'], string> = {
   keep: 'keep (the hosted value stays)',
   missing:
     'missing (neither hub sends one: calls wait until it is entered on the source’s page or pushed with --secrets)',
+  forget:
+    'forget (the hosted value is deleted, not sent where the source now is: calls wait until it is entered again or pushed with --secrets)',
   remove: 'remove (goes with its connection)',
 };
 
@@ -51,6 +53,9 @@ const SECRET_FATE: Record<PlannedSecret['value'], string> = {
 export function sourceLines(source: PlannedSource): string[] {
   const lines = [`  ${source.change.padEnd(6)}  ${inertLine(source.namespace)}  ${inertLine(source.where)}`];
   if (source.reason !== undefined) lines.push(`            why: ${inertLine(source.reason)}`);
+  if (source.reaches !== undefined) {
+    lines.push(`            reaches: ${source.reaches.map((host) => inertLine(host)).join(', ')}`);
+  }
   for (const tool of source.tools) {
     const differs = tool.differs === undefined ? '' : `; differs: ${inertLine(tool.differs)}`;
     lines.push(
@@ -69,6 +74,13 @@ export function sourceLines(source: PlannedSource): string[] {
         `              secret ${inertLine(secret.key)} (${inertLine(secret.delivery)}): ${SECRET_FATE[secret.value]}`,
       );
     }
+  }
+  for (const review of source.reviews) {
+    lines.push(
+      review.change === 'add'
+        ? `            approve ${inertLine(review.address)} as it is listed (it runs as its rules say, without a new review)`
+        : `            forget  the approval of ${inertLine(review.address)} (it is reviewed again before it runs)`,
+    );
   }
   for (const rule of source.rules) {
     lines.push(`            rule ${rule.change.padEnd(6)}  ${inertLine(rule.rule)}`);

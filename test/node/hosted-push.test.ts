@@ -195,6 +195,7 @@ describe('push', () => {
           tools: [],
           toolsKept: 0,
           connections: [],
+          reviews: [],
           rules: [],
         },
       ],
