@@ -5,7 +5,8 @@
  * names the client (its name, whether that name is verified, the host its tokens go to, a
  * warning when that is this computer) and what it will reach (and, when it asks for
  * `hub:configure`, that it may change the hub's configuration), and the person allows or denies;
- * the grant carries `hub`, plus `hub:configure` only when it was asked for and shown.
+ * the grant carries `hub`, plus `hub:configure` only when a client on the person's computer (a
+ * loopback redirect) asked for it and the page showed it.
  * Allowing completes the grant in the person's name: their stable id (`github:<numeric id>`),
  * which also names their hub. The form carries only the library's one-time handle, bound to this
  * browser by a cookie, so the page cannot be forged, replayed elsewhere or framed.
@@ -96,7 +97,10 @@ export function consentRoutes(signedIn: SignedInReader): Hono<ConsentEnv> {
       return page(
         String(
           ConsentPage({
-            details: { ...details, configure: grantedScopes(details.scope).includes(CONFIGURE_SCOPE) },
+            details: {
+              ...details,
+              configure: grantedScopes(details.scope, details.redirectUri).includes(CONFIGURE_SCOPE),
+            },
             handle: consent.handle,
             login: person.login,
             action: AUTHORIZE_PATH,
@@ -131,7 +135,7 @@ export function consentRoutes(signedIn: SignedInReader): Hono<ConsentEnv> {
       }
       // The request as asked (the page showed these scopes); the grant is what the page promised.
       const approved = await oauth.approveConsent(c.req.raw, handle);
-      const scope = grantedScopes(approved.request.scope);
+      const scope = grantedScopes(approved.request.scope, approved.request.redirectUri);
       const props: GrantProps = { hub: person.person, login: person.login };
       const { redirectTo } = await oauth.completeAuthorization({
         request: { ...approved.request, scope },

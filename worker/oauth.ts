@@ -44,9 +44,22 @@ export const HUB_SCOPE = 'hub';
  */
 export const SUPPORTED_SCOPES: readonly string[] = [HUB_SCOPE, CONFIGURE_SCOPE];
 
-/** What a person's approval grants for `requested`: always `hub`, and `hub:configure` only when asked for. */
-export function grantedScopes(requested: readonly string[]): string[] {
-  return requested.includes(CONFIGURE_SCOPE) ? [HUB_SCOPE, CONFIGURE_SCOPE] : [HUB_SCOPE];
+/**
+ * What a person's approval grants for `requested`: always `hub`, and `hub:configure` only when
+ * asked for by a client on the person's own computer (its redirect URI is http on a loopback
+ * address, as `hub login`'s is): a web app that names itself anything never gets to change the
+ * hub's configuration, whatever the person clicks.
+ */
+export function grantedScopes(requested: readonly string[], redirectUri: string): string[] {
+  return requested.includes(CONFIGURE_SCOPE) && isLoopbackRedirect(redirectUri)
+    ? [HUB_SCOPE, CONFIGURE_SCOPE]
+    : [HUB_SCOPE];
+}
+
+/** An http redirect URI on 127.0.0.1, [::1] or localhost (RFC 8252's loopback redirect). */
+function isLoopbackRedirect(redirectUri: string): boolean {
+  const url = URL.parse(redirectUri);
+  return url?.protocol === 'http:' && ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);
 }
 
 export const AUTHORIZE_PATH = '/authorize';

@@ -123,8 +123,11 @@ export class ConfigurationPush {
       else if (tools === undefined) health = 'no tool list yet';
       else {
         const missing = await this.#missingSecrets(store.listConnections(source.namespace));
-        if (missing.length > 0)
-          health = `no value yet for ${missing.join(', ')}: enter it on the source's page`;
+        if (missing.length > 0) {
+          health = this.#deps.secrets
+            ? `no value yet for ${missing.join(', ')}: enter it on the source's page`
+            : `no value for ${missing.join(', ')}: this hub keeps no secrets (its SECRETS_KEY is not set)`;
+        }
       }
       sources.push({
         namespace: source.namespace,
@@ -134,11 +137,8 @@ export class ConfigurationPush {
         health,
       });
     }
-    const last = store.getSetting(LAST_PLAN_SETTING);
-    return {
-      sources,
-      ...(last ? { lastPlan: JSON.parse(last) as { hash: string; appliedAt: number } } : {}),
-    };
+    const last = LastPlan.safeParse(JSON.parse(store.getSetting(LAST_PLAN_SETTING) ?? 'null'));
+    return { sources, ...(last.success ? { lastPlan: last.data } : {}) };
   }
 
   async #parse<T extends typeof PushRequest | typeof ApplyRequest>(

@@ -159,13 +159,16 @@ export class McpConnector implements SourceConnector {
   }
 
   /**
-   * A session serves one source where it is now: its namespace, its location (URL, or command
-   * line, directory and environment), the connection and what it sends. A source a push moved
+   * A session serves one source where it is now: its namespace, its location (URL and allowed
+   * hosts, or command line, directory and environment), the connection and what it sends. A source a push moved
    * elsewhere opens a new session instead of reusing the one to its old place.
    */
   #key(source: Source, credentials: Credentials): string {
+    // An HTTP session's guarded fetch fixes the hosts it may reach when it opens: they are part of where it is.
     const where =
-      source.kind === 'mcp-http' ? [source.url] : [source.command, source.cwd ?? null, source.env];
+      source.kind === 'mcp-http'
+        ? [source.url, [...source.allowedHosts].sort()]
+        : [source.command, source.cwd ?? null, source.env];
     return JSON.stringify([
       source.namespace,
       where,

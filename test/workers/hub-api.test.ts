@@ -6,9 +6,9 @@
  * with the scope, in JSON errors otherwise.
  */
 import { describe, expect, it } from 'vitest';
-import { HOSTED_PATHS } from '../../local/hosted/hosted-api.ts';
+import { HOSTED_PATHS } from '../../engine/contracts/configuration.ts';
 import { MAX_PUSH_BYTES } from '../../worker/hub-api.ts';
-import { call, consent, pkce, register, signIn, tokenFor } from './oauth-flow.ts';
+import { CLI_REDIRECT, call, consent, pkce, register, signIn, tokenFor } from './oauth-flow.ts';
 import { waitingRun } from './people.ts';
 import { WORKERS_TEST_TOKEN } from './token.ts';
 
@@ -43,18 +43,29 @@ describe('the hub:configure scope', () => {
     const { challenge } = await pkce();
     const agent = await consent(await register('An Agent'), session, challenge, 'deny');
     expect(readable(agent.html)).not.toContain("change your hub's configuration");
-    const cli = await consent(await register('capabilities CLI'), session, challenge, 'deny', CONFIGURE);
+    const cli = await consent(
+      await register('capabilities CLI', CLI_REDIRECT),
+      session,
+      challenge,
+      'deny',
+      CONFIGURE,
+      CLI_REDIRECT,
+    );
     expect(readable(cli.html)).toContain(
       "change your hub's configuration: its sources, policies and credentials",
     );
+    // A web app (its redirect is not this computer) that asks for it is neither shown nor granted it.
+    const web = await consent(await register('capabilities CLI'), session, challenge, 'deny', CONFIGURE);
+    expect(readable(web.html)).not.toContain("change your hub's configuration");
+    expect((await tokenFor(7001, 'gus', CONFIGURE)).scope.split(' ')).toEqual(['hub']);
 
     expect((await tokenFor(7001, 'gus')).scope.split(' ')).toEqual(['hub']);
-    expect((await tokenFor(7001, 'gus', CONFIGURE)).scope.split(' ').sort()).toEqual([
+    expect((await tokenFor(7001, 'gus', CONFIGURE, CLI_REDIRECT)).scope.split(' ').sort()).toEqual([
       'hub',
       'hub:configure',
     ]);
     // Asked alone, it still comes with `hub`; a scope the hub does not know is not granted.
-    expect((await tokenFor(7001, 'gus', 'hub:configure')).scope.split(' ').sort()).toEqual([
+    expect((await tokenFor(7001, 'gus', 'hub:configure', CLI_REDIRECT)).scope.split(' ').sort()).toEqual([
       'hub',
       'hub:configure',
     ]);
@@ -96,7 +107,7 @@ describe('the management API refuses', () => {
   });
 
   it('a body that is not JSON (400), one over the limit (413), a path it does not have (404)', async () => {
-    const { access } = await tokenFor(7201, 'ida', CONFIGURE);
+    const { access } = await tokenFor(7201, 'ida', CONFIGURE, CLI_REDIRECT);
     const notJson = await api(HOSTED_PATHS.plan, access, { method: 'POST', body: 'not json' });
     expect(notJson.status).toBe(400);
     expect(((await notJson.json()) as ApiError).error.code).toBe('invalid_input');
@@ -118,7 +129,7 @@ describe('the management API refuses', () => {
 
 describe('GET /mcp/hub/status', () => {
   it('answers the signed-in person’s own hub: its id, who, and the runs waiting for them', async () => {
-    const { access } = await tokenFor(7301, 'jo', CONFIGURE);
+    const { access } = await tokenFor(7301, 'jo', CONFIGURE, CLI_REDIRECT);
     await waitingRun('github:7301', 'run_status_1', 'board.post');
     const response = await api(HOSTED_PATHS.status, access, { method: 'GET' });
     expect(response.status).toBe(200);
@@ -136,7 +147,7 @@ describe('GET /mcp/hub/status', () => {
     ]);
 
     // Another person sees their own hub, not this one's runs.
-    const other = await tokenFor(7302, 'kai', CONFIGURE);
+    const other = await tokenFor(7302, 'kai', CONFIGURE, CLI_REDIRECT);
     const theirs = (await (await api(HOSTED_PATHS.status, other.access, { method: 'GET' })).json()) as {
       hubId: string;
       waiting: unknown[];

@@ -10,13 +10,13 @@ import { describe, expect, it } from 'vitest';
 import type { HubObject } from '../../durable-objects/hub-object.ts';
 import {
   CONFIGURATION_FORMAT,
+  HOSTED_PATHS,
   type HostedStatus,
   type HubConfiguration,
   type PlanAnswer,
 } from '../../engine/contracts/configuration.ts';
 import { buildManifest, type ListedTool } from '../../engine/manifest.ts';
-import { HOSTED_PATHS } from '../../local/hosted/hosted-api.ts';
-import { call, tokenFor } from './oauth-flow.ts';
+import { CLI_REDIRECT, call, tokenFor } from './oauth-flow.ts';
 import { hubOf } from './people.ts';
 
 const TOKEN = 'board-token-7f3a9c2e1d5b8a40';
@@ -128,7 +128,7 @@ const CONFIGURE = 'hub hub:configure';
 
 describe('hub push through the Worker', () => {
   it('plans, applies the hash shown, keeps the secret encrypted, and a second identical push is empty', async () => {
-    const { access } = await tokenFor(8001, 'lea', CONFIGURE);
+    const { access } = await tokenFor(8001, 'lea', CONFIGURE, CLI_REDIRECT);
     const request = { configuration: await localConfiguration(), secrets: { [KEY]: TOKEN } };
 
     const planned = await post<PlanAnswer>(HOSTED_PATHS.plan, access, request);
@@ -166,7 +166,7 @@ describe('hub push through the Worker', () => {
   });
 
   it('refuses (409) a hash from before a concurrent change, and applies nothing', async () => {
-    const { access } = await tokenFor(8101, 'max', CONFIGURE);
+    const { access } = await tokenFor(8101, 'max', CONFIGURE, CLI_REDIRECT);
     const request = { configuration: await localConfiguration(), secrets: {} };
     const planned = await post<PlanAnswer>(HOSTED_PATHS.plan, access, request);
     expect(planned.status).toBe(200);
@@ -198,7 +198,7 @@ describe('hub push through the Worker', () => {
   });
 
   it('skips an HTTP source at a private address, saying why', async () => {
-    const { access } = await tokenFor(8201, 'ned', CONFIGURE);
+    const { access } = await tokenFor(8201, 'ned', CONFIGURE, CLI_REDIRECT);
     const request = {
       configuration: {
         format: CONFIGURATION_FORMAT,
@@ -215,7 +215,7 @@ describe('hub push through the Worker', () => {
   });
 
   it('refuses a push of another configuration format (409) and a malformed one (400), with what to do', async () => {
-    const { access } = await tokenFor(8301, 'ola', CONFIGURE);
+    const { access } = await tokenFor(8301, 'ola', CONFIGURE, CLI_REDIRECT);
     const newer = await post<ApiError>(HOSTED_PATHS.plan, access, {
       configuration: { format: CONFIGURATION_FORMAT + 1, sources: [] },
     });
@@ -227,8 +227,8 @@ describe('hub push through the Worker', () => {
   });
 
   it('a push by one person never touches another person’s hub', async () => {
-    const a = await tokenFor(8401, 'pia', CONFIGURE);
-    const b = await tokenFor(8402, 'quin', CONFIGURE);
+    const a = await tokenFor(8401, 'pia', CONFIGURE, CLI_REDIRECT);
+    const b = await tokenFor(8402, 'quin', CONFIGURE, CLI_REDIRECT);
     const requestA = { configuration: await localConfiguration(), secrets: { [KEY]: TOKEN } };
     const planA = await post<PlanAnswer>(HOSTED_PATHS.plan, a.access, requestA);
     await post<PlanAnswer>(HOSTED_PATHS.apply, a.access, { ...requestA, planHash: planA.json.hash });

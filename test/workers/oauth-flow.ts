@@ -14,6 +14,8 @@ import { worker } from './worker-client.ts';
 export const ORIGIN = 'https://hub.example';
 export const RESOURCE = `${ORIGIN}/mcp`;
 export const REDIRECT = 'https://client.example/callback';
+/** Where a client on the person's computer (the CLI's `hub login`) is sent back: a loopback address. */
+export const CLI_REDIRECT = 'http://127.0.0.1:48123/callback';
 export const hubEnv = env as unknown as HubEnv;
 
 /** A request to the Worker as a browser or client sends it; redirects are the test's to follow. */
@@ -82,8 +84,11 @@ export async function consent(
   challenge: string,
   decision: 'approve' | 'deny',
   scope = 'hub',
+  redirect = REDIRECT,
 ) {
-  const page = await call(authorizeUrl(clientId, challenge, { scope }), { headers: { cookie: session } });
+  const page = await call(authorizeUrl(clientId, challenge, { scope, redirect_uri: redirect }), {
+    headers: { cookie: session },
+  });
   expect(page.status).toBe(200);
   const html = await page.text();
   const handle = /name="handle" value="([^"]+)"/.exec(html)?.[1];
@@ -97,14 +102,14 @@ export async function consent(
   return { html, answer };
 }
 
-export async function exchange(clientId: string, code: string, verifier: string) {
+export async function exchange(clientId: string, code: string, verifier: string, redirect = REDIRECT) {
   return call('/token', {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({
       grant_type: 'authorization_code',
       code,
-      redirect_uri: REDIRECT,
+      redirect_uri: redirect,
       client_id: clientId,
       code_verifier: verifier,
       resource: RESOURCE,
@@ -112,21 +117,22 @@ export async function exchange(clientId: string, code: string, verifier: string)
   });
 }
 
-/** A person's access token for a new client asking for `scope`, through the whole flow. */
+/** A person's access token for a new client at `redirect` asking for `scope`, through the whole flow. */
 export async function tokenFor(
   id: number,
   login: string,
   scope = 'hub',
+  redirect = REDIRECT,
 ): Promise<{ access: string; refresh: string; clientId: string; scope: string }> {
-  const clientId = await register();
+  const clientId = await register('Test Agent', redirect);
   const { verifier, challenge } = await pkce();
-  const { answer } = await consent(clientId, await signIn(id, login), challenge, 'approve', scope);
+  const { answer } = await consent(clientId, await signIn(id, login), challenge, 'approve', scope, redirect);
   expect(answer.status).toBe(302);
   const location = new URL(answer.headers.get('location') ?? '');
-  expect(location.origin + location.pathname).toBe(REDIRECT);
+  expect(location.origin + location.pathname).toBe(redirect);
   expect(location.searchParams.get('state')).toBe('state-123');
   const code = location.searchParams.get('code') ?? '';
-  const tokens = await exchange(clientId, code, verifier);
+  const tokens = await exchange(clientId, code, verifier, redirect);
   expect(tokens.status).toBe(200);
   const body = (await tokens.json()) as {
     access_token: string;
