@@ -25,6 +25,7 @@ import {
   type ConfiguredSource,
   type HostedStatus,
   type HubConfiguration,
+  PLAN_CHANGED,
   type PlanAnswer,
   PushRequest,
 } from '../contracts/configuration.ts';
@@ -334,7 +335,7 @@ function basisOf(
 function changedSinceShown(): HubError {
   return new HubError(
     'conflict',
-    "this hub's configuration changed since the plan was made, or the plan is not the one shown; nothing was applied. Push again to see the plan as it is now.",
+    `${PLAN_CHANGED}, or the plan is not the one shown; nothing was applied. Push again to see the plan as it is now.`,
   );
 }
 

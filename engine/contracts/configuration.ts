@@ -40,6 +40,9 @@ export const HOSTED_PATHS = {
 /** The OAuth scope that lets a client change the hub's configuration (the CLI asks for it; agents do not). */
 export const CONFIGURE_SCOPE = 'hub:configure';
 
+/** How a hub's refusal of a plan that changed since it was shown begins (a client words it for its person). */
+export const PLAN_CHANGED = "this hub's configuration changed since the plan was made";
+
 /** One source as pushed: the source record and everything a person decided about it. */
 export const ConfiguredSource = z.object({
   source: Source,

@@ -24,10 +24,9 @@ interface PushOptions {
   yes?: boolean;
 }
 
-/** Opens the local hub at `paths` (never creating it) and runs `body` with it, closed afterwards. */
+/** Opens the local hub (never creating it) and runs `body` with it, closed afterwards. */
 async function onLocalHub<T>(
   out: Output,
-  _paths: HomePaths,
   body: (open: OpenHub, configuration: HubConfiguration) => Promise<T>,
 ): Promise<T> {
   const [{ openHub }, { configurationOf }] = await Promise.all([
@@ -68,7 +67,7 @@ async function pushCommand(options: PushOptions, command: Command): Promise<void
   if (dryRun && options.secrets) {
     out.note('A dry run (--json without --yes) sends no secret; pass --yes to send them and apply.');
   }
-  const outcome = await onLocalHub(out, paths, async (_open, configuration) => {
+  const outcome = await onLocalHub(out, async (_open, configuration) => {
     const { openSecretStore } = await import('../secret-store.ts');
     const where = (offer: { namespace: string; connection: string; delivery: string }) =>
       `${inertLine(offer.namespace)}/${inertLine(offer.connection)} (${inertLine(offer.delivery)})`;
@@ -154,7 +153,7 @@ async function statusCommand(_options: unknown, command: Command): Promise<void>
   const paths = homePaths();
   const client = await openHostedClient(paths, process.env);
   const report = existsSync(paths.hubFile)
-    ? await onLocalHub(out, paths, (_open, configuration) => hostedStatus(client, configuration))
+    ? await onLocalHub(out, (_open, configuration) => hostedStatus(client, configuration))
     : await hostedStatus(client, undefined);
   out.result(
     report,

@@ -16,13 +16,21 @@ import type { SecretStore } from '../../engine/secrets/secret-store.ts';
 import type { HomePaths } from '../home.ts';
 import { openSecretStore } from '../secret-store.ts';
 import type { HostedClient } from './hosted-api.ts';
-import { fetchFailure, notAHub, notSignedIn, signInExpired, unreachable } from './hosted-errors.ts';
+import {
+  fetchFailure,
+  notAHub,
+  notSignedIn,
+  signedInElsewhere,
+  signInExpired,
+  unreachable,
+} from './hosted-errors.ts';
 import {
   accessExpired,
   HOSTED_CLIENT_SECRET_KEY,
   type HostedTokens,
   readHostedFile,
   readHostedTokens,
+  writeHostedFile,
   writeHostedTokens,
 } from './hosted-state.ts';
 import { HostedOAuthProvider, resourceOf } from './oauth-client.ts';
@@ -70,6 +78,8 @@ export async function openHostedClient(
   const secrets = options.secrets ?? openSecretStore(paths.envFile, notice, env);
   const kept = await readHostedTokens(secrets);
   if (!kept) throw notSignedIn();
+  // The tokens go only to the hub they were issued for, whatever hosted.json says now.
+  if (kept.hub !== file.url) throw signedInElsewhere(file.url, kept.hub);
   const secret = await secrets.get(HOSTED_CLIENT_SECRET_KEY);
   const send = options.fetch ?? fetch;
   const now = options.now ?? Date.now;
@@ -82,7 +92,11 @@ export async function openHostedClient(
     onAuthorize: () => {
       throw signInExpired(url);
     },
-    onTokens: (tokens) => writeHostedTokens(secrets, tokens),
+    onTokens: async (tokens) => {
+      await writeHostedTokens(secrets, { ...tokens, hub: url });
+      // Marked in hosted.json, so a hub serving meanwhile reads them again to scrub them.
+      writeHostedFile(paths.hostedFile, { ...file, tokensAt: new Date(now()).toISOString() });
+    },
     now,
   });
 
@@ -108,6 +122,8 @@ export async function openHostedClient(
       try {
         return await send(target, {
           method,
+          // Never re-sent elsewhere: a redirect would carry the token, and a push's secret values, on.
+          redirect: 'error',
           headers: {
             authorization: `Bearer ${token}`,
             accept: 'application/json',

@@ -11,6 +11,13 @@ export const notSignedIn = (): HubError =>
 export const signInExpired = (url: string): HubError =>
   new HubError('unauthorized', `your sign-in to ${url} expired; run \`capabilities hub login\` again`);
 
+/** hosted.json names a hub the kept tokens were not issued for: they are not sent there. */
+export const signedInElsewhere = (url: string, issuedFor: string | undefined): HubError =>
+  new HubError(
+    'unauthorized',
+    `the sign-in kept here is not for ${url}${issuedFor ? ` (it was made for ${issuedFor})` : ''}, so nothing was sent; run \`capabilities hub login --url ${url}\` to sign in there`,
+  );
+
 export const unreachable = (url: string, reason: string): HubError =>
   new HubError(
     'unavailable',

@@ -38,6 +38,8 @@ export const HostedFile = z.object({
   login: z.string().optional(),
   /** ISO 8601. */
   signedInAt: z.string(),
+  /** When the tokens were last written (a refresh): a process scrubbing them reads them again. */
+  tokensAt: z.string().optional(),
 });
 export type HostedFile = z.infer<typeof HostedFile>;
 
@@ -51,6 +53,11 @@ export const HostedTokens = z.object({
   issuer: z.string().optional(),
   /** Milliseconds since the epoch when the access token stops working; absent when the server did not say. */
   expires_at: z.number().optional(),
+  /**
+   * The hub they were issued for (its URL, as hosted.json names it): a hosted.json changed to name
+   * another never gets them sent there.
+   */
+  hub: z.string().optional(),
 });
 export type HostedTokens = z.infer<typeof HostedTokens>;
 

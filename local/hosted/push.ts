@@ -12,6 +12,7 @@
 import {
   type ApplyRequest,
   type HubConfiguration,
+  PLAN_CHANGED,
   PlanAnswer,
   type PlannedSecret,
   type PushRequest,
@@ -54,7 +55,8 @@ export async function applyPlan(
   try {
     return await client.post(HOSTED_PATHS.apply, body, PlanAnswer);
   } catch (error) {
-    if (!isHubError(error, 'conflict')) throw error;
+    // Only the refusal of a changed plan: another conflict says what it is, as it came.
+    if (!isHubError(error, 'conflict') || !error.message.startsWith(PLAN_CHANGED)) throw error;
     throw new HubError(
       'conflict',
       `the hosted hub at ${client.url} changed since plan ${shortHash(planHash)} was made, so nothing was applied; run \`capabilities hub push\` again to see the plan as it is now`,

@@ -138,7 +138,7 @@ export async function signIn(url: string, deps: SignInDeps): Promise<HostedFile>
     const formerSecret = former ? await deps.secrets.get(HOSTED_CLIENT_SECRET_KEY) : undefined;
     await forgetHostedSecrets(deps.secrets);
     if (secret) await deps.secrets.set(HOSTED_CLIENT_SECRET_KEY, secret);
-    await writeHostedTokens(deps.secrets, tokens);
+    await writeHostedTokens(deps.secrets, { ...tokens, hub: url });
     const file: HostedFile = {
       url,
       client: kept as HostedClientInfo,

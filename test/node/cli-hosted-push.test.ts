@@ -57,6 +57,7 @@ async function signIn(): Promise<void> {
     access_token: HOSTED_TOKEN,
     token_type: 'bearer',
     expires_at: Date.now() + 60 * 60 * 1000,
+    hub: hosted.url,
   });
 }
 

@@ -15,7 +15,12 @@ import { SCRUBBED } from '../../engine/secrets/scrub.ts';
 import { homePaths } from '../../local/home.ts';
 import { HOSTED_PATHS } from '../../local/hosted/hosted-api.ts';
 import { openHostedClient } from '../../local/hosted/hosted-client.ts';
-import { HOSTED_TOKENS_KEY, writeHostedFile, writeHostedTokens } from '../../local/hosted/hosted-state.ts';
+import {
+  HOSTED_TOKENS_KEY,
+  readHostedFile,
+  writeHostedFile,
+  writeHostedTokens,
+} from '../../local/hosted/hosted-state.ts';
 import { startLoopbackRedirect } from '../../local/hosted/loopback-redirect.ts';
 import { EnvFileSecretStore } from '../../local/secret-store.ts';
 import { cli, freePort, REPO, runCli, tempHome } from './cli-process.ts';
@@ -63,6 +68,7 @@ async function signedIn(at: string, url: string, expiresAt = Date.now() + 3_600_
     refresh_token: 'refresh-token-0123456789',
     token_type: 'bearer',
     expires_at: expiresAt,
+    hub: url,
   });
   return { paths, secrets };
 }
@@ -220,6 +226,32 @@ describe('the HostedClient over a kept sign-in', () => {
       message: 'not signed in to a hosted hub; run `capabilities hub login`',
       detail: undefined,
     });
+  });
+
+  it('attack: a hosted.json changed to name another server never gets the tokens sent there', async () => {
+    const { paths, secrets } = await signedIn(home(), 'https://hub.example.com');
+    const file = readHostedFile(paths.hostedFile);
+    if (!file) throw new Error('no hosted.json');
+    writeHostedFile(paths.hostedFile, { ...file, url: strangerUrl });
+    let sent = 0;
+    const refused = await failure(
+      openHostedClient(
+        paths,
+        {},
+        {
+          secrets,
+          fetch: async () => {
+            sent++;
+            return new Response('{}');
+          },
+        },
+      ),
+    );
+    expect(refused.code).toBe('unauthorized');
+    expect(refused.message).toBe(
+      `the sign-in kept here is not for ${strangerUrl} (it was made for https://hub.example.com), so nothing was sent; run \`capabilities hub login --url ${strangerUrl}\` to sign in there`,
+    );
+    expect(sent).toBe(0);
   });
 
   it('sends the bearer token and parses the answer with the schema', async () => {
