@@ -41,6 +41,8 @@ export interface EngineDeps {
    * key. Asked for on every refresh of the scrubber, so a key made meanwhile is included.
    */
   ownSecrets?: () => readonly string[];
+  /** Brings the host's own secrets up to date before each refresh of the scrubber (values another process may replace). */
+  ownSecretsRefresh?: () => Promise<void>;
   /**
    * Where the scrubber reads connection secrets, when it must not be `secrets` itself (the local
    * CLI reads them for scrubbing without the fallback notice a credential's use prints).
@@ -74,6 +76,7 @@ export function createEngine(deps: EngineDeps): Engine {
     store,
     secrets: deps.scrubSecrets ?? secrets,
     own: deps.ownSecrets,
+    ownRefresh: deps.ownSecretsRefresh,
     clock,
   });
   const upstream = new Upstream({ store, connector, secrets, clock, hubSecrets, wording });

@@ -74,6 +74,7 @@ export function openHub(output: Output): OpenHub {
     wording: localWording,
     scrubSecrets: quietSecrets,
     ownSecrets: () => [...hubOwn(), ...hosted.values()],
+    ownSecretsRefresh: () => hosted.refresh(),
     sandbox: async () => {
       const { QuickJsSandbox } = await import('./quickjs/sandbox.ts');
       sandbox ??= new QuickJsSandbox({ poolSize: 2 });

@@ -27,6 +27,8 @@ export interface HubSecretsDeps {
   secrets?: SecretStore | undefined;
   /** The host's own secrets, asked for on every refresh (a key may be created meanwhile). */
   own?: (() => readonly string[]) | undefined;
+  /** Awaited first on every refresh: the host reads again own secrets another process may have replaced. */
+  ownRefresh?: (() => Promise<void>) | undefined;
   /** For spacing out attempts to read a value that could not be read. */
   clock: Clock;
 }
@@ -99,6 +101,7 @@ export class HubSecrets implements SecretScrubbing {
   }
 
   async #refresh(): Promise<void> {
+    await this.#deps.ownRefresh?.();
     const refs = this.#deps.store.listConnections().flatMap((connection) => connection.secrets);
     const own = this.#deps.own?.() ?? [];
     const fingerprint = JSON.stringify([refs.map((ref) => [ref.key, ref.setAt ?? 0]), own]);

@@ -6,6 +6,7 @@
  * is; a hub without that route yet is signed in to all the same.
  */
 import type { Command } from 'commander';
+import { inertLine } from '../../engine/inert.ts';
 import type { SecretStore } from '../../engine/secrets/secret-store.ts';
 import type { HomePaths } from '../home.ts';
 import { DEFAULT_HOSTED_URL, HOSTED_PATHS } from '../hosted/hosted-api.ts';
@@ -30,7 +31,7 @@ export function registerHosted(hub: Command): void {
       const login = await learnLogin(home.paths, file, home.deps.secrets);
       out.result(
         { url, ...(login === undefined ? {} : { login }) },
-        login === undefined ? `Signed in to ${url}` : `Signed in to ${url} as ${login}`,
+        login === undefined ? `Signed in to ${url}` : `Signed in to ${url} as ${inertLine(login)}`,
       );
     });
 

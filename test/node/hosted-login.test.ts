@@ -15,6 +15,7 @@ import { SCRUBBED } from '../../engine/secrets/scrub.ts';
 import { homePaths } from '../../local/home.ts';
 import { HOSTED_PATHS } from '../../local/hosted/hosted-api.ts';
 import { openHostedClient } from '../../local/hosted/hosted-client.ts';
+import { hostedSecrets } from '../../local/hosted/hosted-secrets.ts';
 import {
   HOSTED_TOKENS_KEY,
   readHostedFile,
@@ -172,6 +173,33 @@ describe('the loopback redirect', () => {
 });
 
 describe('the hosted tokens are secrets of the local hub', () => {
+  it('a refresh in another process is read again once it marks hosted.json, and the old tokens stay scrubbed', async () => {
+    const { paths, secrets } = await signedIn(home(), 'https://hub.example.com');
+    const hosted = hostedSecrets(paths.hostedFile, () => secrets);
+    await hosted.ready;
+    expect(hosted.values()).toEqual(['access-token-0123456789', 'refresh-token-0123456789']);
+    // Another process refreshes: new tokens, and hosted.json marked (as hosted-client.ts does).
+    await writeHostedTokens(secrets, {
+      access_token: 'access-token-rotated-01',
+      refresh_token: 'refresh-token-rotated-01',
+      token_type: 'bearer',
+      hub: 'https://hub.example.com',
+    });
+    await hosted.refresh();
+    expect(hosted.values()).toHaveLength(2);
+    const file = readHostedFile(paths.hostedFile);
+    if (!file) throw new Error('no hosted.json');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    writeHostedFile(paths.hostedFile, { ...file, tokensAt: new Date().toISOString() });
+    await hosted.refresh();
+    expect(hosted.values()).toEqual([
+      'access-token-0123456789',
+      'refresh-token-0123456789',
+      'access-token-rotated-01',
+      'refresh-token-rotated-01',
+    ]);
+  });
+
   it('a source that reads the secrets file gets them scrubbed', async () => {
     const at = home();
     const { paths } = await signedIn(at, 'https://hub.example.com');
