@@ -219,23 +219,40 @@ describe('J5: a local hub goes hosted', { timeout: 120_000 }, () => {
   });
 
   it('an agent signed in over OAuth runs execute on the hosted hub: the credential reaches the upstream and comes back scrubbed', async () => {
+    const started = performance.now();
+    const step = (what: string) =>
+      console.log(`J5 agent: ${what} at ${Math.round(performance.now() - started)} ms`);
     const provider = new LoopbackOAuthProvider(redirect.url, 'J5 Agent');
     const transport = () =>
       new StreamableHTTPClientTransport(new URL('/mcp', worker.url), { authProvider: provider });
     const first = new Client({ name: 'j5-agent', version: '1.0.0' });
     const firstTransport = transport();
     await expect(first.connect(firstTransport)).rejects.toBeInstanceOf(UnauthorizedError);
+    step('asked to authorize');
     const page = await ana.newPage();
     await page.goto(provider.authorizationUrl?.href ?? '');
+    step(`consent page at ${new URL(page.url()).pathname}`);
     const landed = redirect.next();
     // An agent asks for the hub, never to change its configuration.
     expect(await page.textContent('body')).not.toMatch(/change your hub's configuration/);
     await page.getByRole('button', { name: 'Allow', exact: true }).click();
+    try {
+      await page.waitForURL((at) => at.href.startsWith(redirect.url), { timeout: 30_000 });
+    } catch (error) {
+      throw new Error(
+        `Allow did not lead back to the agent: at ${page.url()}: ${await page.textContent('body')}`,
+        {
+          cause: error,
+        },
+      );
+    }
     const back = await landed;
+    step('back at the redirect');
     await page.close();
     await firstTransport.finishAuth(back.searchParams);
     const agent = new Client({ name: 'j5-agent', version: '1.0.0' });
     await agent.connect(transport());
+    step('connected');
 
     const before = board.authorizations.length;
     const result = await agent.callTool({
@@ -244,12 +261,14 @@ describe('J5: a local hub goes hosted', { timeout: 120_000 }, () => {
         code: 'const who = await board.whoami({}); const list = await board.list_posts({}); return { who, list };',
       },
     });
+    step('executed');
     const envelope = result.structuredContent as ExecuteEnvelope;
     expect(envelope.status, JSON.stringify(envelope)).toBe('completed');
     expect(board.authorizations.slice(before)).toContain(`Bearer ${TOKEN}`);
     expect(JSON.stringify(result)).not.toContain(TOKEN);
     expect(JSON.stringify(envelope.result)).toContain('Bearer');
     await agent.close();
+    step('closed');
 
     // Nowhere in the hosted hub's storage, its output, or the run's page.
     for (const file of filesUnder(worker.stateDir)) {
@@ -258,6 +277,7 @@ describe('J5: a local hub goes hosted', { timeout: 120_000 }, () => {
       expect(bytes.includes(Buffer.from(TOKEN).toString('base64')), file).toBe(false);
     }
     expect(worker.output()).not.toContain(TOKEN);
+    step('state searched');
     const runPage = await ana.newPage();
     await runPage.goto(`${worker.url}/runs/${envelope.runId}`);
     expect(await runPage.content()).not.toContain(TOKEN);
