@@ -222,15 +222,7 @@ function admit(deps: GateDeps, run: Run, call: GuestCall, digest: string): GateA
   const decision = personOrPolicy(store, run, shape, tool);
   if (decision.effect === 'deny') {
     const code = decision.by === 'person' ? 'approval_denied' : 'denied';
-    return journalRefusal(
-      deps,
-      run,
-      call,
-      digest,
-      connection,
-      decision,
-      toolError(code, decision.reason),
-    );
+    return journalRefusal(deps, run, call, digest, connection, decision, toolError(code, decision.reason));
   }
   if (decision.effect === 'ask') {
     const reason = decision.changed ? `${decision.reason}; ${decision.changed}` : decision.reason;

@@ -92,7 +92,10 @@ export class Runs {
       attempts: 0,
       logs: [],
       // A hub with no sources runs the code all the same; the model is told the hub is empty.
-      notices: store.listSources().length === 0 ? [...prepared.notices, emptyHub(this.#deps.wording)] : prepared.notices,
+      notices:
+        store.listSources().length === 0
+          ? [...prepared.notices, emptyHub(this.#deps.wording)]
+          : prepared.notices,
       createdAt: now,
       updatedAt: now,
     };

@@ -75,7 +75,14 @@ describe.each(Object.keys(targets))('the MCP Inspector CLI over %s', (transport)
     expect(answer.content[0]?.text).toContain('this hub has no sources');
 
     const executed = inspector([
-      ...['--method', 'tools/call', '--tool-name', 'execute', '--tool-arg', 'code=return [1, "two", { three: 3 }]'],
+      ...[
+        '--method',
+        'tools/call',
+        '--tool-name',
+        'execute',
+        '--tool-arg',
+        'code=return [1, "two", { three: 3 }]',
+      ],
       ...target(),
     ]);
     expect(executed.status, executed.stderr).toBe(0);

@@ -212,10 +212,15 @@ describe('hub serve --http', () => {
       });
     const listed = codex(['mcp', 'list']);
     expect(listed.status, listed.stderr).toBe(0);
-    expect(listed.stdout).toMatch(/^capabilities +\S+ +hub serve --stdio --profile default +CAPABILITIES_HOME=/m);
+    expect(listed.stdout).toMatch(
+      /^capabilities +\S+ +hub serve --stdio --profile default +CAPABILITIES_HOME=/m,
+    );
     const got = codex(['mcp', 'get', 'capabilities', '--json']);
     expect(got.status, got.stderr).toBe(0);
-    const codexEntry = JSON.parse(got.stdout) as { enabled: boolean; transport: StdioEntry & { type: string } };
+    const codexEntry = JSON.parse(got.stdout) as {
+      enabled: boolean;
+      transport: StdioEntry & { type: string };
+    };
     expect(codexEntry.enabled).toBe(true);
     expect(codexEntry.transport).toMatchObject({
       type: 'stdio',
@@ -232,7 +237,9 @@ describe('hub serve --http', () => {
     await expectThisHub(await launch(cursor.mcpServers.capabilities, join(home, 'cursor-home')));
 
     // HTTP: the printed URL, with the bearer token from the file the line names.
-    const http = /^Over HTTP: (\S+) with the header `Authorization: Bearer <the token in (.+)>`\.$/m.exec(stdout);
+    const http = /^Over HTTP: (\S+) with the header `Authorization: Bearer <the token in (.+)>`\.$/m.exec(
+      stdout,
+    );
     expect(http, stdout).not.toBeNull();
     const [, url = '', tokenFile = ''] = http ?? [];
     const token = readFileSync(tokenFile, 'utf8').trim();
