@@ -1,6 +1,7 @@
 /**
- * Opens the local hub for one CLI command or one `serve`: wires the engine to the local store, the MCP connector and the secret store, and
- * the runs to the QuickJS sandbox (started on first use), and closes all of it at the end.
+ * Opens the local hub for one CLI command or one `serve`: wires the engine to the local store,
+ * the MCP connector and the secret store, and the runs to the QuickJS sandbox (started on first
+ * use), and closes all of it at the end.
  * `withHub` is the one-command form, which creates the home on first use (saying so); `openHub`
  * is the same wiring for a process that serves (and for `dashboard`, `push`, `status`), and never
  * creates a hub: a missing one is `readHubFile`'s error, which names the path it looked at and
