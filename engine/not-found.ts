@@ -2,7 +2,9 @@
  * The one not-found error per thing a person names: a source, a run. Every place that looks one
  * up (the store, the runs, the sources, the desk a person-facing host asks) throws these, so the
  * message is written once. Where the engine knows the host's wording it adds how a person finds
- * what exists; the store, below the engine, says only what is missing.
+ * what exists; the store, below the engine, says only what is missing. And the one line for a hub
+ * with nothing in it at all, which `search` answers and `execute` adds to its notices, so the
+ * model learns the hub is empty (not that its words matched nothing) and what the person does.
  */
 import { HubError } from './errors.ts';
 import type { HostWording } from './wording.ts';
@@ -15,4 +17,9 @@ export function noSource(namespace: string, wording?: HostWording): HubError {
 /** No run with id `runId`. */
 export function noRun(runId: string, wording?: HostWording): HubError {
   return new HubError('not_found', `no run ${runId}${wording ? `; ${wording.listRuns}` : ''}`);
+}
+
+/** A hub with no sources yet: what `search` answers and `execute` notices, in the host's words. */
+export function emptyHub(wording: HostWording): string {
+  return `No tools yet: this hub has no sources. Ask the user to ${wording.addSource}.`;
 }

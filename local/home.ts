@@ -112,7 +112,7 @@ export function readHubFile(path: string): HubFile {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new HubError(
         'not_found',
-        `${path} does not exist; create the hub with \`capabilities hub init\``,
+        `${path} does not exist: there is no hub at ${dirname(path)}. Create it with \`capabilities hub init\` (or \`npm start\` in a checkout of capabilities), or point CAPABILITIES_HOME at the hub you meant`,
       );
     }
     throw error;

@@ -1,8 +1,11 @@
 /**
- * Opens the local hub for one CLI command or one `serve`: creates the home on first use (saying
- * so), wires the engine to the local store, the MCP connector and the secret store, and
- * the runs to the QuickJS sandbox (started on first use), and closes all of it at the end.
- * `withHub` is the one-command form; `openHub` is the same wiring for a process that serves. The
+ * Opens the local hub for one CLI command or one `serve`: wires the engine to the local store,
+ * the MCP connector and the secret store, and the runs to the QuickJS sandbox (started on first
+ * use), and closes all of it at the end.
+ * `withHub` is the one-command form, which creates the home on first use (saying so); `openHub`
+ * is the same wiring for a process that serves (and for `dashboard`, `push`, `status`), and never
+ * creates a hub: a missing one is `readHubFile`'s error, which names the path it looked at and
+ * `capabilities hub init`, so a client never sees an empty hub made for it by mistake. The
  * secret store opens on first use only, so the keychain-fallback notice is printed exactly when
  * a credential is read or written for a source; reading every secret to scrub output (the hub's
  * scrubber knows them all, with the HTTP token, the prompt key and, while signed in to a hosted
@@ -38,11 +41,12 @@ export interface OpenHub {
   close(): Promise<void>;
 }
 
-/** Opens the hub at CAPABILITIES_HOME (creating it on first use); `close()` when done. */
+/**
+ * Opens the hub at CAPABILITIES_HOME, which must exist (this never creates one; a missing hub is
+ * HubError `not_found` naming where it looked and `capabilities hub init`); `close()` when done.
+ */
 export function openHub(output: Output): OpenHub {
   const paths = homePaths();
-  const init = initHub(paths, Date.now());
-  if (init.created.length > 0) output.note(`Created the hub ${init.hubId} at ${paths.hub}.`);
   const local = openLocalHub(paths, Date.now());
   const connector = localConnector({ version });
   // One secret store, opened on first use; its fallback notice is said when a credential is used.
@@ -106,8 +110,14 @@ function onFirstUse(open: () => SecretStore): SecretStore {
   };
 }
 
-/** Runs `body` on the open hub and closes it afterwards, whatever happens. */
+/**
+ * Runs `body` on the open hub and closes it afterwards, whatever happens. A command run by a
+ * person in a terminal creates the hub on first use and says so; serving never does (`openHub`).
+ */
 export async function withHub<T>(output: Output, body: (engine: Engine) => Promise<T>): Promise<T> {
+  const paths = homePaths();
+  const init = initHub(paths, Date.now());
+  if (init.created.length > 0) output.note(`Created the hub ${init.hubId} at ${paths.hub}.`);
   const open = openHub(output);
   try {
     await open.ownSecretsRead;

@@ -7,7 +7,8 @@ import type { HostWording } from '../engine/wording.ts';
 export const localWording: HostWording = {
   listSources: 'list sources with `capabilities hub list`',
   refreshSource: (namespace) => `run \`capabilities hub refresh ${namespace}\``,
-  addSource: 'add one with `capabilities hub add <ref>`',
+  addSource:
+    'add one with `capabilities hub add <ref>`, or import the servers their agents already use with `capabilities hub import`',
   addStdioSource:
     'A command needs your consent to its exact command line, asked in a terminal: add it with `capabilities hub add -- <command>`.',
   addSourceAgain: 'Add it again with `capabilities hub add`',

@@ -18,10 +18,27 @@ export const EnvelopeStatus = z.enum([
   'cancelled',
 ]);
 
+/**
+ * Any JSON value, declared as one: `anyOf` a branch per JSON type, so a strict validator (the MCP
+ * Inspector's `--strict`) sees a schema that says what it accepts rather than an empty `{}`. The
+ * object branch says `additionalProperties: true`, which also keeps zod from folding the branches
+ * into a `type` array (less portable). Validation is `unknown`: a run's result is JSON already.
+ */
+export const AnyJson = z.unknown().meta({
+  anyOf: [
+    { type: 'string' },
+    { type: 'number' },
+    { type: 'boolean' },
+    { type: 'null' },
+    { type: 'array' },
+    { type: 'object', additionalProperties: true },
+  ],
+});
+
 export const ExecuteEnvelope = z.object({
   runId: z.string(),
   status: EnvelopeStatus,
-  result: z.unknown().optional(),
+  result: AnyJson.optional(),
   error: ErrorInfo.optional(),
   logs: z.array(z.string()).optional(),
   calls: z.array(z.object({ address: z.string(), ok: z.boolean(), ms: z.number() })),

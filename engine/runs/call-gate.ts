@@ -16,6 +16,10 @@
  * Steps 2 to 4 run in one store transaction that ends with the journal's start (or the refusal,
  * or the pending input); the start is committed before the call goes upstream, and the outcome
  * is appended once it settles.
+ *
+ * A refusal's message never names the call's address: the guest's ToolError carries it as
+ * `address`, and one left uncaught is reported once as `ToolError: <address>: <message>`
+ * (engine/sandbox/guest-report.ts).
  */
 import { parseToolAddress } from '../address.ts';
 import { nestingDepth } from '../canonical-json.ts';
@@ -98,10 +102,7 @@ async function gate(deps: GateDeps, run: Run, call: GuestCall): Promise<GateAnsw
   if (nestingDepth(call.args, MAX_ARGS_DEPTH) > MAX_ARGS_DEPTH) {
     return {
       kind: 'outcome',
-      outcome: toolError(
-        'invalid_input',
-        `${call.address}: the arguments nest deeper than ${MAX_ARGS_DEPTH} levels`,
-      ),
+      outcome: toolError('invalid_input', `the arguments nest deeper than ${MAX_ARGS_DEPTH} levels`),
     };
   }
   const digest = await callArgsDigest(call.args);
@@ -194,7 +195,7 @@ function admit(deps: GateDeps, run: Run, call: GuestCall, digest: string): GateA
   if (!tool) {
     return {
       kind: 'outcome',
-      outcome: toolError('not_found', `no tool ${call.address}; find tools with hub.search()`),
+      outcome: toolError('not_found', 'no such tool; find tools with hub.search()'),
     };
   }
   const namespace = parseToolAddress(call.address)?.namespace ?? '';
@@ -221,15 +222,7 @@ function admit(deps: GateDeps, run: Run, call: GuestCall, digest: string): GateA
   const decision = personOrPolicy(store, run, shape, tool);
   if (decision.effect === 'deny') {
     const code = decision.by === 'person' ? 'approval_denied' : 'denied';
-    return journalRefusal(
-      deps,
-      run,
-      call,
-      digest,
-      connection,
-      decision,
-      toolError(code, `${call.address}: ${decision.reason}`),
-    );
+    return journalRefusal(deps, run, call, digest, connection, decision, toolError(code, decision.reason));
   }
   if (decision.effect === 'ask') {
     const reason = decision.changed ? `${decision.reason}; ${decision.changed}` : decision.reason;

@@ -15,7 +15,7 @@ import type { ExecuteEnvelope } from '../contracts/envelope.ts';
 import type { Run } from '../contracts/runs.ts';
 import { HubError, isHubError } from '../errors.ts';
 import { hex, randomId } from '../hex.ts';
-import { noRun } from '../not-found.ts';
+import { emptyHub, noRun } from '../not-found.ts';
 import { prepareCode } from '../pipeline/index.ts';
 import type {
   Clock,
@@ -91,7 +91,11 @@ export class Runs {
       clockOrigin: now,
       attempts: 0,
       logs: [],
-      notices: prepared.notices,
+      // A hub with no sources runs the code all the same; the model is told the hub is empty.
+      notices:
+        store.listSources().length === 0
+          ? [...prepared.notices, emptyHub(this.#deps.wording)]
+          : prepared.notices,
       createdAt: now,
       updatedAt: now,
     };

@@ -76,11 +76,11 @@ export class HostBridge {
       connection !== undefined &&
       (typeof connection !== 'string' || !CONNECTION.test(connection))
     ) {
-      return refused(`${address}: the connection must be a connection name, e.g. "work"`);
+      return refused('the connection must be a connection name, e.g. "work"');
     }
     const args = this.#parse(argsJson);
     if (args === undefined || args === null || typeof args !== 'object' || Array.isArray(args)) {
-      return refused(`${address} takes one object of JSON arguments, at most ${this.#resultBytes} bytes`);
+      return refused(`the arguments must be one object of JSON, at most ${this.#resultBytes} bytes`);
     }
     const call: SandboxCall = { seq: this.#nextSeq++, address, args };
     if (typeof connection === 'string') call.connection = connection;

@@ -10,10 +10,13 @@
  *   have been (`2 tools hidden by your policy.`).
  * - An unknown namespace is HubError('not_found') naming the closest ones; no match is an answer
  *   that says which namespaces there are to list.
+ * - A hub with no tools at all answers every search with the one empty-hub line (`emptyHub`): the
+ *   model learns the hub is empty and what the person does about it, not that nothing matched.
  */
 import { closest } from '../closest.ts';
 import type { PolicyEffect } from '../contracts/policy.ts';
 import { HubError } from '../errors.ts';
+import { emptyHub } from '../not-found.ts';
 import type { IndexedDocument } from './document.ts';
 import { MAX_LIMIT, parseSearchInput } from './input.ts';
 import { connectionsNote, count, namespaceHeader, renderGroups, type SearchDeps, spaced } from './render.ts';
@@ -25,6 +28,7 @@ const NAMES_SHOWN = 30;
 /** Answers one `search` call. Throws HubError `invalid_input` or `not_found`. */
 export function search(index: SearchIndex, input: unknown, deps: SearchDeps): string {
   const { query, namespace, limit } = parseSearchInput(input);
+  if (index.namespaces().length === 0) return emptyHub(deps.wording);
   if (namespace !== undefined && !index.has(namespace)) {
     throw unknownNamespace(namespace, index.namespaces());
   }
@@ -90,9 +94,6 @@ function listNamespaces(
   deps: SearchDeps,
 ): string {
   const namespaces = index.namespaces();
-  if (namespaces.length === 0) {
-    return `No tools yet: this hub has no sources. Ask the user to ${deps.wording.addSource}.`;
-  }
   const lines: string[] = [];
   let hidden = 0;
   for (const namespace of namespaces) {

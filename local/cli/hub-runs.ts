@@ -6,6 +6,11 @@
  * at their own terminal), records it through the one person-input module, and resumes the run.
  * What an upstream or guest code wrote (a summary, a log line, an error) is shown inert, each on
  * one line (engine/inert.ts), so nothing it says passes for the hub's own words.
+ *
+ * One vocabulary per screen: a command that runs code (`exec`, `call`, `approve`, `cancel`) prints
+ * the envelope, in the envelope's statuses (what `execute` tells the model: `awaiting_approval`,
+ * `awaiting_connection`, …); `runs` and `runs show` print what is stored, in the run's statuses
+ * (`awaiting_input`, `expired`, …, the words `runs --status` and the dashboard take).
  */
 import { userInfo } from 'node:os';
 import { type Command, Option } from 'commander';
@@ -31,10 +36,11 @@ const RUN_STATUSES = Object.keys({
 
 /**
  * The envelope as a person reads it: status, result or error, logs, what waits. What guest code
- * or an upstream wrote is inert, each log line and message on one line of its own.
+ * or an upstream wrote is inert, each log line and message on one line of its own. `status` is
+ * the word the screen speaks: the envelope's own, or (for `runs show`) the run's.
  */
-export function renderEnvelope(envelope: ExecuteEnvelope): string {
-  const lines = [`run ${envelope.runId}: ${envelope.status}`];
+export function renderEnvelope(envelope: ExecuteEnvelope, status: string = envelope.status): string {
+  const lines = [`run ${envelope.runId}: ${status}`];
   if (envelope.status === 'running') {
     lines.push(
       `  another attempt is running it right now; see how it ends with \`capabilities hub runs show ${envelope.runId}\``,
@@ -129,6 +135,7 @@ export function registerRuns(hub: Command): void {
     .action(
       hubAction((out, runId: string) => async (engine) => {
         const envelope = (await engine.runs()).envelope(runId);
+        const { status } = engine.desk.runs.get(runId);
         const journal = engine.desk.runs.journal(runId);
         const rows = journal.map(
           (e) =>
@@ -137,7 +144,7 @@ export function registerRuns(hub: Command): void {
         );
         out.result(
           { ...envelope, journal },
-          `${renderEnvelope(envelope)}\njournal:\n${rows.join('\n') || '  (no calls)'}`,
+          `${renderEnvelope(envelope, status)}\njournal:\n${rows.join('\n') || '  (no calls)'}`,
         );
       }),
     );

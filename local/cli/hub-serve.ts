@@ -1,8 +1,12 @@
 /**
  * `capabilities hub serve --stdio | --http [--port n] | --pages [--port n]`: serves the MCP
- * surface (search, describe, execute) for the hub at CAPABILITIES_HOME, creating the hub on
- * first run; or, with `--pages`, only its approval page and dashboard (the page host that
- * `--stdio` processes start on their own when a page must open; local/pages/page-host.ts).
+ * surface (search, describe, execute) for the hub at CAPABILITIES_HOME; or, with `--pages`, only
+ * its approval page and dashboard (the page host that `--stdio` processes start on their own when
+ * a page must open; local/pages/page-host.ts).
+ *
+ * The hub must exist: serving never creates one. A client whose entry lost its CAPABILITIES_HOME
+ * then fails to start, with an error naming where it looked and `capabilities hub init`, rather
+ * than showing a new, empty hub as healthy. (`npm start` runs `hub init` first.)
  *
  * - `--stdio` is what harness configs launch: one process per session, stdout is the protocol,
  *   every note goes to stderr. It ends when the client closes stdin, or on SIGINT/SIGTERM.

@@ -200,10 +200,14 @@ describe('search: listing with an empty query', () => {
     );
   });
 
-  it('says how to add a source when the hub has none', () => {
-    expect(search(SearchIndex.build([]), {}, deps())).toBe(
-      'No tools yet: this hub has no sources. Ask the user to add one with `capabilities hub add <ref>`.',
-    );
+  it('says how to add a source when the hub has none, whatever the search', () => {
+    const empty =
+      'No tools yet: this hub has no sources. Ask the user to add one with `capabilities hub add <ref>`, ' +
+      'or import the servers their agents already use with `capabilities hub import`.';
+    expect(search(SearchIndex.build([]), {}, deps())).toBe(empty);
+    // Not "No tools match": the model learns the hub is empty, not that its words missed.
+    expect(search(SearchIndex.build([]), { query: 'remember a fact' }, deps())).toBe(empty);
+    expect(search(SearchIndex.build([]), { query: '', namespace: 'github' }, deps())).toBe(empty);
   });
 });
 

@@ -89,12 +89,17 @@ export function addBoard(home: string, countFile: string, options: { cwd?: strin
   );
 }
 
-/** Starts `hub serve --http --json` and resolves once it printed where it listens. */
+/**
+ * As `npm start` does: `hub init` (idempotent; serving never creates a hub), then
+ * `hub serve --http --json`; resolves once it printed where it listens.
+ */
 export async function startServe(
   home: string,
   args: readonly string[] = ['--port', '0'],
   env: NodeJS.ProcessEnv = {},
 ) {
+  const init = cli(home, ['hub', 'init']);
+  if (init.status !== 0) throw new Error(`hub init failed: ${init.stderr}`);
   const child: ChildProcess = spawn(BIN, ['--json', 'hub', 'serve', '--http', ...args], {
     env: cliEnv(home, env),
     stdio: ['ignore', 'pipe', 'pipe'],

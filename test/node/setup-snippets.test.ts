@@ -2,13 +2,21 @@
  * The setup snippets `hub serve --http` prints (spec: For agents, Connect an agent to the hub):
  * each names this checkout's absolute CLI, the HTTP line names the port and the token's file,
  * and the token's value appears nowhere; checked on the module and on a real serve's output.
+ * Every snippet a real serve prints is then used exactly as printed, with the real CLI where one
+ * exists (Claude Code, Codex), and must reach the hub that serve serves: the Claude line is run
+ * by a shell; the Codex lines are a temporary HOME's ~/.codex/config.toml, read back by
+ * `codex mcp list`/`get`; the Cursor JSON's command, args and env are launched by the official SDK
+ * client; the HTTP line's URL answers with the bearer from the file it names.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CHECKOUT_BIN, setupSnippets } from '../../local/setup-snippets.ts';
-import { BIN, cliEnv, REPO, tempHome } from './cli-process.ts';
+import { CHECKOUT_BIN, type StdioEntry, setupSnippets } from '../../local/setup-snippets.ts';
+import { addBoard, BIN, cli, cliEnv, REPO, tempHome } from './cli-process.ts';
+import { textOf } from './surface-fixture.ts';
 
 const STDIO = ['hub', 'serve', '--stdio', '--profile', 'default'];
 const target = {
@@ -17,14 +25,18 @@ const target = {
   tokenFile: '/home/ada/.capabilities/hub/http-token',
 };
 
-/** The text after a `title` line, up to the next blank line, without the indent. */
-function section(text: string, title: string): string {
+/** The lines after a `title` line, up to the next blank line, exactly as printed (indent and all). */
+function printed(text: string, title: string): string[] {
   const lines = text.split('\n');
   const start = lines.indexOf(title);
   expect(start, `no "${title}" in:\n${text}`).toBeGreaterThanOrEqual(0);
   const end = lines.indexOf('', start);
-  return lines
-    .slice(start + 1, end === -1 ? undefined : end)
+  return lines.slice(start + 1, end === -1 ? undefined : end);
+}
+
+/** The text after a `title` line, up to the next blank line, without the indent. */
+function section(text: string, title: string): string {
+  return printed(text, title)
     .map((line) => line.replace(/^ {2}/, ''))
     .join('\n');
 }
@@ -87,12 +99,13 @@ describe('hub serve --http', () => {
     remove();
   });
 
-  it('prints the snippets after its listening line: the absolute CLI, the port, the token file, never the token', async () => {
+  /** `hub serve --http --port 0` in text mode, once it printed its snippets (the hub exists). */
+  async function serveText(): Promise<string> {
     child = spawn(BIN, ['hub', 'serve', '--http', '--port', '0'], {
       env: cliEnv(home),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const stdout = await new Promise<string>((resolve, reject) => {
+    return new Promise<string>((resolve, reject) => {
       let text = '';
       child?.stdout?.on('data', (chunk) => {
         text += chunk;
@@ -100,6 +113,11 @@ describe('hub serve --http', () => {
       });
       child?.once('exit', (code) => reject(new Error(`serve exited ${code}: ${text}`)));
     });
+  }
+
+  it('prints the snippets after its listening line: the absolute CLI, the port, the token file, never the token', async () => {
+    expect(cli(home, ['hub', 'init']).status).toBe(0);
+    const stdout = await serveText();
     const port = /listening on http:\/\/127\.0\.0\.1:(\d+) /.exec(stdout)?.[1];
     expect(port).toMatch(/^\d+$/);
     const tokenFile = join(home, 'hub', 'http-token');
@@ -140,4 +158,99 @@ describe('hub serve --http', () => {
     expect(stdout).toContain(`<the token in ${tokenFile}>`);
     expect(stdout).not.toContain(token);
   });
+
+  /**
+   * The official SDK client on a stdio entry as a harness launches it: the entry's command, args
+   * and env over the SDK's bare default environment (no CAPABILITIES_HOME of the test's).
+   */
+  async function launch(entry: StdioEntry, harnessHome: string): Promise<Client> {
+    const client = new Client({ name: 'snippet', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: entry.command,
+        args: entry.args,
+        env: { ...getDefaultEnvironment(), HOME: harnessHome, ...entry.env },
+        stderr: 'pipe',
+      }),
+    );
+    return client;
+  }
+
+  /** The client reaches this test's hub: the three tools, and the board source added to it first. */
+  async function expectThisHub(client: Client): Promise<void> {
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name).sort()).toEqual(['describe', 'execute', 'search']);
+      const listed = await client.callTool({ name: 'search', arguments: { query: '' } });
+      expect(textOf(listed)).toMatch(/^board {2}\d+ tools/m);
+    } finally {
+      await client.close();
+    }
+  }
+
+  it('every snippet, used exactly as printed, reaches the hub this serve serves', async () => {
+    expect(cli(home, ['hub', 'init']).status).toBe(0);
+    expect(addBoard(home, join(home, 'count.txt')).status).toBe(0);
+    const { hubId } = JSON.parse(readFileSync(join(home, 'hub', 'hub.json'), 'utf8')) as { hubId: string };
+    const stdout = await serveText();
+    expect(stdout.split('\n')[0]).toContain(`capabilities hub ${hubId} listening on`);
+
+    // Codex: the printed lines are ~/.codex/config.toml in a HOME of its own; the real Codex reads them.
+    const codexHome = join(home, 'codex-home');
+    mkdirSync(join(codexHome, '.codex'), { recursive: true });
+    writeFileSync(
+      join(codexHome, '.codex', 'config.toml'),
+      `${printed(stdout, 'Codex, in ~/.codex/config.toml:').join('\n')}\n`,
+    );
+    const { CAPABILITIES_HOME: _home, CODEX_HOME: _codex, ...rest } = cliEnv(home);
+    const codexEnv: NodeJS.ProcessEnv = { ...rest, HOME: codexHome };
+    const codex = (args: string[]) =>
+      spawnSync(join(REPO, 'node_modules', '.bin', 'codex'), args, {
+        env: codexEnv,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+    const listed = codex(['mcp', 'list']);
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(
+      /^capabilities +\S+ +hub serve --stdio --profile default +CAPABILITIES_HOME=/m,
+    );
+    const got = codex(['mcp', 'get', 'capabilities', '--json']);
+    expect(got.status, got.stderr).toBe(0);
+    const codexEntry = JSON.parse(got.stdout) as {
+      enabled: boolean;
+      transport: StdioEntry & { type: string };
+    };
+    expect(codexEntry.enabled).toBe(true);
+    expect(codexEntry.transport).toMatchObject({
+      type: 'stdio',
+      command: BIN,
+      args: STDIO,
+      env: { CAPABILITIES_HOME: home },
+    });
+    await expectThisHub(await launch(codexEntry.transport, codexHome));
+
+    // Cursor: the printed JSON, parsed, and its entry launched as Cursor would.
+    const cursor = JSON.parse(section(stdout, 'Cursor, in ~/.cursor/mcp.json:')) as {
+      mcpServers: { capabilities: StdioEntry };
+    };
+    await expectThisHub(await launch(cursor.mcpServers.capabilities, join(home, 'cursor-home')));
+
+    // HTTP: the printed URL, with the bearer token from the file the line names.
+    const http = /^Over HTTP: (\S+) with the header `Authorization: Bearer <the token in (.+)>`\.$/m.exec(
+      stdout,
+    );
+    expect(http, stdout).not.toBeNull();
+    const [, url = '', tokenFile = ''] = http ?? [];
+    const token = readFileSync(tokenFile, 'utf8').trim();
+    const client = new Client({ name: 'snippet', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    await expectThisHub(client);
+    const health = (await (await fetch(new URL('/healthz', url))).json()) as { hubId: string };
+    expect(health.hubId).toBe(hubId);
+  }, 180_000);
 });
