@@ -162,6 +162,7 @@ describe('attack: a filesystem source rooted at the hub’s home', () => {
   const ECHO = join(REPO, 'test', 'fixtures', 'servers', 'echo-secret-server.ts');
   const VALUE = 'sk_echo_a8f3e1c9d7b2046e5f1a';
 
+  // Fifteen CLI processes of about 2 s each: a loaded 2-core machine needs more than the default 30 s.
   it('is added only with explicit consent, and what it reads of the home comes back scrubbed', () => {
     const refused = cli(home, ['hub', 'add', '--yes', '--namespace', 'files', '--', NODE, FILESYSTEM, home]);
     expect(refused.status).toBe(2);
@@ -214,7 +215,7 @@ describe('attack: a filesystem source rooted at the hub’s home', () => {
       expect(shown.stdout).not.toContain(VALUE);
       expect(shown.stdout).not.toContain(token);
     }
-  });
+  }, 90_000);
 });
 
 describe('attack: the scrubber as an oracle for a short secret', () => {
