@@ -42,6 +42,7 @@ export class Lookup {
     };
     const rules = this.#store.listPolicyRules();
     return search(index, input, {
+      sources: () => this.#store.listSources().map((source) => source.namespace),
       signatureOf: (tool: ManifestTool) => signatureLine(tool, manifestOf(namespaceOf(tool.address))),
       effectOf: (tool: ManifestTool): PolicyEffect => {
         const connection =

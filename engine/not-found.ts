@@ -19,6 +19,15 @@ export function noRun(runId: string, wording?: HostWording): HubError {
   return new HubError('not_found', `no run ${runId}${wording ? `; ${wording.listRuns}` : ''}`);
 }
 
+/**
+ * A hub whose sources all wait for a tool list (servers that failed to start when they were
+ * added): what `search` answers, naming each with how a person reads its tools again.
+ */
+export function noToolLists(namespaces: readonly string[], wording: HostWording): string {
+  const each = namespaces.slice(0, 5).map((namespace) => wording.refreshSource(namespace));
+  return `No tools yet: this hub's sources (${namespaces.join(', ')}) have no tool list yet. Ask the user to fix what stops each and ${each.join(', then ')}.`;
+}
+
 /** A hub with no sources yet: what `search` answers and `execute` notices, in the host's words. */
 export function emptyHub(wording: HostWording): string {
   return `No tools yet: this hub has no sources. Ask the user to ${wording.addSource}.`;

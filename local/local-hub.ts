@@ -85,6 +85,13 @@ export interface LocalHub {
 export function openLocalHub(paths: HomePaths, now: number): LocalHub {
   const hubFile = readHubFile(paths.hubFile);
   const token = readToken(paths.token);
+  // Never a new empty store in place of a lost one (a serving process would look healthy with it).
+  if (!existsSync(paths.db)) {
+    throw new HubError(
+      'not_found',
+      `${paths.db} does not exist: the hub at ${paths.hub} has lost its store (its sources, reviews and runs). Restore it from a backup, or run \`capabilities hub init\` to start an empty one`,
+    );
+  }
   const previousUmask = process.umask(0o077);
   try {
     const local = openLocalStore(paths.db, now);

@@ -30,6 +30,8 @@ export interface SearchDeps {
   connectionsOf(namespace: string): readonly Connection[];
   /** How a person acts, in the host's words (adding a first source). */
   wording: HostWording;
+  /** Every source's namespace, listed or not: a hub whose sources have no tool list is not empty. */
+  sources(): readonly string[];
 }
 
 /** `(connections: personal*, work)`: names sorted, the default marked `*`; '' when there are none. */

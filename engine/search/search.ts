@@ -16,7 +16,7 @@
 import { closest } from '../closest.ts';
 import type { PolicyEffect } from '../contracts/policy.ts';
 import { HubError } from '../errors.ts';
-import { emptyHub } from '../not-found.ts';
+import { emptyHub, noToolLists } from '../not-found.ts';
 import type { IndexedDocument } from './document.ts';
 import { MAX_LIMIT, parseSearchInput } from './input.ts';
 import { connectionsNote, count, namespaceHeader, renderGroups, type SearchDeps, spaced } from './render.ts';
@@ -28,7 +28,10 @@ const NAMES_SHOWN = 30;
 /** Answers one `search` call. Throws HubError `invalid_input` or `not_found`. */
 export function search(index: SearchIndex, input: unknown, deps: SearchDeps): string {
   const { query, namespace, limit } = parseSearchInput(input);
-  if (index.namespaces().length === 0) return emptyHub(deps.wording);
+  if (index.namespaces().length === 0) {
+    const sources = deps.sources();
+    return sources.length === 0 ? emptyHub(deps.wording) : noToolLists(sources, deps.wording);
+  }
   if (namespace !== undefined && !index.has(namespace)) {
     throw unknownNamespace(namespace, index.namespaces());
   }

@@ -44,9 +44,10 @@ const SIGNATURES: Record<string, string> = {
 };
 
 function deps(
-  options: { effects?: Record<string, PolicyEffect>; connections?: Connection[] } = {},
+  options: { effects?: Record<string, PolicyEffect>; connections?: Connection[]; sources?: string[] } = {},
 ): SearchDeps {
   return {
+    sources: () => options.sources ?? [],
     signatureOf: (t) => SIGNATURES[t.address] ?? `${t.address}(input: {}): Promise<unknown>`,
     effectOf: (t) => options.effects?.[t.address] ?? 'allow',
     connectionsOf: (namespace) => (options.connections ?? []).filter((c) => c.namespace === namespace),
@@ -208,6 +209,14 @@ describe('search: listing with an empty query', () => {
     // Not "No tools match": the model learns the hub is empty, not that its words missed.
     expect(search(SearchIndex.build([]), { query: 'remember a fact' }, deps())).toBe(empty);
     expect(search(SearchIndex.build([]), { query: '', namespace: 'github' }, deps())).toBe(empty);
+  });
+
+  it('a hub whose sources have no tool list yet is not empty: it names them and how to read their tools again', () => {
+    // What `hub import` leaves of servers that failed to start: sources without a tool list.
+    expect(search(SearchIndex.build([]), { query: 'issues' }, deps({ sources: ['github', 'mem'] }))).toBe(
+      "No tools yet: this hub's sources (github, mem) have no tool list yet. Ask the user to fix what stops each and " +
+        'run `capabilities hub refresh github`, then run `capabilities hub refresh mem`.',
+    );
   });
 });
 

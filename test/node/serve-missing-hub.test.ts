@@ -4,7 +4,7 @@
  * `capabilities hub init`, and create nothing; the official SDK client over stdio sees a failed
  * start, not three tools. `hub dashboard` refuses the same way.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -41,6 +41,19 @@ describe('serving a hub that does not exist', () => {
     expect(result.stdout).not.toContain('listening');
     expectNoHubError(result.stderr);
     expect(readdirSync(home)).toEqual([]);
+  });
+
+  it('a hub that lost its store is not served with a new empty one', async () => {
+    const init = await runCli(home, ['hub', 'init']);
+    expect(init.status, init.stderr).toBe(0);
+    rmSync(join(home, 'hub', 'hub.db'));
+    const result = await runCli(home, ['hub', 'serve', '--stdio', '--profile', 'default']);
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain(
+      `${join(home, 'hub', 'hub.db')} does not exist: the hub at ${join(home, 'hub')} has lost its store`,
+    );
+    expect(result.stderr).toContain('`capabilities hub init`');
+    expect(existsSync(join(home, 'hub', 'hub.db'))).toBe(false);
   });
 
   it('dashboard refuses the same way, and creates nothing', async () => {
