@@ -164,7 +164,7 @@ function changed(current: ConfiguredSource, entry: ConfiguredSource, secrets: Se
   }
 
   const rules = ruleChanges(current.policies, entry.policies);
-  const any =
+  const changes =
     reasons.length > 0 ||
     tools.length > 0 ||
     rules.length > 0 ||
@@ -172,11 +172,11 @@ function changed(current: ConfiguredSource, entry: ConfiguredSource, secrets: Se
       (c) => c.change !== 'keep' || c.secrets.some((s) => s.value === 'set' || s.value === 'replace'),
     );
   return {
-    ...plannedShell(entry.source, any ? 'change' : 'keep'),
+    ...plannedShell(entry.source, changes ? 'change' : 'keep'),
     ...(reasons.length > 0 ? { reason: reasons.join('; ') } : {}),
     tools,
     toolsKept,
-    connections: connections.filter((c) => any || c.change !== 'keep'),
+    connections: connections.filter((c) => changes || c.change !== 'keep'),
     reviews,
     rules,
   };
