@@ -66,11 +66,22 @@ export function runCli(
   child.stderr?.on('data', (chunk) => {
     stderr += chunk;
   });
+  // A CLI that never exits is killed, so the test fails saying so instead of at its own timeout.
+  const killer = setTimeout(() => {
+    stderr += `\n[test] the CLI did not exit within ${RUN_CLI_LIMIT_MS} ms and was killed`;
+    child.kill('SIGKILL');
+  }, RUN_CLI_LIMIT_MS);
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('close', (code) => resolve({ status: code ?? -1, stdout, stderr }));
+    child.once('close', (code) => {
+      clearTimeout(killer);
+      resolve({ status: code ?? -1, stdout, stderr });
+    });
   });
 }
+
+/** How long `runCli` lets one CLI process run before it kills it. */
+const RUN_CLI_LIMIT_MS = 120_000;
 
 /**
  * `hub add --yes` of the counting board fixture (test/fixtures/servers/counting-server.ts) as

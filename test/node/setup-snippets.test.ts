@@ -139,6 +139,8 @@ describe('hub serve --http', () => {
       PATH: `${join(REPO, 'node_modules', '.bin')}:${process.env.PATH}`,
     };
     delete claudeEnv.CAPABILITIES_HOME;
+    // A CLAUDE_CONFIG_DIR of the machine's would send Claude Code's config outside claudeHome.
+    delete claudeEnv.CLAUDE_CONFIG_DIR;
     const added = spawnSync('sh', ['-c', claudeLine.trim()], {
       env: claudeEnv,
       encoding: 'utf8',
