@@ -248,13 +248,16 @@ export function describeRuns(h: RunsHarness): void {
     check('"deny": the call fails in the guest with approval_denied and the code goes on', async (w) => {
       const first = await w.runs().execute(`
         try { await board.post({ text: "spam" }); return "posted"; }
-        catch (e) { return { name: e.name, code: e.code, address: e.address }; }
+        catch (e) { console.log(e); return { name: e.name, code: e.code, address: e.address }; }
       `);
       w.decide(first, 'deny');
-      expect(await w.runs().resume(first.runId)).toMatchObject({
+      const resumed = await w.runs().resume(first.runId);
+      expect(resumed).toMatchObject({
         status: 'completed',
         result: { name: 'ToolError', code: 'approval_denied', address: 'board.post' },
       });
+      // A logged ToolError names its tool, as an uncaught one's report does.
+      expect(resumed.logs?.[0]).toMatch(/^ToolError: board\.post: a person denied this call/);
       expect(w.sent).toEqual([]);
     });
 

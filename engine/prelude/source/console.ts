@@ -29,7 +29,9 @@ function inspect(value, depth, seen) {
   if (seen.includes(value)) return '[Circular]';
   if (value instanceof Error) {
     const described = describeError(value);
-    return described.name + ': ' + described.message;
+    // A ToolError names its tool, as an uncaught one is reported (guest-report.ts).
+    const where = described.name === 'ToolError' && described.address ? described.address + ': ' : '';
+    return described.name + ': ' + where + described.message;
   }
   if (value instanceof RealDate) return Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
   if (depth > 3) return isArray(value) ? '[Array]' : '[Object]';
