@@ -18,10 +18,17 @@ import type { Clock, HubStore, Random } from '../ports.ts';
 import type { HubSecrets } from '../secrets/hub-secrets.ts';
 import { type SecretStore, secretKey } from '../secrets/secret-store.ts';
 import type { HostWording } from '../wording.ts';
-import { type Credentials, type ListedTools, NO_CREDENTIALS, type SourceConnector } from './connector.ts';
+import {
+  type Credentials,
+  deliveryName,
+  type ListedTools,
+  NO_CREDENTIALS,
+  type SourceConnector,
+} from './connector.ts';
 import { privateAddressRefusal } from './guarded-fetch.ts';
 import { diffManifests, type ManifestDiff } from './manifest-diff.ts';
 import { proposeNamespace } from './namespace.ts';
+import { secretValuesOf } from './oauth-grant.ts';
 import { type ReviewItem, reviewItem } from './review.ts';
 import { rescrubStored, scrubListed } from './scrub-listed.ts';
 import { storedManifest, storedSource } from './stored.ts';
@@ -264,7 +271,7 @@ export class Sources {
         `the secret is shorter than ${MIN_STORED_SECRET_LENGTH} characters, short enough to be guessed; nothing was stored. Use the service's full token or key.`,
       );
     }
-    const name = delivery.kind === 'env' ? delivery.variable : delivery.name;
+    const name = deliveryName(delivery);
     // `setAt` moves with every value entered, so every process serving this hub reads it again.
     const ref: SecretRef = {
       key: secretKey(namespace, connectionName, name),
@@ -274,7 +281,7 @@ export class Sources {
     const existing = this.#store.getConnection(namespace, connectionName);
     const others = (existing?.secrets ?? []).filter((s) => s.key !== ref.key);
     await secrets.set(ref.key, value);
-    this.#secrets.learn([value]);
+    this.#secrets.learn(secretValuesOf(value));
     rescrubStored(this.#store, this.#secrets.scrubber, this.#deps.clock.now());
     const connection: Connection = {
       namespace,

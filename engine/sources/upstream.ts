@@ -21,6 +21,8 @@ import {
   NO_CREDENTIALS,
   type SourceConnector,
 } from './connector.ts';
+import { grantSecretValues, secretValuesOf } from './oauth-grant.ts';
+import { OAuthRefresher } from './oauth-refresh.ts';
 import { storedConnection, storedSource } from './stored.ts';
 import type { McpCallResult } from './tool-result.ts';
 
@@ -50,14 +52,24 @@ export interface CallOptions {
 
 export class Upstream {
   readonly #deps: UpstreamDeps;
+  /** Refreshes OAuth connections' tokens; made on first use (a hub without secrets has none). */
+  #oauth: OAuthRefresher | undefined;
 
   constructor(deps: UpstreamDeps) {
     this.#deps = deps;
   }
 
-  /** A connection's secrets, resolved now (the default connection when none is named). */
-  async credentials(namespace: string, connectionName?: string): Promise<Credentials> {
-    return this.#credentials(storedSource(this.#deps.store, namespace, this.#deps.wording), connectionName);
+  /**
+   * A connection's secrets, resolved now (the default connection when none is named). An OAuth
+   * access token that is due is refreshed first; `force` refreshes it anyway (the source
+   * answered 401 to it while listing tools).
+   */
+  async credentials(namespace: string, connectionName?: string, force = false): Promise<Credentials> {
+    return this.#credentials(
+      storedSource(this.#deps.store, namespace, this.#deps.wording),
+      connectionName,
+      force,
+    );
   }
 
   /**
@@ -96,11 +108,12 @@ export class Upstream {
     return answeredCall(result, tool, clock.now() - started, scrub);
   }
 
-  async #credentials(source: Source, connectionName?: string): Promise<Credentials> {
+  async #credentials(source: Source, connectionName?: string, force = false): Promise<Credentials> {
     const namespace = source.namespace;
     const connection = storedConnection(this.#deps.store, namespace, connectionName);
     if (!connection) return NO_CREDENTIALS;
     const delivered: DeliveredSecret[] = [];
+    const more: string[] = [];
     for (const ref of connection.secrets) {
       const secrets = heldSecrets(this.#deps.secrets);
       const value = await secrets.get(ref.key);
@@ -108,13 +121,34 @@ export class Upstream {
         throw new HubError(
           'not_found',
           `the secret of connection "${namespace}/${connection.name}" is missing from the secret store. ` +
-            this.#deps.wording.enterSecretAgain(namespace, connection.name),
+            (ref.delivery.kind === 'oauth'
+              ? `Sign in again: ${this.#deps.wording.signInAgain(namespace, connection.name)}.`
+              : this.#deps.wording.enterSecretAgain(namespace, connection.name)),
           { detail: `the secret store is ${secrets.where}` },
         );
       }
-      delivered.push({ delivery: ref.delivery, value });
+      if (ref.delivery.kind === 'oauth') {
+        // Scrubbed from now on, whether or not the refresh below works.
+        this.#deps.hubSecrets.learn(secretValuesOf(value));
+        const grant = await this.#refresher(secrets).current(connection, ref, value, force);
+        delivered.push({ delivery: ref.delivery, value: grant.access_token });
+        more.push(value, ...grantSecretValues(grant));
+      } else delivered.push({ delivery: ref.delivery, value });
     }
-    return deliver(connection.name, delivered);
+    const credentials = deliver(connection.name, delivered);
+    return { ...credentials, secrets: [...credentials.secrets, ...more] };
+  }
+
+  #refresher(secrets: SecretStore): OAuthRefresher {
+    this.#oauth ??= new OAuthRefresher({
+      store: this.#deps.store,
+      secrets,
+      clock: this.#deps.clock,
+      hubSecrets: this.#deps.hubSecrets,
+      privateAddresses: this.#deps.connector.privateAddresses,
+      signIn: (namespace, connection) => this.#deps.wording.signInAgain(namespace, connection),
+    });
+    return this.#oauth;
   }
 }
 

@@ -8,6 +8,7 @@ import { type Command, Option } from 'commander';
 import type { SecretRef } from '../../engine/contracts/connections.ts';
 import { HubError } from '../../engine/errors.ts';
 import { inertLine } from '../../engine/inert.ts';
+import { describeDelivery } from '../../engine/sources/connector.ts';
 import { hubAction } from './hub-action.ts';
 import type { Output } from './output.ts';
 
@@ -74,11 +75,6 @@ export function registerConnections(hub: Command): void {
     );
 }
 
-function describeDelivery(delivery: SecretRef['delivery']): string {
-  return delivery.kind === 'env'
-    ? `env ${delivery.variable}`
-    : `header ${delivery.name}${delivery.scheme ? `: ${delivery.scheme} …` : ''}`;
-}
 
 /** A masked prompt on a terminal; otherwise all of standard input, without its final newline. */
 async function readSecret(out: Output, message: string): Promise<string> {
