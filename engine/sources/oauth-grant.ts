@@ -82,7 +82,13 @@ export function needsRefresh(grant: OAuthGrant, now: number): boolean {
 /** The grant after a token response (`expires_in` in seconds), keeping what the response leaves out. */
 export function renewedGrant(
   grant: OAuthGrant,
-  tokens: { access_token: string; token_type?: string; refresh_token?: string; expires_in?: number; scope?: string },
+  tokens: {
+    access_token: string;
+    token_type?: string;
+    refresh_token?: string;
+    expires_in?: number;
+    scope?: string;
+  },
   now: number,
 ): OAuthGrant {
   const { expires_at: _at, lifetime_ms: _life, ...kept } = grant;

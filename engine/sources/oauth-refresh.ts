@@ -13,8 +13,8 @@
  */
 import {
   type AuthorizationServerMetadata,
-  type FetchLike as SdkFetch,
   refreshAuthorization,
+  type FetchLike as SdkFetch,
 } from '@modelcontextprotocol/client';
 import type { Connection, SecretRef } from '../contracts/connections.ts';
 import { HubError } from '../errors.ts';
@@ -80,7 +80,8 @@ export class OAuthRefresher {
 
   async #refresh(connection: Connection, ref: SecretRef, grant: OAuthGrant): Promise<OAuthGrant> {
     const { namespace, name } = connection;
-    const needed = (why: string) => new SignInNeeded(namespace, name, why, this.#deps.signIn(namespace, name));
+    const needed = (why: string) =>
+      new SignInNeeded(namespace, name, why, this.#deps.signIn(namespace, name));
     if (!grant.refresh_token) throw needed('the access token expired and the server gave no refresh token');
     let tokens: Awaited<ReturnType<typeof refreshAuthorization>>;
     try {
@@ -150,9 +151,11 @@ function refreshFailure(error: unknown, hubSecrets: HubSecrets): string {
   const code = (error as { code?: unknown }).code;
   const message = error instanceof Error ? error.message : String(error);
   let why: string;
-  if (code === 'invalid_grant') why = 'the authorization server no longer accepts the grant: it was revoked or expired';
+  if (code === 'invalid_grant')
+    why = 'the authorization server no longer accepts the grant: it was revoked or expired';
   else if (error instanceof TypeError) why = `the token endpoint could not be reached: ${message}`;
   else if (error instanceof HubError) why = `the token endpoint: ${message}`;
-  else why = `the token endpoint answered with no usable token: ${message.split('\n', 1)[0]?.slice(0, 160) ?? ''}`;
+  else
+    why = `the token endpoint answered with no usable token: ${message.split('\n', 1)[0]?.slice(0, 160) ?? ''}`;
   return hubSecrets.scrubber.text(why);
 }

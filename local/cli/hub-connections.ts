@@ -75,9 +75,8 @@ export function registerConnections(hub: Command): void {
     );
 }
 
-
 /** A masked prompt on a terminal; otherwise all of standard input, without its final newline. */
-async function readSecret(out: Output, message: string): Promise<string> {
+export async function readSecret(out: Output, message: string): Promise<string> {
   if (process.stdin.isTTY) {
     if (!out.options.input) {
       throw new HubError('invalid_input', 'with --no-input, pipe the secret on standard input instead');

@@ -18,6 +18,7 @@ import { HubError } from '../../engine/errors.ts';
 import type { SecretStore } from '../../engine/secrets/secret-store.ts';
 import type { HomePaths } from '../home.ts';
 import { signInWithBrowser } from '../oauth/browser-sign-in.ts';
+import { startLoopbackRedirect } from '../oauth/loopback-redirect.ts';
 import { fetchFailure, hostedFailure, notAHub } from './hosted-errors.ts';
 import {
   forgetHostedSecrets,
@@ -31,7 +32,6 @@ import {
   writeHostedFile,
   writeHostedTokens,
 } from './hosted-state.ts';
-import { startLoopbackRedirect } from '../oauth/loopback-redirect.ts';
 import { CLI_SCOPE, HostedOAuthProvider, resourceOf } from './oauth-client.ts';
 
 export interface SignInDeps {

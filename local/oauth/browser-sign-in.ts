@@ -54,7 +54,10 @@ export async function signInWithBrowser(sign: BrowserSignIn): Promise<void> {
   const callback = await arrival;
   if ('error' in callback) {
     const why = callback.description ? `${callback.error}: ${callback.description}` : callback.error;
-    throw new HubError('denied', `the sign-in to ${sign.what} was not completed (${why}); run ${sign.again} to try again`);
+    throw new HubError(
+      'denied',
+      `the sign-in to ${sign.what} was not completed (${why}); run ${sign.again} to try again`,
+    );
   }
   await auth(provider, {
     serverUrl,

@@ -42,9 +42,7 @@ export async function startLoopbackRedirect(command = 'capabilities hub login'):
     if (!deliver || !expected || state === null || state !== expected()) {
       response
         .writeHead(400, PLAIN)
-        .end(
-          `This is not the sign-in \`${command}\` is waiting for. Start again from the terminal.\n`,
-        );
+        .end(`This is not the sign-in \`${command}\` is waiting for. Start again from the terminal.\n`);
       return;
     }
     const code = url.searchParams.get('code');
