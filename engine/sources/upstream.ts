@@ -73,6 +73,14 @@ export class Upstream {
   }
 
   /**
+   * Makes a connection ready for a call: an OAuth access token that is due is refreshed now, before
+   * the call's start is recorded; throws SignInNeeded when a person must sign in again.
+   */
+  async ready(namespace: string, connectionName: string): Promise<void> {
+    await this.credentials(namespace, connectionName);
+  }
+
+  /**
    * Calls one tool upstream on a connection and returns its outcome, scrubbed of every secret
    * the hub holds (not only this connection's: a stdio server's stderr tail, or an upstream that
    * quotes another credential, must not carry one out either). Error messages name the source

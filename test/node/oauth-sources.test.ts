@@ -12,7 +12,7 @@
  * what the person does on the authorization page (test/fixtures/oauth-board-server.ts). Chromium
  * does it for real in test/e2e/oauth-sources.test.ts.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -149,5 +149,97 @@ describe('an OAuth-protected MCP server, end to end on loopback', { timeout: 120
       connections.connections[0].secrets[0].setAt,
     );
     expect(JSON.stringify(after)).not.toContain(second?.access_token ?? '?');
+
+    // The person revokes the grant at the service, and the token expires: the refresh fails, so the
+    // call is not sent; the run waits for the connection, telling the model what the person does.
+    board.revokeAll();
+    board.expireAll();
+    await secrets.set(KEY, JSON.stringify({ ...second, expires_at: Date.now() - 1_000 }));
+    const sent = board.calls.list_posts ?? 0;
+    const waiting = await call(at, 'board.list_posts');
+    expect(waiting.status, JSON.stringify(waiting)).toBe('awaiting_connection');
+    expect(waiting.pending).toEqual([
+      expect.objectContaining({
+        kind: 'connection',
+        message: 'A person must add a connection for board: `capabilities hub auth board`. Then resume.',
+      }),
+    ]);
+    expect(JSON.stringify(waiting)).not.toContain(board.issuer);
+    expect(board.calls.list_posts).toBe(sent);
+    const shown = JSON.parse(cli(at, ['--json', 'hub', 'runs', 'show', waiting.runId]).stdout);
+    expect(shown.pending).toEqual([
+      expect.objectContaining({ kind: 'connection', address: 'board.list_posts' }),
+    ]);
+    expect(JSON.stringify(shown)).not.toContain(second?.refresh_token ?? '?');
+
+    // Resumed before anyone signed in: it still waits, and nothing is sent.
+    expect((await resume(at, waiting.runId)).status).toBe('awaiting_connection');
+    expect(board.calls.list_posts).toBe(sent);
+
+    // The person signs in again; the resumed run makes the call, once.
+    const opener = browser(at);
+    const auth = runCli(at, ['hub', 'auth', 'board'], opener.env);
+    await person(await opener.opened(auth), 'allow');
+    const signed = await auth;
+    expect(signed.status, signed.stderr).toBe(0);
+    expect(signed.stdout).toContain('Signed in as board/default (the default connection).');
+    const resumed = await resume(at, waiting.runId);
+    expect(resumed.status, JSON.stringify(resumed)).toBe('completed');
+    expect(board.calls.list_posts).toBe(sent + 1);
+    expect((await resume(at, waiting.runId)).status).toBe('refused');
+    expect(board.calls.list_posts).toBe(sent + 1);
+    const journal = JSON.parse(cli(at, ['--json', 'hub', 'runs', 'show', waiting.runId]).stdout);
+    // Journaled once, when the resumed run made it: the attempt that waited recorded nothing.
+    expect(journal.journal).toEqual([
+      expect.objectContaining({
+        seq: 0,
+        address: 'board.list_posts',
+        outcome: expect.objectContaining({ ok: true }),
+      }),
+    ]);
+  });
+
+  it('hub auth --connection adds a second account as another connection', async () => {
+    const at = home();
+    expect((await addSignedIn(at)).status).toBe(0);
+    const opener = browser(at);
+    const auth = runCli(at, ['hub', 'auth', 'board', '--connection', 'work'], opener.env);
+    await person(await opener.opened(auth), 'allow');
+    const signed = await auth;
+    expect(signed.status, signed.stderr).toBe(0);
+    expect(signed.stdout).toBe('Signed in as board/work.\n');
+    const listed = JSON.parse(cli(at, ['--json', 'hub', 'connections', 'board']).stdout);
+    expect(
+      listed.connections.map((c: { name: string; isDefault: boolean }) => [c.name, c.isDefault]),
+    ).toEqual([
+      ['default', true],
+      ['work', false],
+    ]);
+    const onWork = await runCli(at, ['--json', 'hub', 'call', 'board.whoami', '{}', '--connection', 'work']);
+    expect(JSON.parse(onWork.stdout).status, onWork.stdout).toBe('completed');
+    expect(board.authorizations.at(-1)).toBe(`Bearer ${board.accessTokens.at(-1)}`);
   });
 });
+
+/**
+ * `execute({ resume })` in a fresh process, as the MCP surface does it (test/node/resume-run.ts);
+ * spawned without blocking, since the board answers from this process.
+ */
+async function resume(at: string, runId: string): Promise<{ status: string }> {
+  const child = spawn(
+    NODE,
+    ['--disable-warning=ExperimentalWarning', join(REPO, 'test', 'node', 'resume-run.ts'), runId],
+    { env: cliEnv(at), stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  if (code !== 0) throw new Error(stderr);
+  return JSON.parse(stdout);
+}
