@@ -14,8 +14,10 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { secretKey } from '../../engine/secrets/secret-store.ts';
 import { OAuthGrant } from '../../engine/sources/oauth-grant.ts';
 import { homePaths } from '../../local/home.ts';
@@ -243,3 +245,101 @@ async function resume(at: string, runId: string): Promise<{ status: string }> {
   if (code !== 0) throw new Error(stderr);
   return JSON.parse(stdout);
 }
+
+describe('bad input: each says what to do next, and nothing is half-added', { timeout: 60_000 }, () => {
+  let own: OAuthBoard;
+  beforeEach(async () => {
+    own = await startOAuthBoard();
+  });
+  afterEach(() => own.close());
+
+  /** `hub add` of `own` with the person doing `choice` (or nothing, when no browser opens). */
+  async function addOwn(at: string, choice?: 'allow' | 'deny') {
+    const opener = browser(at);
+    const add = runCli(at, ['hub', 'add', own.url, '--namespace', 'board', '--yes'], opener.env);
+    if (choice) {
+      const back = await own.decide(await opener.opened(add), choice);
+      await (await fetch(back)).text();
+    }
+    return add;
+  }
+
+  const nothingAdded = async (at: string) => {
+    expect(JSON.parse(cli(at, ['--json', 'hub', 'list']).stdout).sources).toEqual([]);
+    expect(await kept(at)).toBeUndefined();
+  };
+
+  it('an authorization server that does not answer', async () => {
+    const at = home();
+    await own.stopAuthorizationServer();
+    const run = await addOwn(at);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(
+      `could not reach the authorization server of ${new URL(own.url).origin} (ECONNREFUSED); check that it is up, then run \`capabilities hub add ${own.url}\` again`,
+    );
+    await nothingAdded(at);
+  });
+
+  it('a person who cancels the sign-in', async () => {
+    const at = home();
+    const run = await addOwn(at, 'deny');
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(
+      `the sign-in to ${new URL(own.url).origin} was not completed (access_denied: The person denied the request); run \`capabilities hub add ${own.url}\` to try again`,
+    );
+    await nothingAdded(at);
+  });
+
+  it('a redirect URI mismatch', async () => {
+    const at = home();
+    own.tokenMode = 'redirect_mismatch';
+    const run = await addOwn(at, 'allow');
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('refused the sign-in (invalid_grant: redirect_uri does not match);');
+    expect(run.stderr).toContain(
+      'that client must allow the redirect URI http://127.0.0.1/callback on any port',
+    );
+    expect(run.stderr).toContain(`run \`capabilities hub add ${own.url}\` to try again`);
+    await nothingAdded(at);
+  });
+
+  it('a token endpoint that answers garbage: at sign-in, and at a refresh', async () => {
+    const at = home();
+    own.tokenMode = 'garbage';
+    const run = await addOwn(at, 'allow');
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(
+      `the authorization server of ${new URL(own.url).origin} did not answer as OAuth asks`,
+    );
+    expect(run.stderr).toContain('to try again, or ask its operator');
+    await nothingAdded(at);
+
+    own.tokenMode = 'ok';
+    expect((await addOwn(at, 'allow')).status).toBe(0);
+    own.tokenMode = 'garbage';
+    own.expireAll();
+    const grant = await kept(at);
+    const secrets = new EnvFileSecretStore(homePaths({ CAPABILITIES_HOME: at }).envFile);
+    await secrets.set(KEY, JSON.stringify({ ...grant, expires_at: Date.now() - 1_000 }));
+    const waiting = await call(at, 'board.list_posts');
+    expect(waiting.status).toBe('awaiting_connection');
+    expect(own.calls.list_posts).toBeUndefined();
+  });
+
+  it('a server that answers 401 with no OAuth metadata: it says so, and nothing is added', async () => {
+    const at = home();
+    const bare = createServer((_request, response) => response.writeHead(401).end('no'));
+    await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/mcp`;
+    try {
+      const run = await runCli(at, ['hub', 'add', url, '--yes']);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(
+        `${new URL(url).origin} asks for a sign-in but publishes no OAuth authorization server the hub can find`,
+      );
+      await nothingAdded(at);
+    } finally {
+      await new Promise<void>((resolve) => bare.close(() => resolve()));
+    }
+  });
+});
