@@ -201,6 +201,25 @@ describe('an OAuth-protected MCP server, end to end on loopback', { timeout: 120
     ]);
   });
 
+  it('a 401 to a token the clock calls good: listing refreshes once and lists again; a tool call is never retried', async () => {
+    const at = home();
+    expect((await addSignedIn(at)).status).toBe(0);
+    const refreshes = board.issued.refresh_token;
+    board.expireAll();
+    const listed = await runCli(at, ['hub', 'refresh', 'board']);
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain('board: no changes');
+    expect(board.issued.refresh_token).toBe(refreshes + 1);
+
+    board.expireAll();
+    const whoami = board.calls.whoami ?? 0;
+    const failed = await call(at, 'board.whoami');
+    expect(failed.status).toBe('failed');
+    expect(failed.error?.message).toContain('asks for a sign-in (it answered 401 Unauthorized)');
+    expect(board.issued.refresh_token).toBe(refreshes + 1);
+    expect(board.calls.whoami ?? 0).toBe(whoami);
+  });
+
   it('hub auth --connection adds a second account as another connection', async () => {
     const at = home();
     expect((await addSignedIn(at)).status).toBe(0);
