@@ -21,6 +21,7 @@ import {
   NO_CREDENTIALS,
   type SourceConnector,
 } from './connector.ts';
+import type { FetchLike } from './guarded-fetch.ts';
 import { grantSecretValues, secretValuesOf } from './oauth-grant.ts';
 import { OAuthRefresher } from './oauth-refresh.ts';
 import { storedConnection, storedSource } from './stored.ts';
@@ -39,6 +40,8 @@ export interface UpstreamDeps {
   hubSecrets: HubSecrets;
   /** How a person acts, in the host's words (entering a missing secret again). */
   wording: HostWording;
+  /** The fetch an OAuth refresh goes through (guarded to the token endpoint); absent: the runtime's. */
+  fetch?: FetchLike | undefined;
 }
 
 /** How one upstream call is made: on which connection, for how long, with which tool record. */
@@ -155,6 +158,7 @@ export class Upstream {
       hubSecrets: this.#deps.hubSecrets,
       privateAddresses: this.#deps.connector.privateAddresses,
       signIn: (namespace, connection) => this.#deps.wording.signInAgain(namespace, connection),
+      fetch: this.#deps.fetch,
     });
     return this.#oauth;
   }
