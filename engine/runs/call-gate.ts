@@ -10,12 +10,17 @@
  * 4. Policy: deny → `denied` (nothing upstream, no secret resolved); ask → a pending input and
  *    the attempt ends; allow → the journal records the start, the call goes upstream (scrubbed
  *    by the hub), the journal records the outcome.
+ * 5. An allowed call on a connection that signs in with OAuth first has the connection made ready
+ *    (its token refreshed when due) before the start is committed. A sign-in that no longer works
+ *    ends the attempt with a pending input of kind `connection` and journals nothing: the call
+ *    was never sent, and the run resumed after the person signs in again makes it.
  *
  * Denials and refusals are journaled too, so a resumed attempt replays the same answers at the
  * same seqs. No state lives here between calls: everything is read from and written to the store.
  * Steps 2 to 4 run in one store transaction that ends with the journal's start (or the refusal,
- * or the pending input); the start is committed before the call goes upstream, and the outcome
- * is appended once it settles.
+ * or the pending input); on an OAuth connection they run once more, in a transaction of their
+ * own, after the connection is ready, so what lets the call start is what is in force then. The
+ * start is committed before the call goes upstream, and the outcome is appended once it settles.
  *
  * A refusal's message never names the call's address: the guest's ToolError carries it as
  * `address`, and one left uncaught is reported once as `ToolError: <address>: <message>`

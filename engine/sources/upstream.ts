@@ -1,6 +1,7 @@
 /**
  * class Upstream: the hub's calls to its sources. It resolves a connection's secrets at the
- * moment of a call, calls one tool through the host's connector, and hands back the outcome
+ * moment of a call (an OAuth connection's access token refreshed first when it is due:
+ * oauth-refresh.ts), calls one tool through the host's connector, and hands back the outcome
  * scrubbed of every secret the hub holds. Policy and the journal are the runs' concern; what a
  * person administers (adding, reviewing, refreshing sources, entering secrets) is `Sources`.
  */
