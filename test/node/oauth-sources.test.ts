@@ -178,6 +178,13 @@ describe('an OAuth-protected MCP server, end to end on loopback', { timeout: 120
     expect((await resume(at, waiting.runId)).status).toBe('awaiting_connection');
     expect(board.calls.list_posts).toBe(sent);
 
+    // `hub approve` decides nothing here: it says the call waits for a sign-in, and how to give it.
+    const approve = await runCli(at, ['hub', 'approve', waiting.runId, '--choice', 'once']);
+    expect(approve.stderr).toContain('board.list_posts on default waits for a sign-in, not a decision:');
+    expect(approve.stderr).toContain('A person must sign in again: `capabilities hub auth board`.');
+    expect(approve.stdout).toContain('awaiting_connection');
+    expect(board.calls.list_posts).toBe(sent);
+
     // The person signs in again; the resumed run makes the call, once.
     const opener = browser(at);
     const auth = runCli(at, ['hub', 'auth', 'board'], opener.env);
