@@ -69,7 +69,10 @@ export function registerConnections(hub: Command): void {
           .connections(namespace)
           .some((c) => c.secrets.some((s) => s.delivery.kind === 'oauth'));
         if (source.kind === 'mcp-http' && !options.env && !options.header && (options.oauth || signsIn)) {
-          const { signInFromCli } = await import('./source-sign-in.ts');
+          const [{ signInFromCli }, { keptGrant, notRevoked, revokeGrant }] = await Promise.all([
+            import('./source-sign-in.ts'),
+            import('../oauth/revoke-grant.ts'),
+          ]);
           const named = options.connection === 'default' ? '' : ` --connection ${options.connection}`;
           const grant = await signInFromCli(
             out,
@@ -77,12 +80,16 @@ export function registerConnections(hub: Command): void {
             options,
             `\`capabilities hub auth ${namespace}${named}\``,
           );
+          const former = await keptGrant(namespace, options.connection);
           const connection = await sources.saveCredential(
             namespace,
             options.connection,
             { kind: 'oauth' },
             JSON.stringify(grant),
           );
+          // The sign-in this one replaces is revoked where it was issued, or it would linger there.
+          const why = former && (await revokeGrant(former));
+          if (why) out.note(notRevoked('the former sign-in', why));
           out.result(
             { namespace, connection: connection.name, isDefault: connection.isDefault, signedIn: true },
             `Signed in as ${namespace}/${connection.name}${connection.isDefault ? ' (the default connection)' : ''}.`,

@@ -141,6 +141,7 @@ export function registerSources(hub: Command): void {
           for (const notice of inspection.notices) out.note(`  The hub ${inertLine(notice)}`);
           const effects = await review.decideReview(inspection.review, ask, out);
           if (!effects) {
+            if (grant) await revokeQuietly(out, [grant]);
             out.result({ added: false }, 'Cancelled; nothing was added.');
             return;
           }
@@ -214,7 +215,15 @@ export function registerSources(hub: Command): void {
           out.result({ removed: false }, 'Kept it.');
           return;
         }
+        const { keptGrant } = await import('../oauth/revoke-grant.ts');
+        const grants: OAuthGrant[] = [];
+        for (const connection of desk.sources.connections(namespace)) {
+          const signedIn = connection.secrets.some((ref) => ref.delivery.kind === 'oauth');
+          const grant = signedIn ? await keptGrant(namespace, connection.name) : undefined;
+          if (grant) grants.push(grant);
+        }
         await sources.removeSource(namespace);
+        await revokeQuietly(out, grants);
         out.result({ removed: true, namespace }, `Removed "${namespace}".`);
       }),
     );
@@ -269,6 +278,15 @@ export function registerSources(hub: Command): void {
         );
       }),
     );
+}
+
+/** Revokes OAuth grants the hub lets go of, telling the person of any it could not. */
+async function revokeQuietly(out: Output, grants: readonly OAuthGrant[]): Promise<void> {
+  const { notRevoked, revokeGrant } = await import('../oauth/revoke-grant.ts');
+  for (const grant of grants) {
+    const why = await revokeGrant(grant);
+    if (why) out.note(notRevoked(`the sign-in at ${new URL(grant.authorization_server).origin}`, why));
+  }
 }
 
 /**

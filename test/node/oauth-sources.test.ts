@@ -227,7 +227,7 @@ describe('an OAuth-protected MCP server, end to end on loopback', { timeout: 120
     expect(board.calls.whoami ?? 0).toBe(whoami);
   });
 
-  it('hub auth --connection adds a second account as another connection', async () => {
+  it('hub auth --connection adds a second account; signing in again and removing the source revoke the grants let go', async () => {
     const at = home();
     expect((await addSignedIn(at)).status).toBe(0);
     const opener = browser(at);
@@ -246,6 +246,19 @@ describe('an OAuth-protected MCP server, end to end on loopback', { timeout: 120
     const onWork = await runCli(at, ['--json', 'hub', 'call', 'board.whoami', '{}', '--connection', 'work']);
     expect(JSON.parse(onWork.stdout).status, onWork.stdout).toBe('completed');
     expect(board.authorizations.at(-1)).toBe(`Bearer ${board.accessTokens.at(-1)}`);
+
+    // Signing the default connection in again revokes the sign-in it replaces; removing the
+    // source revokes both accounts' grants, and forgets them here.
+    const revoked = board.revoked;
+    const again = browser(at);
+    const reauth = runCli(at, ['hub', 'auth', 'board'], again.env);
+    await person(await again.opened(reauth), 'allow');
+    expect((await reauth).status).toBe(0);
+    expect(board.revoked).toBe(revoked + 1);
+    const removed = await runCli(at, ['hub', 'remove', 'board', '--yes']);
+    expect(removed.status, removed.stderr).toBe(0);
+    expect(board.revoked).toBe(revoked + 3);
+    expect(await kept(at)).toBeUndefined();
   });
 });
 
