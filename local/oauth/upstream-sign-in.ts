@@ -74,7 +74,7 @@ export async function signInToSource(sign: SourceSignIn): Promise<OAuthGrant> {
     if (!sign.clientId && !metadata.registration_endpoint) {
       throw new HubError(
         'invalid_input',
-        `the authorization server of ${what} does not register clients on its own (it has no registration endpoint); register the hub with it (redirect URI http://127.0.0.1/callback, any port) and run ${sign.again} --client-id <its client id>`,
+        `the authorization server of ${what} does not register clients on its own (it has no registration endpoint); register the hub with it (redirect URI http://127.0.0.1/callback, any port) and run ${sign.again} again with --client-id <its client id>`,
       );
     }
     provider.saveDiscoveryState(found);

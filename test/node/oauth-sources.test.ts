@@ -365,6 +365,31 @@ describe('bad input: each says what to do next, and nothing is half-added', { ti
     expect(own.calls.list_posts).toBeUndefined();
   });
 
+  it('an authorization server that registers no clients: it says to register one, and --client-id signs in with it', async () => {
+    const at = home();
+    own.dynamicRegistration = false;
+    const refused = await addOwn(at);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain(
+      `the authorization server of ${new URL(own.url).origin} does not register clients on its own (it has no registration endpoint); register the hub with it (redirect URI http://127.0.0.1/callback, any port) and run \`capabilities hub add ${own.url}\` again with --client-id <its client id>`,
+    );
+    await nothingAdded(at);
+
+    own.preRegister('hub-by-hand');
+    const opener = browser(at);
+    const add = runCli(
+      at,
+      ['hub', 'add', own.url, '--namespace', 'board', '--yes', '--client-id', 'hub-by-hand'],
+      opener.env,
+    );
+    const url = new URL(await opener.opened(add));
+    expect(url.searchParams.get('client_id')).toBe('hub-by-hand');
+    await (await fetch(await own.decide(url.href, 'allow'))).text();
+    const added = await add;
+    expect(added.status, added.stderr).toBe(0);
+    expect((await kept(at))?.client_id).toBe('hub-by-hand');
+  });
+
   it('a server that answers 401 with no OAuth metadata: it says so, and nothing is added', async () => {
     const at = home();
     const bare = createServer((_request, response) => response.writeHead(401).end('no'));
