@@ -21,7 +21,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { HubError, isHubError } from '../../engine/errors.ts';
 import type { OAuthGrant } from '../../engine/sources/oauth-grant.ts';
-import { fetchFailure } from '../hosted/hosted-errors.ts';
+import { fetchFailure, firstLine } from '../hosted/hosted-errors.ts';
 import { signInWithBrowser } from './browser-sign-in.ts';
 import { startLoopbackRedirect } from './loopback-redirect.ts';
 import { LoopbackOAuthProvider } from './oauth-client.ts';
@@ -160,12 +160,6 @@ export function signInFailure(what: string, again: string, error: unknown): HubE
     'unavailable',
     `the authorization server of ${what} did not answer as OAuth asks (${message}); run ${again} to try again, or ask its operator`,
   );
-}
-
-/** The first line of `text`, cut to 160 characters: a server's error page is no message. */
-function firstLine(text: string): string {
-  const line = text.split('\n', 1)[0]?.trim() ?? '';
-  return line.length > 160 ? `${line.slice(0, 159)}…` : line;
 }
 
 /**
