@@ -28,6 +28,8 @@ export const OAuthGrant = z.object({
   revocation_endpoint: z.string().url().optional(),
   /** The protected resource the tokens are for (RFC 8707), as the server's metadata named it. */
   resource: z.string().optional(),
+  /** The origin of the source the person signed in for: the access token goes nowhere else (I4). */
+  issued_for: z.string().url().optional(),
   client_id: z.string().min(1),
   client_secret: z.string().min(1).optional(),
 });

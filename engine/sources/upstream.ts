@@ -23,8 +23,8 @@ import {
   type SourceConnector,
 } from './connector.ts';
 import type { FetchLike } from './guarded-fetch.ts';
-import { grantSecretValues, secretValuesOf } from './oauth-grant.ts';
-import { OAuthRefresher } from './oauth-refresh.ts';
+import { grantSecretValues, type OAuthGrant, secretValuesOf } from './oauth-grant.ts';
+import { OAuthRefresher, SignInNeeded } from './oauth-refresh.ts';
 import { storedConnection, storedSource } from './stored.ts';
 import type { McpCallResult } from './tool-result.ts';
 
@@ -143,12 +143,28 @@ export class Upstream {
         // Scrubbed from now on, whether or not the refresh below works.
         this.#deps.hubSecrets.learn(secretValuesOf(value));
         const grant = await this.#refresher(secrets).current(connection, ref, value, force);
+        this.#sameOrigin(source, connection.name, grant);
         delivered.push({ delivery: ref.delivery, value: grant.access_token });
         more.push(value, ...grantSecretValues(grant));
       } else delivered.push({ delivery: ref.delivery, value });
     }
     const credentials = deliver(connection.name, delivered);
     return { ...credentials, secrets: [...credentials.secrets, ...more] };
+  }
+
+  /**
+   * Credentials go only to the origin they were issued for (I4): a source moved to another
+   * origin since its sign-in (a push, an edit) gets no token until a person signs in there.
+   */
+  #sameOrigin(source: Source, connection: string, grant: OAuthGrant): void {
+    const here = source.kind === 'mcp-http' ? new URL(source.url).origin : undefined;
+    if (grant.issued_for === undefined || here === grant.issued_for) return;
+    throw new SignInNeeded(
+      source.namespace,
+      connection,
+      'it was made for another address than the one the source is at now',
+      this.#deps.wording.signInAgain(source.namespace, connection),
+    );
   }
 
   #refresher(secrets: SecretStore): OAuthRefresher {

@@ -59,7 +59,7 @@ export async function signInToSource(sign: SourceSignIn): Promise<OAuthGrant> {
   if (!metadata) {
     throw new HubError(
       'unauthorized',
-      `${what} asks for a sign-in but publishes no OAuth authorization server the hub can find (RFC 9728, RFC 8414), so the hub cannot sign in to it; nothing was added. Check the address, or ask its operator how to connect.`,
+      `${what} asks for a sign-in but publishes no OAuth authorization server the hub can find (RFC 9728, RFC 8414), so the hub cannot sign in to it. Check the address, or ask its operator how to connect.`,
     );
   }
   const redirect = await startLoopbackRedirect(sign.again.replaceAll('`', ''));
@@ -118,6 +118,7 @@ export async function signInToSource(sign: SourceSignIn): Promise<OAuthGrant> {
         ? { revocation_endpoint: metadata.revocation_endpoint }
         : {}),
       ...(resource ? { resource: String(resource) } : {}),
+      issued_for: what,
       client_id: client.client_id,
       ...(client.client_secret ? { client_secret: client.client_secret } : {}),
     };

@@ -179,6 +179,28 @@ describe('an OAuth connection at the moment of a request', () => {
     expect(JSON.parse(values.get(KEY) ?? '{}')).toEqual(grant);
   });
 
+  it('a source moved to another origin since its sign-in gets no token: sign in again', async () => {
+    const { upstream, values, sent } = hub(() => tokens(1));
+    const fresh = { ...grant, expires_at: NOW + 3_600_000, issued_for: 'https://board.example' };
+    values.set(KEY, JSON.stringify(fresh));
+    expect((await upstream.credentials('board')).headers).toEqual({
+      Authorization: `Bearer ${grant.access_token}`,
+    });
+    const source = local.store.getSource('board');
+    if (source?.kind !== 'mcp-http') throw new Error('no board');
+    local.store.updateSource({
+      ...source,
+      url: 'https://elsewhere.example/mcp',
+      allowedHosts: ['elsewhere.example'],
+    });
+    const error = await upstream.credentials('board').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SignInNeeded);
+    expect((error as Error).message).toContain(
+      'it was made for another address than the one the source is at now',
+    );
+    expect(sent).toEqual([]);
+  });
+
   it('a token endpoint that does not answer, or answers garbage, is the same: sign in again', async () => {
     for (const answer of [
       () => {

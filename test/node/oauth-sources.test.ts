@@ -118,6 +118,7 @@ describe('an OAuth-protected MCP server, end to end on loopback', { timeout: 120
     expect(first?.access_token).toBe(board.accessTokens[0]);
     expect(first?.refresh_token).toBe(board.refreshTokens[0]);
     expect(first?.token_endpoint).toBe(`${board.issuer}/token`);
+    expect(first?.issued_for).toBe(new URL(board.url).origin);
     const connections = JSON.parse(cli(at, ['--json', 'hub', 'connections', 'board']).stdout);
     expect(connections.connections[0].secrets).toEqual([
       { key: KEY, delivery: { kind: 'oauth' }, setAt: expect.any(Number) },
