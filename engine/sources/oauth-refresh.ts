@@ -22,7 +22,7 @@ import type { Clock, HubStore } from '../ports.ts';
 import type { HubSecrets } from '../secrets/hub-secrets.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import { type FetchLike, guardedFetch, type PrivateAddresses } from './guarded-fetch.ts';
-import { grantSecretValues, needsRefresh, type OAuthGrant, parseGrant, renewedGrant } from './oauth-grant.ts';
+import { grantSecretValues, needsRefresh, OAuthGrant, parseGrant, renewedGrant } from './oauth-grant.ts';
 
 /** A token response is small; anything larger is not one. */
 const TOKEN_RESPONSE_BYTES = 64 * 1024;
@@ -96,6 +96,10 @@ export class OAuthRefresher {
         fetchFn: this.#tokenEndpointOnly(grant),
       });
     } catch (error) {
+      // Another process serving this hub may have refreshed first (a rotated refresh token is
+      // refused once used): its grant, when it is good, is as good as ours.
+      const theirs = await this.#refreshedElsewhere(ref, grant);
+      if (theirs) return theirs;
       throw needed(refreshFailure(error, this.#deps.hubSecrets));
     }
     const now = this.#deps.clock.now();
@@ -109,6 +113,33 @@ export class OAuthRefresher {
       secrets: current.secrets.map((r) => (r.key === ref.key ? { ...r, setAt: now } : r)),
     });
     return renewed;
+  }
+
+  /** The grant another process wrote since `grant` was read, when its token is good; else undefined. */
+  async #refreshedElsewhere(ref: SecretRef, grant: OAuthGrant): Promise<OAuthGrant | undefined> {
+    const value = await this.#deps.secrets.get(ref.key).catch(() => undefined);
+    if (value === undefined) return undefined;
+    const parsed = OAuthGrant.safeParse(safeJson(value));
+    if (!parsed.success || parsed.data.access_token === grant.access_token) return undefined;
+    if (needsRefresh(parsed.data, this.#deps.clock.now())) return undefined;
+    this.#deps.hubSecrets.learn(grantSecretValues(parsed.data));
+    return parsed.data;
+  }
+
+  /**
+   * The source refused the access token (401) although the clock calls it good: it is marked
+   * expired in the secret store, so the next request refreshes it first (and, if that fails,
+   * waits for a person) instead of sending it again.
+   */
+  async refused(ref: SecretRef, accessToken: string): Promise<void> {
+    const value = await this.#deps.secrets.get(ref.key).catch(() => undefined);
+    if (value === undefined) return;
+    const parsed = OAuthGrant.safeParse(safeJson(value));
+    if (!parsed.success || parsed.data.access_token !== accessToken) return;
+    await this.#deps.secrets.set(
+      ref.key,
+      JSON.stringify({ ...parsed.data, expires_at: this.#deps.clock.now() }),
+    );
   }
 
   /** A fetch that reaches the grant's token endpoint and nothing else. */
@@ -129,6 +160,14 @@ export class OAuthRefresher {
       }
       return guarded(url, init);
     };
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }
 

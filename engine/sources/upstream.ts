@@ -9,7 +9,7 @@ import { parseToolAddress } from '../address.ts';
 import type { JsonValue } from '../contracts/names.ts';
 import type { CallOutcome } from '../contracts/runs.ts';
 import type { ManifestTool, Source } from '../contracts/sources.ts';
-import { HubError } from '../errors.ts';
+import { HubError, isHubError } from '../errors.ts';
 import type { Clock, HubStore } from '../ports.ts';
 import type { HubSecrets } from '../secrets/hub-secrets.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
@@ -115,6 +115,7 @@ export class Upstream {
         signal: options.signal,
       });
     } catch (error) {
+      if (isHubError(error, 'unauthorized')) await this.#refused(source, options.connection, credentials);
       return failedCall(error, tool, clock.now() - started, scrub);
     }
     return answeredCall(result, tool, clock.now() - started, scrub);
@@ -150,6 +151,23 @@ export class Upstream {
     }
     const credentials = deliver(connection.name, delivered);
     return { ...credentials, secrets: [...credentials.secrets, ...more] };
+  }
+
+  /**
+   * The source answered 401 to a call: an OAuth access token it refused is marked expired, so the
+   * next call refreshes it first (never this call again: it is not retried).
+   */
+  async #refused(
+    source: Source,
+    connectionName: string | undefined,
+    credentials: Credentials,
+  ): Promise<void> {
+    const connection = storedConnection(this.#deps.store, source.namespace, connectionName);
+    const bearer = credentials.headers.Authorization?.replace(/^Bearer /, '');
+    if (!connection || !bearer || !this.#deps.secrets) return;
+    for (const ref of connection.secrets) {
+      if (ref.delivery.kind === 'oauth') await this.#refresher(this.#deps.secrets).refused(ref, bearer);
+    }
   }
 
   /**

@@ -152,6 +152,18 @@ describe('an OAuth connection at the moment of a request', () => {
     expect(hubSecrets.scrubber.text(text)).toBe(Array(5).fill(SCRUBBED).join(' '));
   });
 
+  it('another process refreshed first (a rotated refresh token is refused once used): its grant is used', async () => {
+    const theirs = { ...grant, access_token: 'at-theirs-0123456789abcdef', expires_at: NOW + 3_600_000 };
+    const { upstream, values, hubSecrets } = hub(() => {
+      values.set(KEY, JSON.stringify(theirs));
+      return Response.json({ error: 'invalid_grant' }, { status: 400 });
+    });
+    expect((await upstream.credentials('board')).headers).toEqual({
+      Authorization: `Bearer ${theirs.access_token}`,
+    });
+    expect(hubSecrets.scrubber.text(theirs.access_token)).toBe(SCRUBBED);
+  });
+
   it('a refresh goes only to the recorded token endpoint: a redirect elsewhere is refused, and nothing is sent there', async () => {
     const { upstream, sent } = hub((url) =>
       url === 'https://auth.example/token'

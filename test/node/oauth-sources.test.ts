@@ -209,7 +209,7 @@ describe('an OAuth-protected MCP server, end to end on loopback', { timeout: 120
     ]);
   });
 
-  it('a 401 to a token the clock calls good: listing refreshes once and lists again; a tool call is never retried', async () => {
+  it('a 401 to a token the clock calls good: listing refreshes once and lists again; a tool call is never retried, the next one refreshes first', async () => {
     const at = home();
     expect((await addSignedIn(at)).status).toBe(0);
     const refreshes = board.issued.refresh_token;
@@ -226,6 +226,11 @@ describe('an OAuth-protected MCP server, end to end on loopback', { timeout: 120
     expect(failed.error?.message).toContain('asks for a sign-in (it answered 401 Unauthorized)');
     expect(board.issued.refresh_token).toBe(refreshes + 1);
     expect(board.calls.whoami ?? 0).toBe(whoami);
+    // The refused token is marked expired: the next call refreshes first, and goes through.
+    const next = await call(at, 'board.whoami');
+    expect(next.status).toBe('completed');
+    expect(board.issued.refresh_token).toBe(refreshes + 2);
+    expect(board.calls.whoami).toBe(whoami + 1);
   });
 
   it('hub auth --connection adds a second account; signing in again and removing the source revoke the grants let go', async () => {
