@@ -10,10 +10,9 @@
 import { type Command, Option } from 'commander';
 import type { SecretRef } from '../../engine/contracts/connections.ts';
 import { HubError } from '../../engine/errors.ts';
-import { inertLine } from '../../engine/inert.ts';
 import { describeDelivery } from '../../engine/sources/connector.ts';
 import { hubAction } from './hub-action.ts';
-import type { Output } from './output.ts';
+import { readSecret } from './read-secret.ts';
 
 interface AuthOptions {
   connection: string;
@@ -118,20 +117,4 @@ export function registerConnections(hub: Command): void {
         );
       }),
     );
-}
-
-/** A masked prompt on a terminal; otherwise all of standard input, without its final newline. */
-export async function readSecret(out: Output, message: string): Promise<string> {
-  if (process.stdin.isTTY) {
-    if (!out.options.input) {
-      throw new HubError('invalid_input', 'with --no-input, pipe the secret on standard input instead');
-    }
-    const { password } = await import('@inquirer/prompts');
-    return password({ message: inertLine(message), mask: '•' });
-  }
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Uint8Array));
-  return Buffer.concat(chunks)
-    .toString('utf8')
-    .replace(/\r?\n$/, '');
 }

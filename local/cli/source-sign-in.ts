@@ -10,8 +10,8 @@ import { grantSecretValues, type OAuthGrant } from '../../engine/sources/oauth-g
 import { homePaths, readHubFile } from '../home.ts';
 import { challengeOf, signInToSource } from '../oauth/upstream-sign-in.ts';
 import { opensPages } from '../pages/page-opener.ts';
-import { readSecret } from './hub-connections.ts';
 import type { Output } from './output.ts';
+import { readSecret } from './read-secret.ts';
 
 export interface SignInOptions {
   clientId?: string | undefined;
