@@ -13,6 +13,8 @@ export const hostedWording: HostWording = {
   addSourceAgain: "Add it again in the hub's dashboard",
   enterSecretAgain: (namespace, connection) =>
     `Enter it again for connection "${namespace}/${connection}" on the source's page in the hub's dashboard.`,
+  signInAgain: (namespace, connection) =>
+    `sign in for connection "${namespace}/${connection}" on the source's page in the hub's dashboard`,
   listRuns: "see the runs in the hub's dashboard",
   decideRun: (runId) => `decide on run ${runId} in the hub's dashboard`,
   decideElsewhere: "decide in the hub's dashboard",

@@ -101,6 +101,7 @@ export function createEngine(deps: EngineDeps): Engine {
       clock,
       random,
       upstream: (address, args, options) => upstream.callTool(address, args, options),
+      ready: (namespace, connection) => upstream.ready(namespace, connection),
       lookup: answerLookup,
       scrubbing: hubSecrets,
       wording,

@@ -22,6 +22,8 @@ export interface HostWording {
   addSourceAgain: string;
   /** A whole sentence: how a person enters a connection's missing secret again. */
   enterSecretAgain(namespace: string, connection: string): string;
+  /** After "A person must sign in again: ": how a person signs an OAuth connection in again. */
+  signInAgain(namespace: string, connection: string): string;
   /** After "… no run X; ": how a person sees the hub's runs. */
   listRuns: string;
   /** After "Tell the user to " and "A person must decide: ": how a person decides a run's calls. */

@@ -14,6 +14,8 @@ export const localWording: HostWording = {
   addSourceAgain: 'Add it again with `capabilities hub add`',
   enterSecretAgain: (namespace, connection) =>
     `Enter it again with \`capabilities hub auth ${namespace} --connection ${connection}\`.`,
+  signInAgain: (namespace, connection) =>
+    `\`capabilities hub auth ${namespace}${connection === 'default' ? '' : ` --connection ${connection}`}\``,
   listRuns: 'list runs with `capabilities hub runs`',
   decideRun: (runId) => `run \`capabilities hub approve ${runId}\``,
   decideElsewhere: 'decide with `capabilities hub approve`',

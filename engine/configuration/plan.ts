@@ -26,6 +26,7 @@ import {
 import type { Connection, SecretRef } from '../contracts/connections.ts';
 import type { PolicyRule } from '../contracts/policy.ts';
 import type { ManifestTool, Source, ToolReview } from '../contracts/sources.ts';
+import { describeDelivery } from '../sources/connector.ts';
 import { changedParts } from '../sources/manifest-diff.ts';
 
 /** What the plan knows of secret values: never a value, only what differs. */
@@ -219,11 +220,7 @@ function plannedConnection(
 }
 
 function plannedSecret(ref: SecretRef, value: PlannedSecret['value']): PlannedSecret {
-  const delivery =
-    ref.delivery.kind === 'env'
-      ? `env ${ref.delivery.variable}`
-      : `header ${ref.delivery.name}${ref.delivery.scheme ? ` (${ref.delivery.scheme})` : ''}`;
-  return { key: ref.key, delivery, value };
+  return { key: ref.key, delivery: describeDelivery(ref.delivery), value };
 }
 
 /** What a connection is, without when: its default flag and where each secret goes. */

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { ConnectionName, Namespace, Timestamp } from './names.ts';
 
-/** How a secret reaches the source: an environment variable (stdio) or an HTTP header. */
+/** How a secret reaches the source: an environment variable (stdio), an HTTP header, or an OAuth grant's access token. */
 export const SecretDelivery = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('env'), variable: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/) }),
   z.object({
@@ -18,6 +18,8 @@ export const SecretDelivery = z.discriminatedUnion('kind', [
     /** Prefix before the value, e.g. `Bearer`; empty for a bare value. */
     scheme: z.string().default('Bearer'),
   }),
+  /** An OAuth grant (engine/sources/oauth-grant.ts): its access token as `Authorization: Bearer`, refreshed when due. */
+  z.object({ kind: z.literal('oauth') }),
 ]);
 
 /** A pointer into the secret store. Never the value. */

@@ -10,12 +10,17 @@
  * 4. Policy: deny → `denied` (nothing upstream, no secret resolved); ask → a pending input and
  *    the attempt ends; allow → the journal records the start, the call goes upstream (scrubbed
  *    by the hub), the journal records the outcome.
+ * 5. An allowed call on a connection that signs in with OAuth first has the connection made ready
+ *    (its token refreshed when due) before the start is committed. A sign-in that no longer works
+ *    ends the attempt with a pending input of kind `connection` and journals nothing: the call
+ *    was never sent, and the run resumed after the person signs in again makes it.
  *
  * Denials and refusals are journaled too, so a resumed attempt replays the same answers at the
  * same seqs. No state lives here between calls: everything is read from and written to the store.
  * Steps 2 to 4 run in one store transaction that ends with the journal's start (or the refusal,
- * or the pending input); the start is committed before the call goes upstream, and the outcome
- * is appended once it settles.
+ * or the pending input); on an OAuth connection they run once more, in a transaction of their
+ * own, after the connection is ready, so what lets the call start is what is in force then. The
+ * start is committed before the call goes upstream, and the outcome is appended once it settles.
  *
  * A refusal's message never names the call's address: the guest's ToolError carries it as
  * `address`, and one left uncaught is reported once as `ToolError: <address>: <message>`
@@ -33,6 +38,7 @@ import { decide, type PolicyDecision } from '../policy/decide.ts';
 import type { Clock, HubStore, JournalStart, Random } from '../ports.ts';
 import { firstSentence } from '../search/first-sentence.ts';
 import type { SecretScrubbing } from '../secrets/hub-secrets.ts';
+import { SignInNeeded } from '../sources/oauth-refresh.ts';
 import { callArgsDigest } from './args-digest.ts';
 import { argsPreview } from './args-preview.ts';
 import type { EndingWitness } from './attempt-ending.ts';
@@ -72,6 +78,11 @@ export interface GateDeps {
   limits: RunLimits;
   /** Every secret the hub holds: scrubbed from what the gate stores itself (previews, errors). */
   scrubbing: SecretScrubbing;
+  /**
+   * Makes an OAuth connection ready before a call on it starts (its token refreshed when due);
+   * throws SignInNeeded when a person must sign in again. Absent: nothing to make ready.
+   */
+  ready?: ((namespace: string, connection: string) => Promise<void>) | undefined;
 }
 
 const toolError = (code: ToolErrorCode, message: string, retryable = false, hint?: string): CallOutcome => ({
@@ -108,21 +119,32 @@ async function gate(deps: GateDeps, run: Run, call: GuestCall): Promise<GateAnsw
   const digest = await callArgsDigest(call.args);
   // One transaction from the journal lookup to the journal's start: the count, the person's
   // decisions and the policy that let the call through are the ones in force when it starts.
-  const step = store.atomically((): GateAnswer | Send => {
-    // Only the attempt that owns the run sends: a cancel, or another process taking the run
-    // over, stops this one at its next call.
-    const current = store.getRun(run.id);
-    if (current?.status !== 'running' || current.attempts !== run.attempts) {
-      return (current?.status ?? 'cancelled') === 'cancelled'
-        ? {
-            kind: 'end',
-            ending: { kind: 'cancelled', message: `run ${run.id} was cancelled; no more calls are made` },
-          }
-        : { kind: 'end', ending: { kind: 'busy' } };
-    }
-    const entry = store.getJournalEntry(run.id, call.seq);
-    return entry ? replay(store, call, digest, entry) : admit(deps, run, call, digest);
-  });
+  const decide = (prepared: boolean) =>
+    store.atomically((): GateAnswer | Send | Prepare => {
+      // Only the attempt that owns the run sends: a cancel, or another process taking the run
+      // over, stops this one at its next call.
+      const current = store.getRun(run.id);
+      if (current?.status !== 'running' || current.attempts !== run.attempts) {
+        return (current?.status ?? 'cancelled') === 'cancelled'
+          ? {
+              kind: 'end',
+              ending: { kind: 'cancelled', message: `run ${run.id} was cancelled; no more calls are made` },
+            }
+          : { kind: 'end', ending: { kind: 'busy' } };
+      }
+      const entry = store.getJournalEntry(run.id, call.seq);
+      return entry ? replay(store, call, digest, entry) : admit(deps, run, call, digest, prepared);
+    });
+  let step = decide(false);
+  if (step.kind === 'prepare') {
+    const prepare = step;
+    // An OAuth connection's token is refreshed before the start is committed: a sign-in that no
+    // longer works stops the call unsent, waiting for a person, and the resumed run makes it.
+    const waits = await signInWaits(deps, call, prepare.connection);
+    if (waits) return store.atomically(() => awaitConnection(deps, run, call, prepare, waits));
+    step = decide(true);
+  }
+  if (step.kind === 'prepare') return { kind: 'end', ending: { kind: 'busy' } };
   if (step.kind !== 'send') return step;
 
   // The start is committed: from here the call is sent at most once, whatever happens.
@@ -146,6 +168,14 @@ interface Send {
   kind: 'send';
   tool: ManifestTool;
   connection: string | null;
+}
+
+/** Allowed, on a connection that signs in with OAuth: made ready before the start is recorded. */
+interface Prepare {
+  kind: 'prepare';
+  tool: ManifestTool;
+  connection: string;
+  shape: CallShape;
 }
 
 /** A call the journal already holds: its recorded outcome, in doubt, or a divergence. */
@@ -182,7 +212,13 @@ function replay(store: HubStore, call: GuestCall, digest: string, entry: Journal
  * connection, then a person's decision or policy. Deny and ask are recorded here and answered;
  * allow records the start and says where to send the call.
  */
-function admit(deps: GateDeps, run: Run, call: GuestCall, digest: string): GateAnswer | Send {
+function admit(
+  deps: GateDeps,
+  run: Run,
+  call: GuestCall,
+  digest: string,
+  prepared: boolean,
+): GateAnswer | Send | Prepare {
   const { store } = deps;
   if (store.countJournal(run.id) >= deps.limits.maxCalls) {
     return {
@@ -229,8 +265,47 @@ function admit(deps: GateDeps, run: Run, call: GuestCall, digest: string): GateA
     ensurePending(deps, run, call, shape, tool, reason);
     return { kind: 'end', ending: { kind: 'suspend' } };
   }
+  const signsIn = connections
+    .find((c) => c.name === connection)
+    ?.secrets.some((ref) => ref.delivery.kind === 'oauth');
+  if (!prepared && deps.ready && connection !== null && signsIn) {
+    return { kind: 'prepare', tool, connection, shape };
+  }
   store.appendJournal(journalStart(run, call, digest, connection, decision, deps.clock.now()));
   return { kind: 'send', tool, connection };
+}
+
+/** Why a person must sign in again before the call, or undefined when its connection is ready. */
+async function signInWaits(deps: GateDeps, call: GuestCall, connection: string): Promise<string | undefined> {
+  const namespace = parseToolAddress(call.address)?.namespace ?? '';
+  try {
+    await deps.ready?.(namespace, connection);
+    return undefined;
+  } catch (error) {
+    // Anything else fails the call as it would have upstream, once its start is recorded.
+    return error instanceof SignInNeeded ? error.message : undefined;
+  }
+}
+
+/**
+ * The call waits for a person to sign its connection in again: a pending input of kind
+ * `connection` (the one already waiting at this seq, else a new one), and the attempt ends.
+ * Nothing is journaled: the call was never sent, and the resumed run makes it.
+ */
+function awaitConnection(
+  deps: GateDeps,
+  run: Run,
+  call: GuestCall,
+  step: Prepare,
+  reason: string,
+): GateAnswer {
+  const current = deps.store.getRun(run.id);
+  if (current?.status !== 'running' || current.attempts !== run.attempts) {
+    return { kind: 'end', ending: { kind: 'busy' } };
+  }
+  if (deps.store.getJournalEntry(run.id, call.seq)) return { kind: 'end', ending: { kind: 'busy' } };
+  ensurePending(deps, run, call, step.shape, step.tool, reason, 'connection');
+  return { kind: 'end', ending: { kind: 'suspend' } };
 }
 
 type Effective = PolicyDecision & { by: 'policy' | 'person'; decisionId?: string; changed?: string };
@@ -303,9 +378,10 @@ function ensurePending(
   shape: CallShape,
   tool: ManifestTool,
   reason: string,
+  kind: PendingInput['kind'] = 'approval',
 ): PendingInput {
   const { store } = deps;
-  const existing = openInputs(store, run.id).find((p) => showsExactly(p, shape));
+  const existing = openInputs(store, run.id).find((p) => p.kind === kind && showsExactly(p, shape));
   if (existing) return existing;
   const now = deps.clock.now();
   // The guest holds no secret, but it could rebuild one from pieces of scrubbed answers.
@@ -314,7 +390,7 @@ function ensurePending(
     id: randomId(deps.random, 'pending', 10),
     runId: run.id,
     seq: call.seq,
-    kind: 'approval',
+    kind,
     address: call.address,
     connection: shape.connection,
     // Scrubbed here too: a secret entered after the tool was listed is in the scrubber now.

@@ -33,6 +33,12 @@ export function recordPersonDecision(
   return store.atomically(() => {
     const pending: PendingInput | undefined = store.getPendingInput(input.pendingId);
     if (!pending) throw new HubError('not_found', `no pending call ${input.pendingId}; nothing was decided`);
+    if (pending.kind === 'connection') {
+      throw new HubError(
+        'conflict',
+        `the call ${pending.address} in run ${pending.runId} waits for a sign-in, not a decision; nothing was decided. ${pending.reason}`,
+      );
+    }
     const run = store.getRun(pending.runId);
     if (run?.status !== 'awaiting_input') {
       throw new HubError(

@@ -44,6 +44,8 @@ export interface RunsDeps {
   clock: Clock;
   random: Random;
   upstream: UpstreamCall;
+  /** Makes an OAuth connection ready before a call on it starts (call-gate.ts). */
+  ready?: GateDeps['ready'];
   /** `hub.search` / `hub.describe` inside the guest: the same text as the MCP tools. */
   lookup: SandboxHost['lookup'];
   limits?: Partial<RunLimits>;

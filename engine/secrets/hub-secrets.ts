@@ -18,6 +18,7 @@
  */
 import type { Clock, HubStore } from '../ports.ts';
 import { PROMPT_KEY_SETTING } from '../settings.ts';
+import { secretValuesOf } from '../sources/oauth-grant.ts';
 import { createScrubber, type Scrubber } from './scrub.ts';
 import type { SecretStore } from './secret-store.ts';
 
@@ -156,8 +157,9 @@ export class HubSecrets implements SecretScrubbing {
 
   #rebuild(): void {
     this.#scrubber = createScrubber([
-      ...[...this.#stored.values()].map((entry) => entry.value),
-      ...this.#former,
+      // An OAuth grant is one JSON value holding several secrets: each is scrubbed on its own.
+      ...[...this.#stored.values()].flatMap((entry) => secretValuesOf(entry.value)),
+      ...this.#former.flatMap(secretValuesOf),
       ...this.#learned,
       ...this.#own,
     ]);

@@ -29,15 +29,40 @@ export interface DeliveredSecret {
   value: string;
 }
 
-/** The credentials that deliver `secrets` (an environment variable each, or a header with its scheme). */
+/** The credentials that deliver `secrets` (an environment variable each, or a header with its scheme; an OAuth access token as a bearer). */
 export function deliver(connection: string | null, secrets: readonly DeliveredSecret[]): Credentials {
   const env: Record<string, string> = {};
   const headers: Record<string, string> = {};
   for (const { delivery, value } of secrets) {
     if (delivery.kind === 'env') env[delivery.variable] = value;
+    else if (delivery.kind === 'oauth') headers.Authorization = `Bearer ${value}`;
     else headers[delivery.name] = delivery.scheme ? `${delivery.scheme} ${value}` : value;
   }
   return { connection, env, headers, secrets: secrets.map((s) => s.value) };
+}
+
+/** A delivery's name: its environment variable, its header, or `oauth`. */
+export function deliveryName(delivery: SecretRef['delivery']): string {
+  switch (delivery.kind) {
+    case 'env':
+      return delivery.variable;
+    case 'oauth':
+      return 'oauth';
+    default:
+      return delivery.name;
+  }
+}
+
+/** A delivery in words for a person: `env VAR`, `header Name (Bearer)`, `OAuth sign-in`. */
+export function describeDelivery(delivery: SecretRef['delivery']): string {
+  switch (delivery.kind) {
+    case 'env':
+      return `env ${delivery.variable}`;
+    case 'oauth':
+      return 'OAuth sign-in';
+    default:
+      return `header ${delivery.name}${delivery.scheme ? ` (${delivery.scheme})` : ''}`;
+  }
 }
 
 /** A source's `tools/list` answer, every page. */

@@ -320,6 +320,13 @@ export class McpConnector implements SourceConnector {
     const said = tail ? ` Its last output:\n${tail.split('\n').slice(-5).join('\n')}` : '';
     const explained = (text: string, more = detail) =>
       new HubError('unavailable', text, { cause: error, detail: more });
+    if ((error as { status?: unknown }).status === 401) {
+      return new HubError(
+        'unauthorized',
+        `${server} asks for a sign-in (it answered 401 Unauthorized) and the hub has none that it accepts.`,
+        { cause: error, detail },
+      );
+    }
     if (/ENOENT/.test(message)) {
       return explained(
         `the command that starts "${source.namespace}" was not found on this machine. Check the command line, or install it.`,

@@ -11,17 +11,24 @@
 import type { Connection, SecretRef } from '../contracts/connections.ts';
 import type { PolicyEffect } from '../contracts/policy.ts';
 import type { Manifest, Source, ToolReview } from '../contracts/sources.ts';
-import { HubError } from '../errors.ts';
+import { HubError, isHubError } from '../errors.ts';
 import { randomId } from '../hex.ts';
 import { buildManifestWithNotices } from '../manifest.ts';
 import type { Clock, HubStore, Random } from '../ports.ts';
 import type { HubSecrets } from '../secrets/hub-secrets.ts';
 import { type SecretStore, secretKey } from '../secrets/secret-store.ts';
 import type { HostWording } from '../wording.ts';
-import { type Credentials, type ListedTools, NO_CREDENTIALS, type SourceConnector } from './connector.ts';
+import {
+  type Credentials,
+  deliveryName,
+  type ListedTools,
+  NO_CREDENTIALS,
+  type SourceConnector,
+} from './connector.ts';
 import { privateAddressRefusal } from './guarded-fetch.ts';
 import { diffManifests, type ManifestDiff } from './manifest-diff.ts';
 import { proposeNamespace } from './namespace.ts';
+import { secretValuesOf } from './oauth-grant.ts';
 import { type ReviewItem, reviewItem } from './review.ts';
 import { rescrubStored, scrubListed } from './scrub-listed.ts';
 import { storedManifest, storedSource } from './stored.ts';
@@ -205,15 +212,31 @@ export class Sources {
   /** Reads a source's tools again and reports what is new, changed and gone since the last read. */
   async refresh(namespace: string): Promise<Refreshed> {
     const source = storedSource(this.#store, namespace, this.#deps.wording);
-    const { listed, notices } = await this.#listTools(
-      source,
-      await this.#deps.upstream.credentials(namespace),
-    );
+    const { listed, notices } = await this.#listSigned(source);
     const before = this.#store.getManifest(namespace);
     const built = await buildManifestWithNotices({ namespace, fetchedAt: this.#deps.clock.now(), ...listed });
     const manifest = built.manifest;
     this.#store.putManifest(manifest);
     return { ...diffManifests(before, manifest), notices: [...notices, ...built.notices] };
+  }
+
+  /**
+   * A stored source's tools, on its default connection. A source that answers 401 to an OAuth
+   * access token the clock calls good (revoked early, or the server restarted) gets one refresh
+   * and one more listing; listing runs nothing, so it may be asked twice (a tool call never is).
+   */
+  async #listSigned(source: Source): Promise<{ listed: ListedTools; notices: string[] }> {
+    const upstream = this.#deps.upstream;
+    const credentials = await upstream.credentials(source.namespace);
+    try {
+      return await this.#listTools(source, credentials);
+    } catch (error) {
+      const signsIn = this.#store
+        .listConnections(source.namespace)
+        .some((c) => c.isDefault && c.secrets.some((ref) => ref.delivery.kind === 'oauth'));
+      if (!signsIn || !isHubError(error, 'unauthorized')) throw error;
+      return this.#listTools(source, await upstream.credentials(source.namespace, undefined, true));
+    }
   }
 
   /**
@@ -264,7 +287,7 @@ export class Sources {
         `the secret is shorter than ${MIN_STORED_SECRET_LENGTH} characters, short enough to be guessed; nothing was stored. Use the service's full token or key.`,
       );
     }
-    const name = delivery.kind === 'env' ? delivery.variable : delivery.name;
+    const name = deliveryName(delivery);
     // `setAt` moves with every value entered, so every process serving this hub reads it again.
     const ref: SecretRef = {
       key: secretKey(namespace, connectionName, name),
@@ -274,7 +297,7 @@ export class Sources {
     const existing = this.#store.getConnection(namespace, connectionName);
     const others = (existing?.secrets ?? []).filter((s) => s.key !== ref.key);
     await secrets.set(ref.key, value);
-    this.#secrets.learn([value]);
+    this.#secrets.learn(secretValuesOf(value));
     rescrubStored(this.#store, this.#secrets.scrubber, this.#deps.clock.now());
     const connection: Connection = {
       namespace,

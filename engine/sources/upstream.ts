@@ -1,6 +1,7 @@
 /**
  * class Upstream: the hub's calls to its sources. It resolves a connection's secrets at the
- * moment of a call, calls one tool through the host's connector, and hands back the outcome
+ * moment of a call (an OAuth connection's access token refreshed first when it is due:
+ * oauth-refresh.ts), calls one tool through the host's connector, and hands back the outcome
  * scrubbed of every secret the hub holds. Policy and the journal are the runs' concern; what a
  * person administers (adding, reviewing, refreshing sources, entering secrets) is `Sources`.
  */
@@ -8,7 +9,7 @@ import { parseToolAddress } from '../address.ts';
 import type { JsonValue } from '../contracts/names.ts';
 import type { CallOutcome } from '../contracts/runs.ts';
 import type { ManifestTool, Source } from '../contracts/sources.ts';
-import { HubError } from '../errors.ts';
+import { HubError, isHubError } from '../errors.ts';
 import type { Clock, HubStore } from '../ports.ts';
 import type { HubSecrets } from '../secrets/hub-secrets.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
@@ -21,6 +22,9 @@ import {
   NO_CREDENTIALS,
   type SourceConnector,
 } from './connector.ts';
+import type { FetchLike } from './guarded-fetch.ts';
+import { grantSecretValues, type OAuthGrant, secretValuesOf } from './oauth-grant.ts';
+import { OAuthRefresher, SignInNeeded } from './oauth-refresh.ts';
 import { storedConnection, storedSource } from './stored.ts';
 import type { McpCallResult } from './tool-result.ts';
 
@@ -37,6 +41,8 @@ export interface UpstreamDeps {
   hubSecrets: HubSecrets;
   /** How a person acts, in the host's words (entering a missing secret again). */
   wording: HostWording;
+  /** The fetch an OAuth refresh goes through (guarded to the token endpoint); absent: the runtime's. */
+  fetch?: FetchLike | undefined;
 }
 
 /** How one upstream call is made: on which connection, for how long, with which tool record. */
@@ -50,14 +56,32 @@ export interface CallOptions {
 
 export class Upstream {
   readonly #deps: UpstreamDeps;
+  /** Refreshes OAuth connections' tokens; made on first use (a hub without secrets has none). */
+  #oauth: OAuthRefresher | undefined;
 
   constructor(deps: UpstreamDeps) {
     this.#deps = deps;
   }
 
-  /** A connection's secrets, resolved now (the default connection when none is named). */
-  async credentials(namespace: string, connectionName?: string): Promise<Credentials> {
-    return this.#credentials(storedSource(this.#deps.store, namespace, this.#deps.wording), connectionName);
+  /**
+   * A connection's secrets, resolved now (the default connection when none is named). An OAuth
+   * access token that is due is refreshed first; `force` refreshes it anyway (the source
+   * answered 401 to it while listing tools).
+   */
+  async credentials(namespace: string, connectionName?: string, force = false): Promise<Credentials> {
+    return this.#credentials(
+      storedSource(this.#deps.store, namespace, this.#deps.wording),
+      connectionName,
+      force,
+    );
+  }
+
+  /**
+   * Makes a connection ready for a call: an OAuth access token that is due is refreshed now, before
+   * the call's start is recorded; throws SignInNeeded when a person must sign in again.
+   */
+  async ready(namespace: string, connectionName: string): Promise<void> {
+    await this.credentials(namespace, connectionName);
   }
 
   /**
@@ -91,16 +115,18 @@ export class Upstream {
         signal: options.signal,
       });
     } catch (error) {
+      if (isHubError(error, 'unauthorized')) await this.#refused(source, options.connection, credentials);
       return failedCall(error, tool, clock.now() - started, scrub);
     }
     return answeredCall(result, tool, clock.now() - started, scrub);
   }
 
-  async #credentials(source: Source, connectionName?: string): Promise<Credentials> {
+  async #credentials(source: Source, connectionName?: string, force = false): Promise<Credentials> {
     const namespace = source.namespace;
     const connection = storedConnection(this.#deps.store, namespace, connectionName);
     if (!connection) return NO_CREDENTIALS;
     const delivered: DeliveredSecret[] = [];
+    const more: string[] = [];
     for (const ref of connection.secrets) {
       const secrets = heldSecrets(this.#deps.secrets);
       const value = await secrets.get(ref.key);
@@ -108,13 +134,68 @@ export class Upstream {
         throw new HubError(
           'not_found',
           `the secret of connection "${namespace}/${connection.name}" is missing from the secret store. ` +
-            this.#deps.wording.enterSecretAgain(namespace, connection.name),
+            (ref.delivery.kind === 'oauth'
+              ? `Sign in again: ${this.#deps.wording.signInAgain(namespace, connection.name)}.`
+              : this.#deps.wording.enterSecretAgain(namespace, connection.name)),
           { detail: `the secret store is ${secrets.where}` },
         );
       }
-      delivered.push({ delivery: ref.delivery, value });
+      if (ref.delivery.kind === 'oauth') {
+        // Scrubbed from now on, whether or not the refresh below works.
+        this.#deps.hubSecrets.learn(secretValuesOf(value));
+        const grant = await this.#refresher(secrets).current(connection, ref, value, force);
+        this.#sameOrigin(source, connection.name, grant);
+        delivered.push({ delivery: ref.delivery, value: grant.access_token });
+        more.push(value, ...grantSecretValues(grant));
+      } else delivered.push({ delivery: ref.delivery, value });
     }
-    return deliver(connection.name, delivered);
+    const credentials = deliver(connection.name, delivered);
+    return { ...credentials, secrets: [...credentials.secrets, ...more] };
+  }
+
+  /**
+   * The source answered 401 to a call: an OAuth access token it refused is marked expired, so the
+   * next call refreshes it first (never this call again: it is not retried).
+   */
+  async #refused(
+    source: Source,
+    connectionName: string | undefined,
+    credentials: Credentials,
+  ): Promise<void> {
+    const connection = storedConnection(this.#deps.store, source.namespace, connectionName);
+    const bearer = credentials.headers.Authorization?.replace(/^Bearer /, '');
+    if (!connection || !bearer || !this.#deps.secrets) return;
+    for (const ref of connection.secrets) {
+      if (ref.delivery.kind === 'oauth') await this.#refresher(this.#deps.secrets).refused(ref, bearer);
+    }
+  }
+
+  /**
+   * Credentials go only to the origin they were issued for (I4): a source moved to another
+   * origin since its sign-in (a push, an edit) gets no token until a person signs in there.
+   */
+  #sameOrigin(source: Source, connection: string, grant: OAuthGrant): void {
+    const here = source.kind === 'mcp-http' ? new URL(source.url).origin : undefined;
+    if (grant.issued_for === undefined || here === grant.issued_for) return;
+    throw new SignInNeeded(
+      source.namespace,
+      connection,
+      'it was made for another address than the one the source is at now',
+      this.#deps.wording.signInAgain(source.namespace, connection),
+    );
+  }
+
+  #refresher(secrets: SecretStore): OAuthRefresher {
+    this.#oauth ??= new OAuthRefresher({
+      store: this.#deps.store,
+      secrets,
+      clock: this.#deps.clock,
+      hubSecrets: this.#deps.hubSecrets,
+      privateAddresses: this.#deps.connector.privateAddresses,
+      signIn: (namespace, connection) => this.#deps.wording.signInAgain(namespace, connection),
+      fetch: this.#deps.fetch,
+    });
+    return this.#oauth;
   }
 }
 

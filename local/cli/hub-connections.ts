@@ -2,19 +2,25 @@
  * `capabilities hub connections <namespace>` and `capabilities hub auth <namespace>`: a
  * source's connections, and entering a credential. The secret is read at a masked prompt, or
  * from standard input when that is not a terminal; never from an argument, so it never lands
- * in shell history or a process list. This is the person-input path for credentials.
+ * in shell history or a process list. A source that signs in with OAuth (one whose connections
+ * already do, or `--oauth`) is signed in again in the person's browser instead, or a second
+ * account added with `--connection NAME` (source-sign-in.ts). This is the person-input path for
+ * credentials.
  */
 import { type Command, Option } from 'commander';
 import type { SecretRef } from '../../engine/contracts/connections.ts';
 import { HubError } from '../../engine/errors.ts';
-import { inertLine } from '../../engine/inert.ts';
+import { describeDelivery } from '../../engine/sources/connector.ts';
 import { hubAction } from './hub-action.ts';
-import type { Output } from './output.ts';
+import { readSecret } from './read-secret.ts';
 
 interface AuthOptions {
   connection: string;
   env?: string;
   header?: string;
+  oauth?: boolean;
+  clientId?: string;
+  clientSecret?: boolean;
 }
 
 export function registerConnections(hub: Command): void {
@@ -40,16 +46,55 @@ export function registerConnections(hub: Command): void {
 
   hub
     .command('auth')
-    .description('Enter a credential for a source at a masked prompt (or on standard input)')
+    .description(
+      'Enter a credential for a source at a masked prompt (or on standard input), or sign in with OAuth',
+    )
     .argument('<namespace>')
     .option('--connection <name>', 'which connection to store it under', 'default')
     .addOption(
       new Option('--env <VAR>', 'give it to a stdio server as this environment variable').conflicts('header'),
     )
     .option('--header <name>', 'give it to an HTTP server in this header (default: Authorization: Bearer)')
+    .option(
+      '--oauth',
+      'sign in with OAuth in your browser (the default for a source already signed in that way)',
+    )
+    .option('--client-id <id>', 'with OAuth: the client registered for the hub there')
+    .option('--client-secret', "with --client-id: ask for that client's secret at a masked prompt")
     .action(
       hubAction((out, namespace: string, options: AuthOptions) => async ({ sources, desk }) => {
         const source = desk.sources.get(namespace);
+        const signsIn = desk.sources
+          .connections(namespace)
+          .some((c) => c.secrets.some((s) => s.delivery.kind === 'oauth'));
+        if (source.kind === 'mcp-http' && !options.env && !options.header && (options.oauth || signsIn)) {
+          const [{ signInFromCli }, { keptGrant, notRevoked, revokeGrant }] = await Promise.all([
+            import('./source-sign-in.ts'),
+            import('../oauth/revoke-grant.ts'),
+          ]);
+          const named = options.connection === 'default' ? '' : ` --connection ${options.connection}`;
+          const grant = await signInFromCli(
+            out,
+            source.url,
+            options,
+            `\`capabilities hub auth ${namespace}${named}\``,
+          );
+          const former = await keptGrant(namespace, options.connection);
+          const connection = await sources.saveCredential(
+            namespace,
+            options.connection,
+            { kind: 'oauth' },
+            JSON.stringify(grant),
+          );
+          // The sign-in this one replaces is revoked where it was issued, or it would linger there.
+          const why = former && (await revokeGrant(former));
+          if (why) out.note(notRevoked('the former sign-in', why));
+          out.result(
+            { namespace, connection: connection.name, isDefault: connection.isDefault, signedIn: true },
+            `Signed in as ${namespace}/${connection.name}${connection.isDefault ? ' (the default connection)' : ''}.`,
+          );
+          return;
+        }
         let delivery: SecretRef['delivery'];
         if (options.env) delivery = { kind: 'env', variable: options.env };
         else if (options.header) delivery = { kind: 'header', name: options.header, scheme: '' };
@@ -72,26 +117,4 @@ export function registerConnections(hub: Command): void {
         );
       }),
     );
-}
-
-function describeDelivery(delivery: SecretRef['delivery']): string {
-  return delivery.kind === 'env'
-    ? `env ${delivery.variable}`
-    : `header ${delivery.name}${delivery.scheme ? `: ${delivery.scheme} …` : ''}`;
-}
-
-/** A masked prompt on a terminal; otherwise all of standard input, without its final newline. */
-async function readSecret(out: Output, message: string): Promise<string> {
-  if (process.stdin.isTTY) {
-    if (!out.options.input) {
-      throw new HubError('invalid_input', 'with --no-input, pipe the secret on standard input instead');
-    }
-    const { password } = await import('@inquirer/prompts');
-    return password({ message: inertLine(message), mask: '•' });
-  }
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Uint8Array));
-  return Buffer.concat(chunks)
-    .toString('utf8')
-    .replace(/\r?\n$/, '');
 }

@@ -164,6 +164,13 @@ export function registerRuns(hub: Command): void {
           // None open (all decided, but no one resumed the run yet: the hub was busy): resume it.
           const open = engine.desk.runs.openInputs(runId);
           for (const pending of open) {
+            if (pending.kind === 'connection') {
+              // Not a decision: the person signs the connection in again, then the run resumes.
+              out.note(
+                `${inertLine(pending.address)}${pending.connection ? ` on ${inertLine(pending.connection)}` : ''} waits for a sign-in, not a decision: ${inertLine(pending.reason)}`,
+              );
+              continue;
+            }
             out.note(
               [
                 `${inertLine(pending.address)}${pending.connection ? ` on ${inertLine(pending.connection)}` : ''}: ${inertLine(pending.summary)}`,

@@ -3,19 +3,24 @@
  * consent to a stdio command before running it, and separately, explicitly, when the command or
  * its settings reach the hub's own home (a filesystem server rooted at `~`); then it fetches the
  * tool list, proposes a namespace and shows the review, with a notice for anything the hub left
- * out. The source is stored whole or not at all.
+ * out. A server that answers 401 asks the person to sign in with OAuth first
+ * (source-sign-in.ts); the grant becomes the source's default connection. The source is stored
+ * whole, with its sign-in, or not at all.
  */
 import type { Command } from 'commander';
 import type { Source } from '../../engine/contracts/sources.ts';
-import { HubError } from '../../engine/errors.ts';
+import { HubError, isHubError } from '../../engine/errors.ts';
 import { inertLine } from '../../engine/inert.ts';
-import type { Refreshed } from '../../engine/sources/sources.ts';
+import type { OAuthGrant } from '../../engine/sources/oauth-grant.ts';
+import type { Inspection, Refreshed, SourceDraft, Sources } from '../../engine/sources/sources.ts';
 import { hubAction } from './hub-action.ts';
 import type { Output } from './output.ts';
 import type { Interaction } from './review-prompt.ts';
 
 interface AddOptions {
   namespace?: string;
+  clientId?: string;
+  clientSecret?: boolean;
   yes?: boolean;
   env?: string[];
   allowHome?: boolean;
@@ -55,6 +60,11 @@ export function registerSources(hub: Command): void {
       '--allow-home',
       "with --yes: consent to a command that reaches the hub's own home (its store, token and secrets file)",
     )
+    .option(
+      '--client-id <id>',
+      'for a server that signs in with OAuth: the client registered for the hub there (default: register on its own)',
+    )
+    .option('--client-secret', "with --client-id: ask for that client's secret at a masked prompt")
     .option(
       '--env <KEY=VALUE>',
       "a stdio server's setting as an environment variable, repeatable (secrets go through `auth`)",
@@ -110,22 +120,33 @@ export function registerSources(hub: Command): void {
             }
           }
           out.note(isUrl ? `Connecting to ${first}…` : `Starting \`${parts.join(' ')}\`…`);
-          const inspection = await sources.inspect(
-            isUrl
-              ? { kind: 'mcp-http', url: first }
-              : { kind: 'mcp-stdio', command: parts, env, cwd: process.cwd(), consented: true },
-            options.namespace,
-          );
+          const draft: SourceDraft = isUrl
+            ? { kind: 'mcp-http', url: first }
+            : { kind: 'mcp-stdio', command: parts, env, cwd: process.cwd(), consented: true };
+          let grant: OAuthGrant | undefined;
+          let inspection: Inspection;
+          try {
+            inspection = await sources.inspect(draft, options.namespace);
+          } catch (error) {
+            // A server that asks for a sign-in: the person signs in, then its tools are listed with the grant.
+            if (!isUrl || !isHubError(error, 'unauthorized')) throw error;
+            out.note(`${new URL(first).origin} asks you to sign in.`);
+            const { signInFromCli, grantCredentials } = await import('./source-sign-in.ts');
+            grant = await signInFromCli(out, first, options, `\`capabilities hub add ${first}\``);
+            inspection = await sources.inspect(draft, options.namespace, grantCredentials(grant));
+          }
           out.note(
             `Found ${inspection.manifest.tools.length} tools; namespace "${inspection.source.namespace}".`,
           );
           for (const notice of inspection.notices) out.note(`  The hub ${inertLine(notice)}`);
           const effects = await review.decideReview(inspection.review, ask, out);
           if (!effects) {
+            if (grant) await revokeQuietly(out, [grant]);
             out.result({ added: false }, 'Cancelled; nothing was added.');
             return;
           }
           sources.addSource(inspection, effects);
+          if (grant) await keepGrant(sources, inspection.source.namespace, grant);
           const counts = countEffects(effects);
           out.result(
             {
@@ -134,9 +155,11 @@ export function registerSources(hub: Command): void {
               tools: inspection.manifest.tools.length,
               policies: counts,
               notices: inspection.notices,
+              ...(grant ? { connection: 'default' } : {}),
             },
             `Added "${inspection.source.namespace}" with ${inspection.manifest.tools.length} tools ` +
-              `(${counts.allow} allow, ${counts.ask} ask, ${counts.deny} deny), each pinned to its contract.`,
+              `(${counts.allow} allow, ${counts.ask} ask, ${counts.deny} deny), each pinned to its contract.` +
+              (grant ? ` Signed in as connection ${inspection.source.namespace}/default.` : ''),
           );
         };
       }),
@@ -192,7 +215,15 @@ export function registerSources(hub: Command): void {
           out.result({ removed: false }, 'Kept it.');
           return;
         }
+        const { keptGrant } = await import('../oauth/revoke-grant.ts');
+        const grants: OAuthGrant[] = [];
+        for (const connection of desk.sources.connections(namespace)) {
+          const signedIn = connection.secrets.some((ref) => ref.delivery.kind === 'oauth');
+          const grant = signedIn ? await keptGrant(namespace, connection.name) : undefined;
+          if (grant) grants.push(grant);
+        }
         await sources.removeSource(namespace);
+        await revokeQuietly(out, grants);
         out.result({ removed: true, namespace }, `Removed "${namespace}".`);
       }),
     );
@@ -247,6 +278,28 @@ export function registerSources(hub: Command): void {
         );
       }),
     );
+}
+
+/** Revokes OAuth grants the hub lets go of, telling the person of any it could not. */
+async function revokeQuietly(out: Output, grants: readonly OAuthGrant[]): Promise<void> {
+  const { notRevoked, revokeGrant } = await import('../oauth/revoke-grant.ts');
+  for (const grant of grants) {
+    const why = await revokeGrant(grant);
+    if (why) out.note(notRevoked(`the sign-in at ${new URL(grant.authorization_server).origin}`, why));
+  }
+}
+
+/**
+ * Keeps a new source's sign-in as its default connection; a source whose grant could not be kept
+ * is removed again, so nothing is half-added.
+ */
+async function keepGrant(sources: Sources, namespace: string, grant: OAuthGrant): Promise<void> {
+  try {
+    await sources.saveCredential(namespace, 'default', { kind: 'oauth' }, JSON.stringify(grant));
+  } catch (error) {
+    await sources.removeSource(namespace);
+    throw error;
+  }
 }
 
 function describeSource(source: Source): string {

@@ -55,7 +55,7 @@ export function hostedFailure(url: string, error: unknown): HubError {
 }
 
 /** The first line of `text`, cut to 160 characters: a server's error page is no message. */
-function firstLine(text: string): string {
+export function firstLine(text: string): string {
   const line = text.split('\n', 1)[0]?.trim() ?? '';
   return line.length > 160 ? `${line.slice(0, 159)}…` : line;
 }

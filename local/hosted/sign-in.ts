@@ -2,27 +2,23 @@
  * `hub login` and `hub logout` underneath: signing the CLI in to a hosted hub as one more OAuth
  * client of it, and out again.
  *
- * Sign-in: a loopback redirect on 127.0.0.1, then the SDK's `auth()` discovers the hub's
- * authorization server from `<url>/mcp`, registers the CLI for this exact redirect URI (the port
- * changes each time, and not every server matches loopback ports loosely) and builds the
- * authorization URL with PKCE; the person's browser opens it (the same way as the approval page,
- * with the address printed when no browser opens), signs in and allows; the code that comes back
- * with the right `state` is redeemed by `auth()` again. Tokens go to the secret store, the client
- * and the URL to hosted.json; nothing is kept until the sign-in has succeeded.
+ * Sign-in: a loopback redirect on 127.0.0.1, discovery of the hub's authorization server from
+ * `<url>/mcp`, then the browser sign-in every OAuth sign-in of the CLI shares
+ * (local/oauth/browser-sign-in.ts): the CLI is registered for this exact redirect URI (the port
+ * changes each time, and not every server matches loopback ports loosely), the person signs in
+ * and allows, the code is redeemed. Tokens go to the secret store, the client and the URL to
+ * hosted.json; nothing is kept until the sign-in has succeeded.
  *
  * Sign-out: the refresh token (which carries the grant) is revoked at the server's
  * revocation_endpoint (RFC 7009), then the tokens and hosted.json are forgotten, even when the
  * server cannot be reached; the caller says then that the tokens stay valid until they expire.
  */
-import {
-  auth,
-  discoverOAuthServerInfo,
-  type StoredOAuthClientInformation,
-} from '@modelcontextprotocol/client';
+import { discoverOAuthServerInfo, type StoredOAuthClientInformation } from '@modelcontextprotocol/client';
 import { HubError } from '../../engine/errors.ts';
 import type { SecretStore } from '../../engine/secrets/secret-store.ts';
 import type { HomePaths } from '../home.ts';
-import { openInBrowser } from '../pages/browser.ts';
+import { signInWithBrowser } from '../oauth/browser-sign-in.ts';
+import { startLoopbackRedirect } from '../oauth/loopback-redirect.ts';
 import { fetchFailure, hostedFailure, notAHub } from './hosted-errors.ts';
 import {
   forgetHostedSecrets,
@@ -36,7 +32,6 @@ import {
   writeHostedFile,
   writeHostedTokens,
 } from './hosted-state.ts';
-import { SIGN_IN_TIMEOUT_MS, startLoopbackRedirect } from './loopback-redirect.ts';
 import { CLI_SCOPE, HostedOAuthProvider, resourceOf } from './oauth-client.ts';
 
 export interface SignInDeps {
@@ -80,14 +75,7 @@ export async function signIn(url: string, deps: SignInDeps): Promise<HostedFile>
   const now = deps.now ?? Date.now;
   const redirect = await startLoopbackRedirect();
   try {
-    let authorizationUrl: URL | undefined;
-    const provider = new HostedOAuthProvider({
-      redirectUrl: redirect.url,
-      onAuthorize: (at) => {
-        authorizationUrl = at;
-      },
-      now,
-    });
+    const provider = new HostedOAuthProvider({ redirectUrl: redirect.url, onAuthorize: () => {}, now });
     const serverUrl = resourceOf(url);
     // Discovery first, so a server that is no hub is told apart before anything is registered;
     // what it found is handed to auth(), which then asks no second time.
@@ -98,33 +86,18 @@ export async function signIn(url: string, deps: SignInDeps): Promise<HostedFile>
       throw notAHub(url, `it publishes no OAuth metadata for ${serverUrl.href}`);
     }
     provider.saveDiscoveryState(found);
-    const started = await auth(provider, { serverUrl, scope: CLI_SCOPE }).catch((error: unknown) => {
-      throw hostedFailure(url, error);
-    });
-    if (started !== 'REDIRECT' || !authorizationUrl) throw notAHub(url, 'it did not ask for a sign-in');
-    const arrival = redirect.arrival(() => provider.lastState);
-    const opened = deps.openBrowser !== false && (await openInBrowser(authorizationUrl.href, deps.env));
-    if (!opened) {
-      deps.note(`Open this address in a browser to sign in: ${authorizationUrl.href}`);
-    }
-    deps.note(
-      `Waiting for you to sign in to ${url} in the browser (up to ${SIGN_IN_TIMEOUT_MS / 60_000} minutes)…`,
-    );
-    const callback = await arrival;
-    if ('error' in callback) {
-      const why = callback.description ? `${callback.error}: ${callback.description}` : callback.error;
-      throw new HubError(
-        'denied',
-        `the sign-in to ${url} was not completed (${why}); run \`capabilities hub login\` to try again`,
-      );
-    }
-    await auth(provider, {
+    await signInWithBrowser({
+      provider,
+      redirect,
       serverUrl,
       scope: CLI_SCOPE,
-      authorizationCode: callback.code,
-      iss: callback.iss,
-    }).catch((error: unknown) => {
-      throw hostedFailure(url, error);
+      what: url,
+      again: '`capabilities hub login`',
+      failure: (error) => hostedFailure(url, error),
+      notAsked: () => notAHub(url, 'it did not ask for a sign-in'),
+      env: deps.env,
+      openBrowser: deps.openBrowser,
+      note: deps.note,
     });
     const tokens = provider.hostedTokens;
     const client = provider.clientInformation();

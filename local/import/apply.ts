@@ -8,8 +8,10 @@
  * stored as a source with no tool list to fix and refresh, or left out with `skipFailing`; the
  * others go on. A cancelled consent or review stores nothing.
  */
+import type { SecretRef } from '../../engine/contracts/connections.ts';
 import type { PolicyEffect } from '../../engine/contracts/policy.ts';
 import { isHubError } from '../../engine/errors.ts';
+import { deliveryName } from '../../engine/sources/connector.ts';
 import type { ReviewItem } from '../../engine/sources/review.ts';
 import type { Inspection, Sources } from '../../engine/sources/sources.ts';
 import type { ImportItem, ImportPlan } from './plan.ts';
@@ -23,7 +25,7 @@ export interface ImportConsent {
   /** Variables read from the environment into the hub, and for which source. */
   variables: { namespace: string; variable: string }[];
   /** Credentials to keep in the secret store, by source and name: never the value. */
-  secrets: { namespace: string; name: string; delivery: 'env' | 'header' }[];
+  secrets: { namespace: string; name: string; delivery: SecretRef['delivery']['kind'] }[];
 }
 
 export interface ImportDeps {
@@ -90,7 +92,7 @@ function consentOf(ready: readonly Prepared[]): ImportConsent {
     for (const { delivery } of secrets) {
       consent.secrets.push({
         namespace,
-        name: delivery.kind === 'env' ? delivery.variable : delivery.name,
+        name: deliveryName(delivery),
         delivery: delivery.kind,
       });
     }

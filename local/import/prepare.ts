@@ -6,7 +6,12 @@
  * stored in hub.db: a token a harness keeps inside a URL or an argument (where the hub has no
  * way to put it back at run time) makes the item skipped, with what to do instead. Pure.
  */
-import { type Credentials, type DeliveredSecret, deliver } from '../../engine/sources/connector.ts';
+import {
+  type Credentials,
+  type DeliveredSecret,
+  deliver,
+  deliveryName,
+} from '../../engine/sources/connector.ts';
 import type { SourceDraft } from '../../engine/sources/sources.ts';
 import { MIN_STORED_SECRET_LENGTH } from '../../engine/sources/sources.ts';
 import type { Credential } from './classify.ts';
@@ -102,7 +107,7 @@ export function prepareItem(
   }
   for (const secret of secrets) {
     if (secret.value.length < MIN_STORED_SECRET_LENGTH) {
-      const name = secret.delivery.kind === 'env' ? secret.delivery.variable : secret.delivery.name;
+      const name = deliveryName(secret.delivery);
       notes.push(
         `${name} is shorter than ${MIN_STORED_SECRET_LENGTH} characters, too short to keep as a secret; it was left out: enter the real one with \`capabilities hub auth ${item.namespace}\``,
       );

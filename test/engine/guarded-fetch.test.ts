@@ -1,5 +1,6 @@
 /** The fetch an HTTP source gets: allowed hosts only, same-origin redirects only, a size cap, no private places where the host refuses them. */
 import { describe, expect, it } from 'vitest';
+import { deliver } from '../../engine/sources/connector.ts';
 import { type FetchLike, guardedFetch } from '../../engine/sources/guarded-fetch.ts';
 import { hubErrorOf } from '../hub-error.ts';
 
@@ -55,6 +56,22 @@ describe('guardedFetch', () => {
     const e = await hubErrorOf(() => guardedFetch(guardBoth, net.fetch)('https://api.example.com/mcp', init));
     expect(e.message).toContain('credentials never cross origins');
     expect(net.seen.map((s) => s.url)).toEqual(['https://api.example.com/mcp']);
+  });
+
+  it("an OAuth connection's access token never crosses a redirect to another origin", async () => {
+    const credentials = deliver('default', [{ delivery: { kind: 'oauth' }, value: 'at-oauth-0123456789' }]);
+    expect(credentials.headers).toEqual({ Authorization: 'Bearer at-oauth-0123456789' });
+    const guardBoth = { ...guard, allowedHosts: ['api.example.com', 'auth.example.com'] };
+    const net = network({
+      'https://api.example.com/mcp': () =>
+        new Response(null, { status: 307, headers: { location: 'https://auth.example.com/mcp' } }),
+      'https://auth.example.com/mcp': () => new Response('caught'),
+    });
+    const e = await hubErrorOf(() =>
+      guardedFetch(guardBoth, net.fetch)('https://api.example.com/mcp', { headers: credentials.headers }),
+    );
+    expect(e.message).toContain('credentials never cross origins');
+    expect(net.seen).toEqual([{ url: 'https://api.example.com/mcp', auth: 'Bearer at-oauth-0123456789' }]);
   });
 
   it('cuts off a response over the cap, declared or streamed', async () => {

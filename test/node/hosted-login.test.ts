@@ -22,7 +22,7 @@ import {
   writeHostedFile,
   writeHostedTokens,
 } from '../../local/hosted/hosted-state.ts';
-import { startLoopbackRedirect } from '../../local/hosted/loopback-redirect.ts';
+import { startLoopbackRedirect } from '../../local/oauth/loopback-redirect.ts';
 import { EnvFileSecretStore } from '../../local/secret-store.ts';
 import { cli, freePort, REPO, runCli, tempHome } from './cli-process.ts';
 

@@ -1,5 +1,6 @@
 /**
- * Where the person's browser comes back to during `hub login` (RFC 8252 §7.3): a node:http server
+ * Where the person's browser comes back to during a sign-in (RFC 8252 §7.3): `hub login` to a
+ * hosted hub, and `hub add` / `hub auth` of a source that signs in with OAuth. A node:http server
  * on 127.0.0.1 only, on a port the system picks, answering `/callback` and nothing else. Only an
  * arrival with the `state` of the authorization the CLI started counts; anything else is told it
  * is not the sign-in this command waits for, and waiting goes on. The page the browser sees is
@@ -9,7 +10,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HubError } from '../../engine/errors.ts';
 
-/** How long `hub login` waits for the browser. */
+/** How long a sign-in waits for the browser. */
 export const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
 
 /** What the browser brought back: a code to redeem, or the server's refusal. */
@@ -27,7 +28,8 @@ export interface LoopbackRedirect {
 
 const PLAIN = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };
 
-export async function startLoopbackRedirect(): Promise<LoopbackRedirect> {
+/** `command` is what the person runs to start again, named on the pages and in the timeout. */
+export async function startLoopbackRedirect(command = 'capabilities hub login'): Promise<LoopbackRedirect> {
   let expected: (() => string) | undefined;
   let deliver: ((callback: Callback) => void) | undefined;
   const server = createServer((request, response) => {
@@ -40,9 +42,7 @@ export async function startLoopbackRedirect(): Promise<LoopbackRedirect> {
     if (!deliver || !expected || state === null || state !== expected()) {
       response
         .writeHead(400, PLAIN)
-        .end(
-          'This is not the sign-in `capabilities hub login` is waiting for. Start again from the terminal.\n',
-        );
+        .end(`This is not the sign-in \`${command}\` is waiting for. Start again from the terminal.\n`);
       return;
     }
     const code = url.searchParams.get('code');
@@ -78,7 +78,7 @@ export async function startLoopbackRedirect(): Promise<LoopbackRedirect> {
           reject(
             new HubError(
               'unavailable',
-              `no sign-in came back from the browser within ${span}; run \`capabilities hub login\` again`,
+              `no sign-in came back from the browser within ${span}; run \`${command}\` again`,
             ),
           );
         }, timeoutMs);

@@ -1,0 +1,200 @@
+/**
+ * Refreshing an OAuth connection's access token at the moment of an upstream request, without
+ * the person (spec: Concepts, Connection; M2). Runtime-neutral, for both hubs: the SDK's
+ * `refreshAuthorization` with a fetch that reaches only the token endpoint recorded at sign-in
+ * (through the guarded fetch, so the hosted hub's refusal of private addresses holds here too).
+ *
+ * A token that has expired, or will within the margin (oauth-grant.ts), is refreshed; concurrent
+ * requests on one connection share one refresh; the new grant goes back to the secret store and
+ * the connection's `setAt` moves, which records that a refresh happened (never the value) and
+ * makes every process serving the hub read the new tokens for scrubbing. A refresh that fails
+ * (the grant was revoked, the token endpoint is down or answers garbage, no refresh token was
+ * given) throws `SignInNeeded`: the person must sign in again; nothing was sent upstream.
+ */
+import {
+  type AuthorizationServerMetadata,
+  refreshAuthorization,
+  type FetchLike as SdkFetch,
+} from '@modelcontextprotocol/client';
+import type { Connection, SecretRef } from '../contracts/connections.ts';
+import { HubError } from '../errors.ts';
+import type { Clock, HubStore } from '../ports.ts';
+import type { HubSecrets } from '../secrets/hub-secrets.ts';
+import type { SecretStore } from '../secrets/secret-store.ts';
+import { type FetchLike, guardedFetch, type PrivateAddresses } from './guarded-fetch.ts';
+import { grantSecretValues, needsRefresh, OAuthGrant, parseGrant, renewedGrant } from './oauth-grant.ts';
+
+/** A token response is small; anything larger is not one. */
+const TOKEN_RESPONSE_BYTES = 64 * 1024;
+
+/** The connection's sign-in no longer works: a person must sign in again. Nothing was sent upstream. */
+export class SignInNeeded extends HubError {
+  readonly namespace: string;
+  readonly connection: string;
+
+  constructor(namespace: string, connection: string, why: string, signIn: string) {
+    super(
+      'unauthorized',
+      `the sign-in of connection "${namespace}/${connection}" no longer works (${why}); nothing was sent to the source. A person must sign in again: ${signIn}.`,
+    );
+    this.namespace = namespace;
+    this.connection = connection;
+  }
+}
+
+export interface OAuthRefreshDeps {
+  store: HubStore;
+  secrets: SecretStore;
+  clock: Clock;
+  hubSecrets: HubSecrets;
+  /** Where the host refuses private addresses (the hosted hub), the token endpoint may not be one. */
+  privateAddresses?: PrivateAddresses | undefined;
+  /** How a person signs in again, in the host's words. */
+  signIn: (namespace: string, connection: string) => string;
+  fetch?: FetchLike | undefined;
+}
+
+export class OAuthRefresher {
+  readonly #deps: OAuthRefreshDeps;
+  /** Refreshes under way, by secret key: concurrent requests share one. */
+  readonly #inFlight = new Map<string, Promise<OAuthGrant>>();
+
+  constructor(deps: OAuthRefreshDeps) {
+    this.#deps = deps;
+  }
+
+  /**
+   * The grant to use now: `value` as read when it is still good, else a refreshed one. `force`
+   * refreshes a token the clock calls good (the source answered 401 to it).
+   */
+  async current(connection: Connection, ref: SecretRef, value: string, force = false): Promise<OAuthGrant> {
+    const grant = parseGrant(value, `${connection.namespace}/${connection.name}`);
+    if (!force && !needsRefresh(grant, this.#deps.clock.now())) return grant;
+    let pending = this.#inFlight.get(ref.key);
+    if (!pending) {
+      pending = this.#refresh(connection, ref, grant).finally(() => this.#inFlight.delete(ref.key));
+      this.#inFlight.set(ref.key, pending);
+    }
+    return pending;
+  }
+
+  async #refresh(connection: Connection, ref: SecretRef, grant: OAuthGrant): Promise<OAuthGrant> {
+    const { namespace, name } = connection;
+    const needed = (why: string) =>
+      new SignInNeeded(namespace, name, why, this.#deps.signIn(namespace, name));
+    if (!grant.refresh_token) throw needed('the access token expired and the server gave no refresh token');
+    let tokens: Awaited<ReturnType<typeof refreshAuthorization>>;
+    try {
+      tokens = await refreshAuthorization(grant.authorization_server, {
+        metadata: metadataOf(grant),
+        clientInformation: {
+          client_id: grant.client_id,
+          ...(grant.client_secret ? { client_secret: grant.client_secret } : {}),
+        },
+        refreshToken: grant.refresh_token,
+        ...(grant.resource ? { resource: grant.resource } : {}),
+        fetchFn: this.#tokenEndpointOnly(grant),
+      });
+    } catch (error) {
+      // Another process serving this hub may have refreshed first (a rotated refresh token is
+      // refused once used): its grant, when it is good, is as good as ours.
+      const theirs = await this.#refreshedElsewhere(ref, grant);
+      if (theirs) return theirs;
+      throw needed(refreshFailure(error, this.#deps.hubSecrets));
+    }
+    const now = this.#deps.clock.now();
+    const renewed = renewedGrant(grant, tokens, now);
+    this.#deps.hubSecrets.learn(grantSecretValues(renewed));
+    await this.#deps.secrets.set(ref.key, JSON.stringify(renewed));
+    // The fact of the refresh, never the value: the ref's setAt moves (hub-secrets.ts reads it again).
+    const current = this.#deps.store.getConnection(namespace, name) ?? connection;
+    this.#deps.store.putConnection({
+      ...current,
+      secrets: current.secrets.map((r) => (r.key === ref.key ? { ...r, setAt: now } : r)),
+    });
+    return renewed;
+  }
+
+  /** The grant another process wrote since `grant` was read, when its token is good; else undefined. */
+  async #refreshedElsewhere(ref: SecretRef, grant: OAuthGrant): Promise<OAuthGrant | undefined> {
+    const value = await this.#deps.secrets.get(ref.key).catch(() => undefined);
+    if (value === undefined) return undefined;
+    const parsed = OAuthGrant.safeParse(safeJson(value));
+    if (!parsed.success || parsed.data.access_token === grant.access_token) return undefined;
+    if (needsRefresh(parsed.data, this.#deps.clock.now())) return undefined;
+    this.#deps.hubSecrets.learn(grantSecretValues(parsed.data));
+    return parsed.data;
+  }
+
+  /**
+   * The source refused the access token (401) although the clock calls it good: it is marked
+   * expired in the secret store, so the next request refreshes it first (and, if that fails,
+   * waits for a person) instead of sending it again.
+   */
+  async refused(ref: SecretRef, accessToken: string): Promise<void> {
+    const value = await this.#deps.secrets.get(ref.key).catch(() => undefined);
+    if (value === undefined) return;
+    const parsed = OAuthGrant.safeParse(safeJson(value));
+    if (!parsed.success || parsed.data.access_token !== accessToken) return;
+    await this.#deps.secrets.set(
+      ref.key,
+      JSON.stringify({ ...parsed.data, expires_at: this.#deps.clock.now() }),
+    );
+  }
+
+  /** A fetch that reaches the grant's token endpoint and nothing else. */
+  #tokenEndpointOnly(grant: OAuthGrant): SdkFetch {
+    const endpoint = new URL(grant.token_endpoint);
+    const guarded = guardedFetch(
+      {
+        allowedHosts: [endpoint.host],
+        maxResponseBytes: TOKEN_RESPONSE_BYTES,
+        maxRedirects: 0,
+        privateAddresses: this.#deps.privateAddresses,
+      },
+      this.#deps.fetch,
+    );
+    return (url, init) => {
+      if (new URL(String(url)).href !== endpoint.href) {
+        throw new HubError('denied', 'a refresh goes only to the token endpoint recorded at sign-in');
+      }
+      return guarded(url, init);
+    };
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The authorization server's metadata as recorded at sign-in: what a refresh needs of it. */
+function metadataOf(grant: OAuthGrant): AuthorizationServerMetadata {
+  return {
+    issuer: grant.authorization_server,
+    token_endpoint: grant.token_endpoint,
+    // Not used by a refresh; required by the type.
+    authorization_endpoint: grant.token_endpoint,
+    response_types_supported: ['code'],
+    ...(grant.token_endpoint_auth_methods_supported
+      ? { token_endpoint_auth_methods_supported: grant.token_endpoint_auth_methods_supported }
+      : {}),
+  };
+}
+
+/** Why a refresh failed, in a few words for the person, scrubbed of every secret the hub knows. */
+function refreshFailure(error: unknown, hubSecrets: HubSecrets): string {
+  const code = (error as { code?: unknown }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  let why: string;
+  if (code === 'invalid_grant')
+    why = 'the authorization server no longer accepts the grant: it was revoked or expired';
+  else if (error instanceof TypeError) why = `the token endpoint could not be reached: ${message}`;
+  else if (error instanceof HubError) why = `the token endpoint: ${message}`;
+  else
+    why = `the token endpoint answered with no usable token: ${message.split('\n', 1)[0]?.slice(0, 160) ?? ''}`;
+  return hubSecrets.scrubber.text(why);
+}
