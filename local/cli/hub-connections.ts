@@ -5,7 +5,7 @@
  * in shell history or a process list. This is the person-input path for credentials.
  */
 import { type Command, Option } from 'commander';
-import type { SecretRef } from '../../engine/contracts/connections.ts';
+import { describeDelivery as describeSecretDelivery, type SecretRef } from '../../engine/contracts/connections.ts';
 import { HubError } from '../../engine/errors.ts';
 import { inertLine } from '../../engine/inert.ts';
 import { hubAction } from './hub-action.ts';
@@ -75,9 +75,8 @@ export function registerConnections(hub: Command): void {
 }
 
 function describeDelivery(delivery: SecretRef['delivery']): string {
-  return delivery.kind === 'env'
-    ? `env ${delivery.variable}`
-    : `header ${delivery.name}${delivery.scheme ? `: ${delivery.scheme} …` : ''}`;
+  if (delivery.kind === 'header') return `header ${delivery.name}${delivery.scheme ? `: ${delivery.scheme} …` : ''}`;
+  return describeSecretDelivery(delivery);
 }
 
 /** A masked prompt on a terminal; otherwise all of standard input, without its final newline. */

@@ -8,6 +8,7 @@
  * stored as a source with no tool list to fix and refresh, or left out with `skipFailing`; the
  * others go on. A cancelled consent or review stores nothing.
  */
+import type { SecretRef } from '../../engine/contracts/connections.ts';
 import type { PolicyEffect } from '../../engine/contracts/policy.ts';
 import { isHubError } from '../../engine/errors.ts';
 import type { ReviewItem } from '../../engine/sources/review.ts';
@@ -23,7 +24,7 @@ export interface ImportConsent {
   /** Variables read from the environment into the hub, and for which source. */
   variables: { namespace: string; variable: string }[];
   /** Credentials to keep in the secret store, by source and name: never the value. */
-  secrets: { namespace: string; name: string; delivery: 'env' | 'header' }[];
+  secrets: { namespace: string; name: string; delivery: SecretRef['delivery']['kind'] }[];
 }
 
 export interface ImportDeps {

@@ -19,7 +19,8 @@ export type ImportSecret = DeliveredSecret;
 
 export interface Prepared {
   item: ImportItem;
-  draft: SourceDraft;
+  /** A harness names MCP servers only, never an OpenAPI document. */
+  draft: Exclude<SourceDraft, { kind: 'openapi' }>;
   /** For the connection named `default`; its values are never printed. */
   secrets: ImportSecret[];
   /** What the person should know: a variable that was unset, a header left out. Printable. */
