@@ -184,7 +184,10 @@ function operationTool(refs: Refs, input: OperationInput): ListedTool {
     if (body.required) required.push(property);
     binding.body = { property, mediaType: body.mediaType };
   }
-  const output = outputSchema(refs, input, schemas);
+  // Each schema carries the definitions it uses, and only those.
+  const outputs = refs.schemas(input.where);
+  const output = outputSchema(refs, input, outputs);
+  const outputDefs = outputs.defs();
   const defs = schemas.defs();
   const inputSchema: JsonObject = { type: 'object', properties };
   if (required.length > 0) inputSchema.required = required;
@@ -204,7 +207,7 @@ function operationTool(refs: Refs, input: OperationInput): ListedTool {
   if (typeof input.operation.summary === 'string' && input.operation.summary.trim() !== '') {
     tool.title = input.operation.summary.trim();
   }
-  if (output) tool.outputSchema = defs && output.$defs === undefined ? { ...output, $defs: defs } : output;
+  if (output) tool.outputSchema = outputDefs ? { ...output, $defs: outputDefs } : output;
   if (input.operation.deprecated === true) tool.description = `Deprecated. ${tool.description ?? ''}`.trim();
   return tool;
 }

@@ -35,9 +35,16 @@ export function credentialAsks(document: OpenApiDocument): CredentialAsk[] {
     if (!isObject(item)) continue;
     for (const operation of Object.values(item)) if (isObject(operation)) note(operation.security);
   }
+  // Two schemes that put a value in the same place (two bearer tokens) are asked for once.
+  const places = new Set<string>();
   return Object.entries(schemes)
     .filter(([name]) => used.has(name))
-    .map(([name, scheme]) => ask(name, scheme));
+    .map(([name, scheme]) => ask(name, scheme))
+    .filter((a) => {
+      if (!a.delivery) return true;
+      const place = `${a.delivery.kind}\u0000${'name' in a.delivery ? a.delivery.name.toLowerCase() : ''}`;
+      return !places.has(place) && Boolean(places.add(place));
+    });
 }
 
 function ask(name: string, scheme: unknown): CredentialAsk {

@@ -8,6 +8,7 @@ import { type Command, Option } from 'commander';
 import { describeDelivery as describeSecretDelivery, type SecretRef } from '../../engine/contracts/connections.ts';
 import { HubError } from '../../engine/errors.ts';
 import { inertLine } from '../../engine/inert.ts';
+import { basicCredential } from '../../engine/openapi/security.ts';
 import { hubAction } from './hub-action.ts';
 import type { Output } from './output.ts';
 
@@ -15,6 +16,9 @@ interface AuthOptions {
   connection: string;
   env?: string;
   header?: string;
+  query?: string;
+  cookie?: string;
+  basic?: boolean;
 }
 
 export function registerConnections(hub: Command): void {
@@ -47,13 +51,19 @@ export function registerConnections(hub: Command): void {
       new Option('--env <VAR>', 'give it to a stdio server as this environment variable').conflicts('header'),
     )
     .option('--header <name>', 'give it to an HTTP server in this header (default: Authorization: Bearer)')
+    .option('--query <name>', "give it to an OpenAPI source's API as this query parameter")
+    .option('--cookie <name>', "give it to an OpenAPI source's API as this cookie")
+    .option('--basic', 'HTTP basic: enter user:password, sent as Authorization: Basic')
     .action(
       hubAction((out, namespace: string, options: AuthOptions) => async ({ sources, desk }) => {
         const source = desk.sources.get(namespace);
         let delivery: SecretRef['delivery'];
         if (options.env) delivery = { kind: 'env', variable: options.env };
+        else if (options.query) delivery = { kind: 'query', name: options.query };
+        else if (options.cookie) delivery = { kind: 'cookie', name: options.cookie };
+        else if (options.basic) delivery = { kind: 'header', name: 'Authorization', scheme: 'Basic' };
         else if (options.header) delivery = { kind: 'header', name: options.header, scheme: '' };
-        else if (source.kind === 'mcp-http')
+        else if (source.kind !== 'mcp-stdio')
           delivery = { kind: 'header', name: 'Authorization', scheme: 'Bearer' };
         else {
           throw new HubError(
@@ -61,10 +71,11 @@ export function registerConnections(hub: Command): void {
             `"${namespace}" is a stdio server: say which environment variable takes the secret with --env VAR`,
           );
         }
-        const value = await readSecret(
+        const entered = await readSecret(
           out,
-          `Secret for ${namespace}/${options.connection} (${describeDelivery(delivery)})`,
+          `${options.basic ? 'user:password' : 'Secret'} for ${namespace}/${options.connection} (${describeDelivery(delivery)})`,
         );
+        const value = options.basic ? basicCredential(...userAndPassword(entered)) : entered;
         const connection = await sources.saveCredential(namespace, options.connection, delivery, value);
         out.result(
           { namespace, connection: connection.name, isDefault: connection.isDefault },
@@ -77,6 +88,13 @@ export function registerConnections(hub: Command): void {
 function describeDelivery(delivery: SecretRef['delivery']): string {
   if (delivery.kind === 'header') return `header ${delivery.name}${delivery.scheme ? `: ${delivery.scheme} …` : ''}`;
   return describeSecretDelivery(delivery);
+}
+
+/** `user:password` split at its first colon, or a clear error. */
+function userAndPassword(entered: string): [string, string] {
+  const at = entered.indexOf(':');
+  if (at <= 0) throw new HubError('invalid_input', 'with --basic, enter user:password (a colon between them); nothing was stored');
+  return [entered.slice(0, at), entered.slice(at + 1)];
 }
 
 /** A masked prompt on a terminal; otherwise all of standard input, without its final newline. */

@@ -25,7 +25,7 @@ let server: Server;
 let port: number;
 /** Requests that reached the loopback server. */
 let hits: string[];
-const connectors: McpConnector[] = [];
+const connectors: SourceConnector[] = [];
 
 beforeEach(async () => {
   let home: string;
