@@ -38,8 +38,8 @@ import { type HubAnswer, toAnswer } from '../engine/hub-answer.ts';
 import type { HubStore } from '../engine/ports.ts';
 import { ClientPrompt } from '../engine/runs/client-prompt.ts';
 import { hubOwnSecrets } from '../engine/secrets/hub-secrets.ts';
-import { McpConnector } from '../engine/sources/mcp-connector.ts';
 import { KindConnector } from '../engine/sources/kind-connector.ts';
+import { McpConnector } from '../engine/sources/mcp-connector.ts';
 import { OpenApiConnector } from '../engine/sources/openapi-connector.ts';
 import { openHubStore } from '../engine/store/hub-store.ts';
 import * as schema from '../engine/store/schema.ts';
@@ -134,7 +134,9 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
           privateAddresses: this.env.ALLOW_PRIVATE_UPSTREAMS === '1' ? 'allow' : 'refuse',
         }),
         // No file reader: the hosted hub reads OpenAPI documents from URLs only.
-        new OpenApiConnector({ privateAddresses: this.env.ALLOW_PRIVATE_UPSTREAMS === '1' ? 'allow' : 'refuse' }),
+        new OpenApiConnector({
+          privateAddresses: this.env.ALLOW_PRIVATE_UPSTREAMS === '1' ? 'allow' : 'refuse',
+        }),
       ),
       clock: systemClock,
       random: cryptoRandom,

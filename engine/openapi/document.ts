@@ -81,9 +81,13 @@ export function readDocument(text: string, location: string): OpenApiDocument {
   try {
     root = upgrade(parsed).specification;
   } catch (error) {
-    throw new HubError('invalid_input', `${location} could not be read as OpenAPI ${version}: ${String(error)}`);
+    throw new HubError(
+      'invalid_input',
+      `${location} could not be read as OpenAPI ${version}: ${String(error)}`,
+    );
   }
-  if (!isObject(root)) throw new HubError('invalid_input', `${location} could not be read as OpenAPI ${version}`);
+  if (!isObject(root))
+    throw new HubError('invalid_input', `${location} could not be read as OpenAPI ${version}`);
   return { root: JSON.parse(JSON.stringify(root)) as JsonObject, version, location };
 }
 
@@ -101,6 +105,7 @@ export function firstServer(document: OpenApiDocument): string | undefined {
   });
   const base = /^https?:\/\//i.test(document.location) ? document.location : undefined;
   const url = URL.parse(template, base);
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || /[{}]/.test(url.href)) return undefined;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || /[{}]/.test(url.href))
+    return undefined;
   return url.href;
 }

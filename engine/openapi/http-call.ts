@@ -33,7 +33,10 @@ export function buildRequest(
     const value = args[p.property];
     if (value === undefined || value === null) {
       if (p.in === 'path') {
-        throw new HubError('invalid_input', `the argument "${p.property}" is required: it is part of the path ${operation.path}`);
+        throw new HubError(
+          'invalid_input',
+          `the argument "${p.property}" is required: it is part of the path ${operation.path}`,
+        );
       }
       continue;
     }
@@ -56,7 +59,12 @@ export function buildRequest(
   if (operation.body && body !== undefined) {
     const type = operation.body.mediaType;
     headers.set('content-type', type);
-    if (/x-www-form-urlencoded/i.test(type) && typeof body === 'object' && body !== null && !Array.isArray(body)) {
+    if (
+      /x-www-form-urlencoded/i.test(type) &&
+      typeof body === 'object' &&
+      body !== null &&
+      !Array.isArray(body)
+    ) {
       const fields = Object.entries(body).map(([k, v]): [string, string] => [k, scalar(v ?? null)]);
       init.body = new URLSearchParams(fields).toString();
     } else init.body = /json/i.test(type) ? JSON.stringify(body) : scalar(body);
@@ -78,10 +86,16 @@ export async function callResult(response: Response): Promise<McpCallResult> {
   }
   if (response.status >= 400) {
     const said = text.trim().slice(0, ERROR_BODY_CHARS);
-    const retry = response.status === 429 || response.status >= 500 ? ' (it may succeed if retried later)' : '';
+    const retry =
+      response.status === 429 || response.status >= 500 ? ' (it may succeed if retried later)' : '';
     return {
       isError: true,
-      content: [{ type: 'text', text: `HTTP ${response.status} ${response.statusText}${retry}${said ? `: ${said}` : ''}` }],
+      content: [
+        {
+          type: 'text',
+          text: `HTTP ${response.status} ${response.statusText}${retry}${said ? `: ${said}` : ''}`,
+        },
+      ],
     };
   }
   const result: McpCallResult = { content: [{ type: 'text', text }] };

@@ -52,10 +52,15 @@ export function operationTools(document: OpenApiDocument): OperationTools {
       const where = `operation ${method.toUpperCase()} ${path}`;
       const id = typeof operation.operationId === 'string' ? operation.operationId : '';
       let name = toolName(id);
-      if (id !== '' && name === '') notices.push(`named ${where} by its method and path: its operationId ${JSON.stringify(id)} makes no tool name`);
+      if (id !== '' && name === '')
+        notices.push(
+          `named ${where} by its method and path: its operationId ${JSON.stringify(id)} makes no tool name`,
+        );
       if (name === '' || taken.has(name)) name = fallbackName(method, path);
       if (name === '' || taken.has(name)) {
-        notices.push(`left out ${where}: it has no name of its own (no usable operationId, and its method and path name another tool)`);
+        notices.push(
+          `left out ${where}: it has no name of its own (no usable operationId, and its method and path name another tool)`,
+        );
         continue;
       }
       taken.add(name);
@@ -92,7 +97,8 @@ function parameters(refs: Refs, input: OperationInput): Parameter[] {
     const p = refs.resolve(raw, input.where);
     if (!isObject(p) || typeof p.name !== 'string' || p.name === '') continue;
     const location = p.in;
-    if (location !== 'path' && location !== 'query' && location !== 'header' && location !== 'cookie') continue;
+    if (location !== 'path' && location !== 'query' && location !== 'header' && location !== 'cookie')
+      continue;
     if (location === 'header' && RESERVED_HEADERS.has(p.name.toLowerCase())) continue;
     const content = isObject(p.content) ? Object.values(p.content).find(isObject) : undefined;
     const schema = p.schema ?? content?.schema ?? {};
@@ -126,7 +132,8 @@ function requestBody(
   if (mediaType === undefined) return undefined;
   const media = body.content[mediaType];
   const json = /json/i.test(mediaType) || /x-www-form-urlencoded/i.test(mediaType);
-  const schema = json && isObject(media) && media.schema !== undefined ? media.schema : json ? {} : { type: 'string' };
+  const schema =
+    json && isObject(media) && media.schema !== undefined ? media.schema : json ? {} : { type: 'string' };
   const described = typeof body.description === 'string' ? { description: body.description } : {};
   return { mediaType, schema, required: body.required === true, ...described };
 }
@@ -145,7 +152,8 @@ function outputSchema(refs: Refs, input: OperationInput, schemas: SchemaConversi
   if (!isObject(media) || media.schema === undefined) return undefined;
   const schema = schemas.component(media.schema);
   if (!isObject(schema)) return undefined;
-  const isObjectSchema = schema.type === 'object' || (schema.type === undefined && isObject(schema.properties));
+  const isObjectSchema =
+    schema.type === 'object' || (schema.type === undefined && isObject(schema.properties));
   return isObjectSchema ? { ...schema, type: 'object' } : undefined;
 }
 
@@ -170,7 +178,9 @@ function operationTool(refs: Refs, input: OperationInput): ListedTool {
     while (property in properties) property = `${property}_`;
     const schema = schemas.convert(p.schema);
     properties[property] =
-      p.description && isObject(schema) && schema.description === undefined ? { ...schema, description: p.description } : schema;
+      p.description && isObject(schema) && schema.description === undefined
+        ? { ...schema, description: p.description }
+        : schema;
     if (p.required) required.push(property);
     binding.parameters.push({ name: p.name, in: p.in, property });
   }
@@ -180,7 +190,9 @@ function operationTool(refs: Refs, input: OperationInput): ListedTool {
     while (property in properties) property = `${property}_`;
     const schema = schemas.convert(body.schema);
     properties[property] =
-      body.description && isObject(schema) && schema.description === undefined ? { ...schema, description: body.description } : schema;
+      body.description && isObject(schema) && schema.description === undefined
+        ? { ...schema, description: body.description }
+        : schema;
     if (body.required) required.push(property);
     binding.body = { property, mediaType: body.mediaType };
   }

@@ -18,7 +18,7 @@ const SCHEMA_PREFIX = '#/components/schemas/';
 const DATA = new Set(['example', 'examples', 'default', 'const', 'enum']);
 const DROPPED = new Set(['xml', 'externalDocs', 'discriminator']);
 
-function unescape(segment: string): string {
+function unescapeSegment(segment: string): string {
   return decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
@@ -34,7 +34,7 @@ export class Refs {
     if (!ref.startsWith('#')) throw this.#external(ref, where);
     let node: JsonValue = this.#document.root;
     for (const segment of ref.slice(1).split('/').slice(1)) {
-      const key = unescape(segment);
+      const key = unescapeSegment(segment);
       const next: JsonValue | undefined = Array.isArray(node)
         ? node[Number(key)]
         : isObject(node)

@@ -27,7 +27,8 @@ export function credentialAsks(document: OpenApiDocument): CredentialAsk[] {
   const used = new Set<string>();
   const note = (requirements: unknown) => {
     if (!Array.isArray(requirements)) return;
-    for (const requirement of requirements) if (isObject(requirement)) for (const name of Object.keys(requirement)) used.add(name);
+    for (const requirement of requirements)
+      if (isObject(requirement)) for (const name of Object.keys(requirement)) used.add(name);
   };
   note(root.security);
   const paths = isObject(root.paths) ? root.paths : {};
@@ -53,15 +54,28 @@ function ask(name: string, scheme: unknown): CredentialAsk {
   if (type === 'apikey' && typeof scheme.name === 'string' && scheme.name !== '') {
     const key = scheme.name;
     if (scheme.in === 'header' && /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(key))
-      return { scheme: name, delivery: { kind: 'header', name: key, scheme: '' }, label: `API key in header ${key}` };
-    if (scheme.in === 'query') return { scheme: name, delivery: { kind: 'query', name: key }, label: `API key in query parameter ${key}` };
+      return {
+        scheme: name,
+        delivery: { kind: 'header', name: key, scheme: '' },
+        label: `API key in header ${key}`,
+      };
+    if (scheme.in === 'query')
+      return {
+        scheme: name,
+        delivery: { kind: 'query', name: key },
+        label: `API key in query parameter ${key}`,
+      };
     if (scheme.in === 'cookie' && /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(key))
       return { scheme: name, delivery: { kind: 'cookie', name: key }, label: `API key in cookie ${key}` };
   }
   if (type === 'http') {
     const http = String(scheme.scheme ?? '').toLowerCase();
     if (http === 'bearer')
-      return { scheme: name, delivery: { kind: 'header', name: 'Authorization', scheme: 'Bearer' }, label: 'HTTP bearer token' };
+      return {
+        scheme: name,
+        delivery: { kind: 'header', name: 'Authorization', scheme: 'Bearer' },
+        label: 'HTTP bearer token',
+      };
     if (http === 'basic')
       return {
         scheme: name,
@@ -71,7 +85,10 @@ function ask(name: string, scheme: unknown): CredentialAsk {
       };
   }
   if (type === 'oauth2' || type === 'openidconnect') {
-    return { scheme: name, label: `${type === 'oauth2' ? 'OAuth 2' : 'OpenID Connect'} sign-in, which the hub does not support for OpenAPI sources yet` };
+    return {
+      scheme: name,
+      label: `${type === 'oauth2' ? 'OAuth 2' : 'OpenID Connect'} sign-in, which the hub does not support for OpenAPI sources yet`,
+    };
   }
   return { scheme: name, label: `${type || 'an unknown'} scheme, which the hub does not support yet` };
 }

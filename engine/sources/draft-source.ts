@@ -16,7 +16,8 @@ export function draftUrl(draft: Exclude<SourceDraft, { kind: 'mcp-stdio' }>): st
 
 function httpUrl(text: string, what: string): URL {
   const url = URL.parse(text);
-  if (!url) throw new HubError('invalid_input', `"${text}" is not a URL; give the ${what}'s full https:// address`);
+  if (!url)
+    throw new HubError('invalid_input', `"${text}" is not a URL; give the ${what}'s full https:// address`);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new HubError('invalid_input', `"${text}" is not an http(s) URL`);
   }
@@ -57,9 +58,14 @@ export function sourceFromDraft(
     };
   }
   if (draft.kind === 'openapi') {
-    const document = /^https?:\/\//i.test(draft.document) ? httpUrl(draft.document, 'document').href : draft.document;
+    const document = /^https?:\/\//i.test(draft.document)
+      ? httpUrl(draft.document, 'document').href
+      : draft.document;
     if (document === draft.document && !/^https?:\/\//i.test(document) && !document.startsWith('/')) {
-      throw new HubError('invalid_input', `"${draft.document}" is neither an http(s) URL nor an absolute file path`);
+      throw new HubError(
+        'invalid_input',
+        `"${draft.document}" is neither an http(s) URL nor an absolute file path`,
+      );
     }
     const chosen = draft.server ?? serverUrl ?? (/^https?:/i.test(document) ? document : undefined);
     if (chosen === undefined) {
@@ -71,7 +77,15 @@ export function sourceFromDraft(
     const url = httpUrl(chosen, 'server');
     publicOnly(url, [], refuses);
     if (/^https?:/i.test(document)) publicOnly(new URL(document), [], refuses);
-    return { kind: 'openapi', namespace, document, url: url.href, allowedHosts: [url.host], addedAt: now, updatedAt: now };
+    return {
+      kind: 'openapi',
+      namespace,
+      document,
+      url: url.href,
+      allowedHosts: [url.host],
+      addedAt: now,
+      updatedAt: now,
+    };
   }
   const url = httpUrl(draft.url, 'server');
   publicOnly(url, draft.allowedHosts ?? [], refuses);

@@ -13,7 +13,12 @@ import { buildRequest, callResult } from '../openapi/http-call.ts';
 import { operationTools, someTools } from '../openapi/operations.ts';
 import { credentialAsks } from '../openapi/security.ts';
 import type { CallRequest, Credentials, ListedTools, SourceConnector } from './connector.ts';
-import { DEFAULT_MAX_RESPONSE_BYTES, type FetchLike, guardedFetch, type PrivateAddresses } from './guarded-fetch.ts';
+import {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  type FetchLike,
+  guardedFetch,
+  type PrivateAddresses,
+} from './guarded-fetch.ts';
 import type { McpCallResult } from './tool-result.ts';
 
 /** Reads a document from an absolute file path: the local host's part (the Worker has none). */
@@ -42,11 +47,17 @@ export class OpenApiConnector implements SourceConnector {
     if (/^https?:\/\//i.test(location)) {
       const url = new URL(location);
       const fetch = guardedFetch(
-        { allowedHosts: [url.host], maxResponseBytes: MAX_DOCUMENT_BYTES, privateAddresses: this.privateAddresses },
+        {
+          allowedHosts: [url.host],
+          maxResponseBytes: MAX_DOCUMENT_BYTES,
+          privateAddresses: this.privateAddresses,
+        },
         this.#options.fetch,
       );
       try {
-        const response = await fetch(url, { headers: { accept: 'application/json, application/yaml;q=0.9, */*;q=0.5' } });
+        const response = await fetch(url, {
+          headers: { accept: 'application/json, application/yaml;q=0.9, */*;q=0.5' },
+        });
         if (!response.ok) {
           await response.body?.cancel();
           throw new HubError(
@@ -58,9 +69,13 @@ export class OpenApiConnector implements SourceConnector {
       } catch (error) {
         if (isHubError(error, 'limit')) throw tooLarge(location);
         if (isHubError(error)) throw error;
-        throw new HubError('unavailable', `could not read the OpenAPI document at ${location}. Check its address.`, {
-          detail: String(error),
-        });
+        throw new HubError(
+          'unavailable',
+          `could not read the OpenAPI document at ${location}. Check its address.`,
+          {
+            detail: String(error),
+          },
+        );
       }
     }
     const read = this.#options.readFile;
@@ -94,7 +109,10 @@ export class OpenApiConnector implements SourceConnector {
   async callTool(source: Source, credentials: Credentials, request: CallRequest): Promise<McpCallResult> {
     const api = openapi(source);
     if (!request.operation) {
-      throw new HubError('internal', `${request.name} of "${api.namespace}" has no stored operation; refresh the source`);
+      throw new HubError(
+        'internal',
+        `${request.name} of "${api.namespace}" has no stored operation; refresh the source`,
+      );
     }
     const { url, init } = buildRequest(api.url, request.operation, request.args, credentials);
     const fetch = guardedFetch(
@@ -133,6 +151,7 @@ export class OpenApiConnector implements SourceConnector {
 }
 
 function openapi(source: Source): OpenApiSource {
-  if (source.kind !== 'openapi') throw new HubError('internal', `"${source.namespace}" is not an OpenAPI source`);
+  if (source.kind !== 'openapi')
+    throw new HubError('internal', `"${source.namespace}" is not an OpenAPI source`);
   return source;
 }

@@ -128,7 +128,15 @@ const nullToUndefined = <T>(value: T | null): T | undefined => (value === null ?
 
 export function sourceToRow(source: Source): Row<typeof t.hubSources> {
   const base = { namespace: source.namespace, addedAt: source.addedAt, updatedAt: source.updatedAt };
-  const none = { command: null, env: null, consent: null, cwd: null, url: null, allowedHosts: null, document: null };
+  const none = {
+    command: null,
+    env: null,
+    consent: null,
+    cwd: null,
+    url: null,
+    allowedHosts: null,
+    document: null,
+  };
   switch (source.kind) {
     case 'mcp-stdio':
       return {

@@ -5,7 +5,10 @@
  * in shell history or a process list. This is the person-input path for credentials.
  */
 import { type Command, Option } from 'commander';
-import { describeDelivery as describeSecretDelivery, type SecretRef } from '../../engine/contracts/connections.ts';
+import {
+  describeDelivery as describeSecretDelivery,
+  type SecretRef,
+} from '../../engine/contracts/connections.ts';
 import { HubError } from '../../engine/errors.ts';
 import { inertLine } from '../../engine/inert.ts';
 import { basicCredential } from '../../engine/openapi/security.ts';
@@ -86,14 +89,19 @@ export function registerConnections(hub: Command): void {
 }
 
 function describeDelivery(delivery: SecretRef['delivery']): string {
-  if (delivery.kind === 'header') return `header ${delivery.name}${delivery.scheme ? `: ${delivery.scheme} …` : ''}`;
+  if (delivery.kind === 'header')
+    return `header ${delivery.name}${delivery.scheme ? `: ${delivery.scheme} …` : ''}`;
   return describeSecretDelivery(delivery);
 }
 
 /** `user:password` split at its first colon, or a clear error. */
 function userAndPassword(entered: string): [string, string] {
   const at = entered.indexOf(':');
-  if (at <= 0) throw new HubError('invalid_input', 'with --basic, enter user:password (a colon between them); nothing was stored');
+  if (at <= 0)
+    throw new HubError(
+      'invalid_input',
+      'with --basic, enter user:password (a colon between them); nothing was stored',
+    );
   return [entered.slice(0, at), entered.slice(at + 1)];
 }
 

@@ -53,10 +53,7 @@ export function registerSources(hub: Command): void {
       '--namespace <name>',
       'the name its tools appear under in code (default: proposed from the server)',
     )
-    .option(
-      '--server <url>',
-      "an OpenAPI document's API base URL (default: the document's first server)",
-    )
+    .option('--server <url>', "an OpenAPI document's API base URL (default: the document's first server)")
     .option('--yes', 'accept the proposed policies (and consent to the command) without asking')
     .option(
       '--allow-home',
@@ -88,7 +85,11 @@ export function registerSources(hub: Command): void {
         if (document !== undefined) {
           if (Object.keys(parseEnv(options.env)).length > 0)
             throw new HubError('invalid_input', '--env is for a stdio server; an OpenAPI source takes none');
-          return addDocument(out, { document, server: options.server, namespace: options.namespace, ask }, openapi);
+          return addDocument(
+            out,
+            { document, server: options.server, namespace: options.namespace, ask },
+            openapi,
+          );
         }
         const isUrl = parts.length === 1 && /^https?:\/\//i.test(first);
         const env = parseEnv(options.env);

@@ -79,9 +79,13 @@ export async function askCredentials(
   const stored: string[] = [];
   const later: string[] = [];
   for (const ask of asks.filter((a) => !a.delivery)) {
-    out.note(`  The document's "${inertLine(ask.scheme)}" is ${ask.label}; its operations are added and called without it.`);
+    out.note(
+      `  The document's "${inertLine(ask.scheme)}" is ${ask.label}; its operations are added and called without it.`,
+    );
   }
-  const wanted = asks.filter((a): a is CredentialAsk & { delivery: SecretRef['delivery'] } => a.delivery !== undefined);
+  const wanted = asks.filter(
+    (a): a is CredentialAsk & { delivery: SecretRef['delivery'] } => a.delivery !== undefined,
+  );
   if (wanted.length === 0) return { stored, later };
   const tty = process.stdin.isTTY === true;
   const lines = !out.options.input ? [] : tty ? undefined : await stdinLines();

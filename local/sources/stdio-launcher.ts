@@ -7,14 +7,14 @@
 import { existsSync } from 'node:fs';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { HubError } from '../../engine/errors.ts';
+import { MAX_DOCUMENT_BYTES, tooLarge } from '../../engine/openapi/document.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../../engine/sources/guarded-fetch.ts';
+import { KindConnector } from '../../engine/sources/kind-connector.ts';
 import {
   McpConnector,
   type McpConnectorOptions,
   type StdioLauncher,
 } from '../../engine/sources/mcp-connector.ts';
-import { MAX_DOCUMENT_BYTES, tooLarge } from '../../engine/openapi/document.ts';
-import { KindConnector } from '../../engine/sources/kind-connector.ts';
 import { OpenApiConnector } from '../../engine/sources/openapi-connector.ts';
 import { localWording } from '../wording.ts';
 
@@ -62,7 +62,11 @@ export const launchStdio: StdioLauncher = ([command, ...args], env, cwd) => {
 export function localConnector(options: Omit<McpConnectorOptions, 'launchStdio' | 'wording'>): KindConnector {
   return new KindConnector(
     new McpConnector({ ...options, launchStdio, wording: localWording }),
-    new OpenApiConnector({ fetch: options.fetch, privateAddresses: options.privateAddresses, readFile: readDocumentFile }),
+    new OpenApiConnector({
+      fetch: options.fetch,
+      privateAddresses: options.privateAddresses,
+      readFile: readDocumentFile,
+    }),
   );
 }
 
@@ -73,7 +77,10 @@ async function readDocumentFile(path: string): Promise<string> {
   try {
     size = (await stat(path)).size;
   } catch (error) {
-    throw new HubError('not_found', `could not read the OpenAPI document ${path}: ${(error as Error).message}. Check the path.`);
+    throw new HubError(
+      'not_found',
+      `could not read the OpenAPI document ${path}: ${(error as Error).message}. Check the path.`,
+    );
   }
   if (size > MAX_DOCUMENT_BYTES) throw tooLarge(path, size);
   return readFile(path, 'utf8');

@@ -47,7 +47,10 @@ beforeEach(async () => {
     hits.push(req.url ?? '');
     const page = pages.get(new URL(req.url ?? '/', 'http://x').pathname);
     if (!page) return res.writeHead(404).end();
-    res.writeHead(page.status ?? 200, { 'content-type': page.type, ...(page.location ? { location: page.location } : {}) });
+    res.writeHead(page.status ?? 200, {
+      'content-type': page.type,
+      ...(page.location ? { location: page.location } : {}),
+    });
     res.end(page.body);
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -81,7 +84,9 @@ async function refusal(document: string, server = `${base}/api`) {
 
 describe('OpenAPI documents the hub refuses, saying why', () => {
   it('a document over the 4 MiB cap, as a file and at a URL', async () => {
-    const huge = api({ '/a': { get: { operationId: 'a', description: 'x'.repeat(MAX_DOCUMENT_BYTES), responses: ok } } });
+    const huge = api({
+      '/a': { get: { operationId: 'a', description: 'x'.repeat(MAX_DOCUMENT_BYTES), responses: ok } },
+    });
     const fromFile = await refusal(file('huge.json', huge));
     expect(fromFile.code).toBe('limit');
     expect(fromFile.message).toContain("over the hub's 4 MiB (4194304-byte) cap");
@@ -93,8 +98,17 @@ describe('OpenAPI documents the hub refuses, saying why', () => {
 
   it('a $ref cycle that never reaches a definition', async () => {
     const cyclic = api(
-      { '/a': { get: { operationId: 'a', parameters: [{ $ref: '#/components/parameters/One' }], responses: ok } } },
-      { parameters: { One: { $ref: '#/components/parameters/Two' }, Two: { $ref: '#/components/parameters/One' } } },
+      {
+        '/a': {
+          get: { operationId: 'a', parameters: [{ $ref: '#/components/parameters/One' }], responses: ok },
+        },
+      },
+      {
+        parameters: {
+          One: { $ref: '#/components/parameters/Two' },
+          Two: { $ref: '#/components/parameters/One' },
+        },
+      },
     );
     const error = await refusal(file('cycle.json', cyclic));
     expect(error.message).toBe(
@@ -113,29 +127,45 @@ describe('OpenAPI documents the hub refuses, saying why', () => {
           },
         },
       });
-    pages.set('/remote.json', { type: 'application/json', body: remote('https://evil.example/schemas.json#/Thing') });
+    pages.set('/remote.json', {
+      type: 'application/json',
+      body: remote('https://evil.example/schemas.json#/Thing'),
+    });
     const across = await refusal(`${base}/remote.json`);
     expect(across.code).toBe('denied');
-    expect(across.message).toContain("operation POST /a refers to https://evil.example, another origin than the document's");
+    expect(across.message).toContain(
+      "operation POST /a refers to https://evil.example, another origin than the document's",
+    );
     expect(hits).toEqual(['/remote.json']);
     const split = await refusal(file('split.json', remote('./schemas.json#/Thing')));
-    expect(split.message).toContain('refers to another document (./schemas.json#/Thing); the hub reads one document');
+    expect(split.message).toContain(
+      'refers to another document (./schemas.json#/Thing); the hub reads one document',
+    );
   });
 
   it('a URL whose answer is not an OpenAPI document', async () => {
     pages.set('/index.html', { type: 'text/html', body: '<html><body>Welcome</body></html>' });
     const error = await refusal(`${base}/index.html`);
     expect(error.code).toBe('invalid_input');
-    expect(error.message).toContain(`${base}/index.html is not an OpenAPI document: it has no "openapi" or "swagger" member at the top`);
+    expect(error.message).toContain(
+      `${base}/index.html is not an OpenAPI document: it has no "openapi" or "swagger" member at the top`,
+    );
     const missing = await refusal(`${base}/nothing.json`);
-    expect(missing.message).toBe(`the OpenAPI document at ${base}/nothing.json answered HTTP 404. Check its address.`);
+    expect(missing.message).toBe(
+      `the OpenAPI document at ${base}/nothing.json answered HTTP 404. Check its address.`,
+    );
   });
 
   it('a document with no server and no --server', async () => {
     const error = await hubErrorOf(() =>
-      hub.sources.inspect({ kind: 'openapi', document: file('nowhere.json', api({ '/a': { get: { operationId: 'a', responses: ok } } })) }),
+      hub.sources.inspect({
+        kind: 'openapi',
+        document: file('nowhere.json', api({ '/a': { get: { operationId: 'a', responses: ok } } })),
+      }),
     );
-    expect(error.message).toContain('names no server with an absolute http(s) URL; say where the API is with --server <url>');
+    expect(error.message).toContain(
+      'names no server with an absolute http(s) URL; say where the API is with --server <url>',
+    );
   });
 });
 
@@ -146,7 +176,11 @@ describe('operation names', () => {
       '/a': { get: { operationId: '日本語', responses: ok } },
       '/c': { get: { operationId: '???', responses: ok } },
     });
-    const inspection = await hub.sources.inspect({ kind: 'openapi', document: file('names.json', document), server: `${base}/api` });
+    const inspection = await hub.sources.inspect({
+      kind: 'openapi',
+      document: file('names.json', document),
+      server: `${base}/api`,
+    });
     expect(inspection.manifest.tools.map((t) => t.name)).toEqual(['get_a', 'get_c']);
     expect(inspection.notices).toEqual([
       'named operation GET /a by its method and path: its operationId "日本語" makes no tool name',
@@ -158,8 +192,14 @@ describe('operation names', () => {
 
 describe('a document that changes between refreshes (J4)', () => {
   it('shows the changed tool, and a method flip is a new contract that asks again', async () => {
-    const path = file('things.json', api({ '/things': { get: { operationId: 'listThings', responses: ok } } }));
-    const inspection = await hub.sources.inspect({ kind: 'openapi', document: path, server: `${base}/api` }, 'things');
+    const path = file(
+      'things.json',
+      api({ '/things': { get: { operationId: 'listThings', responses: ok } } }),
+    );
+    const inspection = await hub.sources.inspect(
+      { kind: 'openapi', document: path, server: `${base}/api` },
+      'things',
+    );
     hub.sources.addSource(inspection, new Map([['things.listThings', 'allow']]));
     const before = local.store.getTool('things.listThings');
     expect(before?.operation?.method).toBe('get');
@@ -169,7 +209,13 @@ describe('a document that changes between refreshes (J4)', () => {
       path,
       api({
         '/things': { post: { operationId: 'listThings', responses: ok } },
-        '/things/{id}': { delete: { operationId: 'deleteThing', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: ok } },
+        '/things/{id}': {
+          delete: {
+            operationId: 'deleteThing',
+            parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+            responses: ok,
+          },
+        },
       }),
     );
     const refreshed = await hub.sources.refresh('things');
@@ -188,10 +234,23 @@ describe('a document that changes between refreshes (J4)', () => {
 describe('calls', () => {
   it('refuses a redirect to another origin, so the key never leaves the API', async () => {
     const document = api({ '/a': { get: { operationId: 'a', responses: ok } } });
-    const inspection = await hub.sources.inspect({ kind: 'openapi', document: file('a.json', document), server: `${base}/api` }, 'moved');
+    const inspection = await hub.sources.inspect(
+      { kind: 'openapi', document: file('a.json', document), server: `${base}/api` },
+      'moved',
+    );
     hub.sources.addSource(inspection, new Map([['moved.a', 'allow']]));
-    await hub.sources.saveCredential('moved', 'default', { kind: 'query', name: 'key' }, 'query-key-12345678');
-    pages.set('/api/a', { type: 'text/plain', body: '', status: 302, location: 'https://elsewhere.example/a' });
+    await hub.sources.saveCredential(
+      'moved',
+      'default',
+      { kind: 'query', name: 'key' },
+      'query-key-12345678',
+    );
+    pages.set('/api/a', {
+      type: 'text/plain',
+      body: '',
+      status: 302,
+      location: 'https://elsewhere.example/a',
+    });
     const outcome = await hub.upstream.callTool('moved.a', {});
     expect(outcome.ok).toBe(false);
     expect(JSON.stringify(outcome)).toContain('refused a redirect to another origin');

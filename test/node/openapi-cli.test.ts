@@ -13,7 +13,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, type CliResult, cliEnv, REPO, tempHome } from './cli-process.ts';
 
-const PETSTORE = readFileSync(join(REPO, 'node_modules', '@readme', 'oas-examples', '3.0', 'json', 'petstore.json'), 'utf8');
+const PETSTORE = readFileSync(
+  join(REPO, 'node_modules', '@readme', 'oas-examples', '3.0', 'json', 'petstore.json'),
+  'utf8',
+);
 const KEY = 'pet-key-8f3a91c2d7e4';
 
 interface Hit {
@@ -54,7 +57,9 @@ beforeEach(async () => {
     }
     if (req.method === 'GET' && url.pathname === '/v2/pet/findByStatus') {
       // The API quotes the key back: the hub must not hand it to code.
-      return json(200, [{ id: 1, name: `echo ${apiKey}`, photoUrls: [], status: url.searchParams.getAll('status').join(',') }]);
+      return json(200, [
+        { id: 1, name: `echo ${apiKey}`, photoUrls: [], status: url.searchParams.getAll('status').join(',') },
+      ]);
     }
     if (req.method === 'POST' && url.pathname === '/v2/pet') {
       const added = JSON.parse(await body(req)) as { id: number };
@@ -92,7 +97,17 @@ function run(args: readonly string[], input = ''): Promise<CliResult> {
 
 async function add(input = `${KEY}\n`): Promise<CliResult> {
   const added = await run(
-    ['--json', 'hub', 'add', `${base}/openapi.json`, '--server', `${base}/v2`, '--namespace', 'petstore', '--yes'],
+    [
+      '--json',
+      'hub',
+      'add',
+      `${base}/openapi.json`,
+      '--server',
+      `${base}/v2`,
+      '--namespace',
+      'petstore',
+      '--yes',
+    ],
     input,
   );
   expect(added.status, added.stderr).toBe(0);
@@ -111,7 +126,9 @@ describe('hub add of an OpenAPI document (J3)', () => {
       tools: 20,
       credentials: { stored: ['api_key (header api_key)'], later: [] },
     });
-    expect(added.stderr).toContain('"petstore_auth" is OAuth 2 sign-in, which the hub does not support for OpenAPI sources yet');
+    expect(added.stderr).toContain(
+      '"petstore_auth" is OAuth 2 sign-in, which the hub does not support for OpenAPI sources yet',
+    );
     // The document was read (twice: the CLI's look at it, then the hub's), with no key sent.
     expect(hits.map((h) => [h.url, h.apiKey])).toEqual([
       ['/openapi.json', undefined],
@@ -121,7 +138,12 @@ describe('hub add of an OpenAPI document (J3)', () => {
 
     const list = await run(['--json', 'hub', 'list']);
     expect(JSON.parse(list.stdout).sources).toEqual([
-      expect.objectContaining({ namespace: 'petstore', kind: 'openapi', tools: 20, connections: ['default*'] }),
+      expect.objectContaining({
+        namespace: 'petstore',
+        kind: 'openapi',
+        tools: 20,
+        connections: ['default*'],
+      }),
     ]);
     const connections = await run(['hub', 'connections', 'petstore']);
     expect(connections.stdout).toContain('* petstore/default  header api_key');
@@ -166,14 +188,24 @@ describe('hub add of an OpenAPI document (J3)', () => {
     expect(pets.get(8)).toEqual({ id: 8, name: 'Fido', photoUrls: ['https://example.com/fido.png'] });
 
     // An error status is the tool's error, with the status.
-    const missing = await run(['--json', 'hub', 'exec', 'try { await petstore.getPetById({ petId: 99 }); } catch (e) { return e.message; }']);
+    const missing = await run([
+      '--json',
+      'hub',
+      'exec',
+      'try { await petstore.getPetById({ petId: 99 }); } catch (e) { return e.message; }',
+    ]);
     expect(JSON.parse(missing.stdout).result).toContain('HTTP 404');
   });
 
   it('with nothing on standard input, says which hub auth command enters the key', async () => {
     const added = await add('');
-    expect(JSON.parse(added.stdout).credentials).toEqual({ stored: [], later: ['capabilities hub auth petstore --header api_key'] });
-    expect(added.stderr).toContain('Enter the credential later with `capabilities hub auth petstore --header api_key`');
+    expect(JSON.parse(added.stdout).credentials).toEqual({
+      stored: [],
+      later: ['capabilities hub auth petstore --header api_key'],
+    });
+    expect(added.stderr).toContain(
+      'Enter the credential later with `capabilities hub auth petstore --header api_key`',
+    );
     const auth = await run(['hub', 'auth', 'petstore', '--header', 'api_key'], KEY);
     expect(auth.status, auth.stderr).toBe(0);
     hits = [];

@@ -79,26 +79,26 @@ describe('the Swagger Petstore (3.0)', () => {
     expect(notices).toEqual([]);
     expect(tools.map((t) => t.name).sort()).toEqual(
       [
-      'addPet',
-      'updatePet',
-      'findPetsByStatus',
-      'findPetsByTags',
-      'getPetById',
-      'updatePetWithForm',
-      'deletePet',
-      'uploadFile',
-      'getInventory',
-      'placeOrder',
-      'getOrderById',
-      'deleteOrder',
-      'createUser',
-      'createUsersWithArrayInput',
-      'createUsersWithListInput',
-      'loginUser',
-      'logoutUser',
-      'getUserByName',
-      'updateUser',
-      'deleteUser',
+        'addPet',
+        'updatePet',
+        'findPetsByStatus',
+        'findPetsByTags',
+        'getPetById',
+        'updatePetWithForm',
+        'deletePet',
+        'uploadFile',
+        'getInventory',
+        'placeOrder',
+        'getOrderById',
+        'deleteOrder',
+        'createUser',
+        'createUsersWithArrayInput',
+        'createUsersWithListInput',
+        'loginUser',
+        'logoutUser',
+        'getUserByName',
+        'updateUser',
+        'deleteUser',
       ].sort(),
     );
   });
@@ -121,7 +121,10 @@ describe('the Swagger Petstore (3.0)', () => {
     expect(get?.outputSchema).toMatchObject({
       type: 'object',
       required: ['name', 'photoUrls'],
-      properties: { category: { $ref: '#/$defs/Category' }, tags: { type: 'array', items: { $ref: '#/$defs/Tag' } } },
+      properties: {
+        category: { $ref: '#/$defs/Category' },
+        tags: { type: 'array', items: { $ref: '#/$defs/Tag' } },
+      },
     });
     expect(Object.keys(get?.outputSchema?.$defs ?? {})).toEqual(['Category', 'Tag']);
     expect(get?.operation).toEqual({
@@ -131,7 +134,9 @@ describe('the Swagger Petstore (3.0)', () => {
     });
     const add = byName.get('addPet');
     expect(add?.inputSchema).toMatchObject({
-      properties: { body: { $ref: '#/$defs/Pet', description: 'Pet object that needs to be added to the store' } },
+      properties: {
+        body: { $ref: '#/$defs/Pet', description: 'Pet object that needs to be added to the store' },
+      },
       required: ['body'],
     });
     expect(add?.operation).toEqual({
