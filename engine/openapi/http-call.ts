@@ -90,6 +90,7 @@ export async function callResult(response: Response): Promise<McpCallResult> {
       response.status === 429 || response.status >= 500 ? ' (it may succeed if retried later)' : '';
     return {
       isError: true,
+      httpStatus: response.status,
       content: [
         {
           type: 'text',
@@ -98,7 +99,7 @@ export async function callResult(response: Response): Promise<McpCallResult> {
       ],
     };
   }
-  const result: McpCallResult = { content: [{ type: 'text', text }] };
+  const result: McpCallResult = { content: [{ type: 'text', text }], httpStatus: response.status };
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     result.structuredContent = value as { [key: string]: unknown };
   }

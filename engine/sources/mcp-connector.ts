@@ -135,7 +135,9 @@ export class McpConnector implements SourceConnector {
         { timeout: request.timeoutMs, signal: request.signal },
       );
       this.#supervisor.succeeded(source.namespace);
-      return result as McpCallResult;
+      // An HTTP status is the OpenAPI connector's to report, never an MCP server's to claim.
+      const { httpStatus: _claimed, ...answer } = result as McpCallResult;
+      return answer;
     } catch (error) {
       throw this.#explain(source, `failed on ${request.name}`, error);
     } finally {

@@ -192,9 +192,14 @@ describe('hub add of an OpenAPI document (J3)', () => {
       '--json',
       'hub',
       'exec',
-      'try { await petstore.getPetById({ petId: 99 }); } catch (e) { return e.message; }',
+      'try { await petstore.getPetById({ petId: 99 }); } catch (e) { return { name: e.name, message: e.message, status: e.status, retryable: e.retryable }; }',
     ]);
-    expect(JSON.parse(missing.stdout).result).toContain('HTTP 404');
+    expect(JSON.parse(missing.stdout).result).toEqual({
+      name: 'ToolError',
+      message: 'HTTP 404 Not Found: {"message":"Pet not found"}',
+      status: 404,
+      retryable: false,
+    });
   });
 
   it('with nothing on standard input, says which hub auth command enters the key', async () => {
