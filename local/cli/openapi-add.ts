@@ -23,8 +23,10 @@ export async function openApiDocument(given: string): Promise<string | undefined
   const path = resolve(given);
   const info = await stat(path).catch(() => undefined);
   if (!info?.isFile()) return undefined;
-  // Too large to read here: a file named as a document is one (and adding it says it is too large).
-  if (info.size > MAX_DOCUMENT_BYTES) return /\.(json|ya?ml)$/i.test(path) ? path : undefined;
+  // A file named as a document is taken for one, so adding it says what is wrong with it (too
+  // large, not OpenAPI) rather than offering to run it as a command.
+  if (/\.(json|ya?ml)$/i.test(path)) return path;
+  if (info.size > MAX_DOCUMENT_BYTES) return undefined;
   return openApiVersion(parseText(await readFile(path, 'utf8'))) === undefined ? undefined : path;
 }
 

@@ -7,7 +7,7 @@
  * never a result or anything the CLI prints.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -200,6 +200,31 @@ describe('hub add of an OpenAPI document (J3)', () => {
       status: 404,
       retryable: false,
     });
+  });
+
+  it('refuses a document file over the cap, or one that is not OpenAPI, adding nothing', async () => {
+    const huge = join(home, 'huge.json');
+    writeFileSync(
+      huge,
+      JSON.stringify({
+        openapi: '3.0.0',
+        info: { title: 'x', version: '1' },
+        paths: {},
+        pad: 'x'.repeat(5 * 1024 * 1024),
+      }),
+    );
+    const big = await run(['hub', 'add', huge, '--server', base, '--yes']);
+    expect(big.status).not.toBe(0);
+    expect(big.stderr).toContain("over the hub's 4 MiB (4194304-byte) cap");
+    const other = join(home, 'package.json');
+    writeFileSync(other, JSON.stringify({ name: 'not-an-api' }));
+    const plain = await run(['hub', 'add', other, '--yes']);
+    expect(plain.status).not.toBe(0);
+    expect(plain.stderr).toContain(
+      `${other} is not an OpenAPI document: it has no "openapi" or "swagger" member at the top`,
+    );
+    const list = await run(['--json', 'hub', 'list']);
+    expect(JSON.parse(list.stdout).sources).toEqual([]);
   });
 
   it('with nothing on standard input, says which hub auth command enters the key', async () => {
