@@ -17,6 +17,8 @@ const SCHEMA_PREFIX = '#/components/schemas/';
 /** Members that hold data (examples, defaults) or OpenAPI-only notes, not schema: never walked. */
 const DATA = new Set(['example', 'examples', 'default', 'const', 'enum']);
 const DROPPED = new Set(['xml', 'externalDocs', 'discriminator']);
+/** Members whose keys are names chosen by the document, each naming a schema. */
+const NAMED = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
 
 function unescapeSegment(segment: string): string {
   return decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~');
@@ -145,6 +147,14 @@ export class SchemaConversion {
     for (const [key, value] of Object.entries(node)) {
       if (key.startsWith('x-') || DROPPED.has(key)) continue;
       if (key === '$ref' && typeof value === 'string') continue;
+      if (NAMED.has(key) && isObject(value)) {
+        // Keys here are names (a property called `default` or `x-id`): every value is a schema.
+        const named: JsonObject = {};
+        for (const [name, schema] of Object.entries(value))
+          named[name] = this.#walk(schema, depth + 2, inlining);
+        out[key] = named;
+        continue;
+      }
       out[key] = DATA.has(key) || key === 'required' ? value : this.#walk(value, depth + 1, inlining);
     }
     const ref = node.$ref;

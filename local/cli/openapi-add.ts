@@ -36,7 +36,8 @@ async function probeUrl(url: string): Promise<boolean> {
     const response = await fetch(url, {
       // An MCP server answers a GET without text/event-stream in Accept with an error, never a stream.
       headers: { accept: 'application/json, application/yaml;q=0.9, text/yaml;q=0.8' },
-      redirect: 'manual',
+      // Followed here only to recognise a document; the hub's own read follows same-origin redirects only.
+      redirect: 'follow',
       signal: AbortSignal.timeout(PROBE_MS),
     });
     const type = response.headers.get('content-type') ?? '';

@@ -190,6 +190,50 @@ describe('operation names', () => {
   });
 });
 
+describe('schemas', () => {
+  it('keeps properties named like schema keywords, with their references as $defs', async () => {
+    const document = api(
+      {
+        '/a': {
+          post: {
+            operationId: 'a',
+            requestBody: {
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    properties: {
+                      default: { $ref: '#/components/schemas/Node' },
+                      'x-id': { type: 'string' },
+                    },
+                  },
+                },
+              },
+            },
+            responses: ok,
+          },
+        },
+      },
+      { schemas: { Node: { type: 'object', properties: { next: { $ref: '#/components/schemas/Node' } } } } },
+    );
+    const inspection = await hub.sources.inspect({
+      kind: 'openapi',
+      document: file('named.json', document),
+      server: `${base}/api`,
+    });
+    expect(inspection.manifest.tools[0]?.inputSchema).toEqual({
+      type: 'object',
+      properties: {
+        body: {
+          type: 'object',
+          properties: { default: { $ref: '#/$defs/Node' }, 'x-id': { type: 'string' } },
+        },
+      },
+      $defs: { Node: { type: 'object', properties: { next: { $ref: '#/$defs/Node' } } } },
+    });
+  });
+});
+
 describe('a document that changes between refreshes (J4)', () => {
   it('shows the changed tool, and a method flip is a new contract that asks again', async () => {
     const path = file(
