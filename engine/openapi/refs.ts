@@ -3,7 +3,8 @@
  * JSON Schema `$defs` entry of the tool's schema (so a recursive schema stays finite); any other
  * local reference (a parameter, a request body, a response, a piece of a schema) is followed,
  * at most MAX_REF_HOPS deep. A cycle that never reaches a component schema, a reference deeper
- * than the cap, and a reference to another document are errors that say so.
+ * than the cap, and a reference to another document are errors that say so (documents on the
+ * document's own origin were brought in before: bundle.ts).
  */
 import type { JsonValue } from '../contracts/names.ts';
 import { HubError } from '../errors.ts';

@@ -1,13 +1,15 @@
 /**
  * The SourceConnector for OpenAPI sources, for both hosts. Listing reads the document again
  * (a URL through guardedFetch, reaching only the document's own host; a file path only through
- * the reader a local host hands it) and turns its operations into tools. A call builds the HTTP
+ * the reader a local host hands it), brings in the documents it refers to on its own origin,
+ * and turns its operations into tools. A call builds the HTTP
  * request from the operation as stored and reviewed (never from a document read again) and
  * sends it through guardedFetch restricted to the source's allowed hosts: same-origin redirects
  * only, so credentials never cross origins (I4), with the response size cap.
  */
 import type { Source } from '../contracts/sources.ts';
 import { HubError, isHubError } from '../errors.ts';
+import { bundleReferences } from '../openapi/bundle.ts';
 import { firstServer, MAX_DOCUMENT_BYTES, readDocument, tooLarge } from '../openapi/document.ts';
 import { buildRequest, callResult } from '../openapi/http-call.ts';
 import { operationTools, someTools } from '../openapi/operations.ts';
@@ -90,7 +92,10 @@ export class OpenApiConnector implements SourceConnector {
   }
 
   async listTools(source: Source, _credentials: Credentials): Promise<ListedTools> {
-    const document = readDocument(await this.readText(openapi(source).document), openapi(source).document);
+    const location = openapi(source).document;
+    const document = await bundleReferences(readDocument(await this.readText(location), location), (url) =>
+      this.readText(url),
+    );
     const { tools, notices } = someTools(operationTools(document), document.location);
     const info = document.root.info;
     const title = typeof info === 'object' && info !== null && !Array.isArray(info) ? info : {};

@@ -141,6 +141,24 @@ describe('OpenAPI documents the hub refuses, saying why', () => {
     expect(split.message).toContain(
       'refers to another document (./schemas.json#/Thing); the hub reads one document',
     );
+    // On the document's own origin, the document it refers to is read and brought in.
+    pages.set('/own.json', { type: 'application/json', body: remote('./parts/schemas.json#/Thing') });
+    pages.set('/parts/schemas.json', {
+      type: 'application/json',
+      body: JSON.stringify({
+        Thing: { type: 'object', properties: { part: { $ref: '#/Part' } } },
+        Part: { type: 'string' },
+      }),
+    });
+    const own = await hub.sources.inspect({
+      kind: 'openapi',
+      document: `${base}/own.json`,
+      server: `${base}/api`,
+    });
+    expect(own.manifest.tools[0]?.inputSchema).toEqual({
+      type: 'object',
+      properties: { body: { type: 'object', properties: { part: { type: 'string' } } } },
+    });
   });
 
   it('a URL whose answer is not an OpenAPI document', async () => {
