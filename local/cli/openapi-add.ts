@@ -8,6 +8,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { describeDelivery, type SecretRef } from '../../engine/contracts/connections.ts';
+import { isHubError } from '../../engine/errors.ts';
 import { inertLine } from '../../engine/inert.ts';
 import { MAX_DOCUMENT_BYTES, openApiVersion, parseText } from '../../engine/openapi/document.ts';
 import { basicCredential, type CredentialAsk } from '../../engine/openapi/security.ts';
@@ -109,7 +110,15 @@ export async function askCredentials(
       later.push(authCommand(namespace, ask));
       continue;
     }
-    await sources.saveCredential(namespace, 'default', ask.delivery, value);
+    try {
+      await sources.saveCredential(namespace, 'default', ask.delivery, value);
+    } catch (error) {
+      // The source is added already: a key refused (too short, say) is entered again with `hub auth`.
+      if (!isHubError(error, 'invalid_input')) throw error;
+      out.note(`  ${inertLine(error.message)}`);
+      later.push(authCommand(namespace, ask));
+      continue;
+    }
     stored.push(`${ask.scheme} (${describeDelivery(ask.delivery)})`);
   }
   for (const command of later) out.note(`  Enter the credential later with \`${command}\`.`);

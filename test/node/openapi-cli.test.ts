@@ -227,6 +227,15 @@ describe('hub add of an OpenAPI document (J3)', () => {
     expect(JSON.parse(list.stdout).sources).toEqual([]);
   });
 
+  it('keeps the source when the key entered is refused, and says how to enter it again', async () => {
+    const added = await add('short\n');
+    expect(JSON.parse(added.stdout).credentials).toEqual({
+      stored: [],
+      later: ['capabilities hub auth petstore --header api_key'],
+    });
+    expect(added.stderr).toContain('the secret is shorter than 8 characters');
+  });
+
   it('with nothing on standard input, says which hub auth command enters the key', async () => {
     const added = await add('');
     expect(JSON.parse(added.stdout).credentials).toEqual({
