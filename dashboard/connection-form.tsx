@@ -1,7 +1,7 @@
 /**
  * Entering a credential for one of a source's connections, on the source's page: the connection
  * (default `default`), how the secret reaches the server (a header, `Authorization: Bearer` by
- * default, for a remote server; an environment variable for a stdio one) and the secret itself
+ * default, for a remote server or an API; an environment variable for a stdio one) and the secret itself
  * in a masked field. The secret goes to the hub's secret store (`Sources.saveCredential`) and is
  * never shown again; the page lists connections by name and delivery only. This is the person's
  * way to enter or replace a credential where there is no terminal (the hosted hub).
@@ -9,7 +9,7 @@
 import type { Source } from '../engine/contracts/sources.ts';
 
 export function ConnectionForm(props: { source: Source; csrf: string; action: string }) {
-  const remote = props.source.kind === 'mcp-http';
+  const remote = props.source.kind !== 'mcp-stdio';
   return (
     <form method="post" action={props.action} autocomplete="off">
       <input type="hidden" name="csrf" value={props.csrf} />
@@ -18,7 +18,7 @@ export function ConnectionForm(props: { source: Source; csrf: string; action: st
       {remote ? (
         <>
           <label for="header">Sent in the header</label>
-          <input id="header" name="header" value="Authorization" required pattern="[A-Za-z0-9-]+" />
+          <input id="header" name="header" value="Authorization" required pattern="[A-Za-z0-9_.\-]+" />
           <label for="scheme">Before the value</label>
           <select id="scheme" name="scheme">
             <option value="Bearer" selected>

@@ -137,7 +137,7 @@ function connectionRoute(app: Hono<DashboardEnv>, deps: DashboardDeps, review: S
     const text = (name: string) => (typeof form[name] === 'string' ? (form[name] as string).trim() : '');
     const connection = text('connection') || 'default';
     const delivery =
-      summary.source.kind === 'mcp-http'
+      summary.source.kind !== 'mcp-stdio'
         ? ({ kind: 'header', name: text('header') || 'Authorization', scheme: text('scheme') } as const)
         : ({ kind: 'env', variable: text('env') } as const);
     const parsed = SecretDelivery.safeParse(delivery);

@@ -17,6 +17,7 @@ import { utc } from './when.ts';
 const KIND: Record<SourceSummary['source']['kind'], string> = {
   'mcp-stdio': 'stdio: a command this machine runs',
   'mcp-http': 'HTTP: a remote server',
+  openapi: 'OpenAPI: an HTTP API described by its document',
 };
 
 /** The health the store knows: no tool list yet, a command without consent, or when it was read. */

@@ -13,13 +13,16 @@ const STAYS_LOCAL = 'it stays on your local hub';
 
 /**
  * Why the hosted hub cannot run `source`, or undefined when it can: a stdio source runs a program
- * on the person's computer; an HTTP source whose URL or an allowed host is a private address is
+ * on the person's computer; an OpenAPI source read from a file has its document there; an HTTP source whose URL or an allowed host is a private address is
  * refused unless the deployment allows private upstreams (development only).
  */
 export function hostedCannotRun(allowPrivate: boolean): (source: Source) => string | undefined {
   return (source) => {
     if (source.kind === 'mcp-stdio') {
       return `runs a program on your computer, which the hosted hub cannot do: ${STAYS_LOCAL}`;
+    }
+    if (source.kind === 'openapi' && !/^https?:\/\//i.test(source.document)) {
+      return `its OpenAPI document is a file on your computer (${source.document}), which the hosted hub cannot read: serve the document at a URL and add that, or ${STAYS_LOCAL}`;
     }
     if (allowPrivate) return undefined;
     const urlReason = privateAddressReason(source.url);

@@ -38,7 +38,9 @@ import { type HubAnswer, toAnswer } from '../engine/hub-answer.ts';
 import type { HubStore } from '../engine/ports.ts';
 import { ClientPrompt } from '../engine/runs/client-prompt.ts';
 import { hubOwnSecrets } from '../engine/secrets/hub-secrets.ts';
+import { KindConnector } from '../engine/sources/kind-connector.ts';
 import { McpConnector } from '../engine/sources/mcp-connector.ts';
+import { OpenApiConnector } from '../engine/sources/openapi-connector.ts';
 import { openHubStore } from '../engine/store/hub-store.ts';
 import * as schema from '../engine/store/schema.ts';
 import type { SyncDb } from '../engine/store/sync-db.ts';
@@ -124,12 +126,18 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
     this.#engine ??= createEngine({
       store: this.store,
       secrets: this.#secrets(),
-      connector: new McpConnector({
-        version: pkg.version,
-        wording: hostedWording,
-        // Sources reach only the public internet unless a development setting allows more.
-        privateAddresses: this.env.ALLOW_PRIVATE_UPSTREAMS === '1' ? 'allow' : 'refuse',
-      }),
+      connector: new KindConnector(
+        new McpConnector({
+          version: pkg.version,
+          wording: hostedWording,
+          // Sources reach only the public internet unless a development setting allows more.
+          privateAddresses: this.env.ALLOW_PRIVATE_UPSTREAMS === '1' ? 'allow' : 'refuse',
+        }),
+        // No file reader: the hosted hub reads OpenAPI documents from URLs only.
+        new OpenApiConnector({
+          privateAddresses: this.env.ALLOW_PRIVATE_UPSTREAMS === '1' ? 'allow' : 'refuse',
+        }),
+      ),
       clock: systemClock,
       random: cryptoRandom,
       wording: hostedWording,

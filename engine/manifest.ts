@@ -62,6 +62,7 @@ export async function buildManifestWithNotices(
       if (tool.description !== undefined) entry.description = tool.description;
       if (tool.outputSchema !== undefined) entry.outputSchema = tool.outputSchema;
       if (tool.annotations !== undefined) entry.annotations = tool.annotations;
+      if (tool.operation !== undefined) entry.operation = tool.operation;
       return entry;
     }),
   );

@@ -5,6 +5,7 @@ import m0002 from './0002_reviews.sql';
 import m0003 from './0003_pending_call_binding.sql';
 import m0004 from './0004_page_access.sql';
 import m0005 from './0005_source_drafts.sql';
+import m0006 from './0006_openapi_sources.sql';
 
   export default {
     journal,
@@ -14,7 +15,8 @@ m0001,
 m0002,
 m0003,
 m0004,
-m0005
+m0005,
+m0006
     }
   }
   

@@ -23,10 +23,9 @@ import {
   type PlannedSource,
   type PlannedTool,
 } from '../contracts/configuration.ts';
-import type { Connection, SecretRef } from '../contracts/connections.ts';
+import { type Connection, describeDelivery, type SecretRef } from '../contracts/connections.ts';
 import type { PolicyRule } from '../contracts/policy.ts';
 import type { ManifestTool, Source, ToolReview } from '../contracts/sources.ts';
-import { describeDelivery } from '../sources/connector.ts';
 import { changedParts } from '../sources/manifest-diff.ts';
 
 /** What the plan knows of secret values: never a value, only what differs. */
@@ -73,13 +72,14 @@ export function planOf(
   };
 }
 
-/** Where a source is, as a person recognises it: its URL, or its command line. */
+/** Where a source is, as a person recognises it: its URL, its command line, or its document. */
 export function sourceWhere(source: Source): string {
+  if (source.kind === 'openapi') return `${source.url} (OpenAPI document ${source.document})`;
   return source.kind === 'mcp-http' ? source.url : source.command.join(' ');
 }
 
 function plannedShell(source: Source, change: PlannedSource['change']): PlannedSource {
-  const reaches = source.kind === 'mcp-http' ? extraReach(source.url, source.allowedHosts) : undefined;
+  const reaches = source.kind !== 'mcp-stdio' ? extraReach(source.url, source.allowedHosts) : undefined;
   return {
     namespace: source.namespace,
     kind: source.kind,
@@ -233,13 +233,24 @@ function connectionShape(connection: Connection) {
 
 /** Where a source is and what it may reach: what a person reviewed when they added it. */
 function location(source: Source) {
-  return source.kind === 'mcp-http'
-    ? { kind: source.kind, url: source.url, allowedHosts: [...source.allowedHosts].sort() }
-    : { kind: source.kind, command: source.command, env: source.env, cwd: source.cwd ?? null };
+  switch (source.kind) {
+    case 'mcp-http':
+      return { kind: source.kind, url: source.url, allowedHosts: [...source.allowedHosts].sort() };
+    case 'openapi':
+      return {
+        kind: source.kind,
+        document: source.document,
+        url: source.url,
+        allowedHosts: [...source.allowedHosts].sort(),
+      };
+    case 'mcp-stdio':
+      return { kind: source.kind, command: source.command, env: source.env, cwd: source.cwd ?? null };
+  }
 }
 
 function describeLocation(source: Source): string {
   if (source.kind === 'mcp-stdio') return `the command ${source.command.join(' ')}`;
+  if (source.kind === 'openapi') return `the API at ${source.url} described by ${source.document}`;
   const hosts = source.allowedHosts.join(', ');
   return hosts === new URL(source.url).host ? source.url : `${source.url} (reaching ${hosts})`;
 }

@@ -9,18 +9,53 @@
 import { z } from 'zod';
 import { ConnectionName, Namespace, Timestamp } from './names.ts';
 
-/** How a secret reaches the source: an environment variable (stdio), an HTTP header, or an OAuth grant's access token. */
+/**
+ * How a secret reaches the source: an environment variable (stdio), an HTTP header, (an OpenAPI
+ * API key) a query parameter or a cookie, or an OAuth grant's access token.
+ */
 export const SecretDelivery = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('env'), variable: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/) }),
   z.object({
     kind: z.literal('header'),
-    name: z.string().regex(/^[A-Za-z0-9-]+$/),
+    name: z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/),
     /** Prefix before the value, e.g. `Bearer`; empty for a bare value. */
     scheme: z.string().default('Bearer'),
   }),
+  z.object({ kind: z.literal('query'), name: z.string().min(1).max(200) }),
+  z.object({ kind: z.literal('cookie'), name: z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/) }),
   /** An OAuth grant (engine/sources/oauth-grant.ts): its access token as `Authorization: Bearer`, refreshed when due. */
   z.object({ kind: z.literal('oauth') }),
 ]);
+
+export type SecretDelivery = z.infer<typeof SecretDelivery>;
+
+/** How a secret reaches its source, in a few words for a person (`header X-Key`, `query key`). */
+export function describeDelivery(delivery: SecretDelivery): string {
+  switch (delivery.kind) {
+    case 'env':
+      return `env ${delivery.variable}`;
+    case 'header':
+      return `header ${delivery.name}${delivery.scheme ? ` (${delivery.scheme})` : ''}`;
+    case 'query':
+      return `query parameter ${delivery.name}`;
+    case 'cookie':
+      return `cookie ${delivery.name}`;
+    case 'oauth':
+      return 'OAuth sign-in';
+  }
+}
+
+/** A delivery's name: its environment variable, header, query parameter or cookie, or `oauth`. */
+export function deliveryName(delivery: SecretDelivery): string {
+  switch (delivery.kind) {
+    case 'env':
+      return delivery.variable;
+    case 'oauth':
+      return 'oauth';
+    default:
+      return delivery.name;
+  }
+}
 
 /** A pointer into the secret store. Never the value. */
 export const SecretRef = z.object({

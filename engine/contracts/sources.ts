@@ -1,5 +1,5 @@
 /**
- * Sources and what they declare: a source (stdio or HTTP), its manifest of tools, and what a person
+ * Sources and what they declare: a source (stdio, HTTP, or an OpenAPI document), its manifest of tools, and what a person
  * reviewed of each tool.
  *
  * The hub's records, as zod 4 schemas. Every other module takes its types from these files
@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { ContractDigest, JsonObject, Namespace, Timestamp, ToolAddress } from './names.ts';
 
-export const SourceKind = z.enum(['mcp-stdio', 'mcp-http']);
+export const SourceKind = z.enum(['mcp-stdio', 'mcp-http', 'openapi']);
 export type SourceKind = z.infer<typeof SourceKind>;
 
 const SourceBase = z.object({
@@ -42,7 +42,21 @@ export const HttpSource = SourceBase.extend({
   allowedHosts: z.array(z.string().min(1)).min(1),
 });
 
-export const Source = z.discriminatedUnion('kind', [StdioSource, HttpSource]);
+/**
+ * An HTTP API described by an OpenAPI document (3.0, 3.1, or Swagger 2.0): each operation is a
+ * tool, called over plain HTTP at the server chosen when it was added.
+ */
+export const OpenApiSource = SourceBase.extend({
+  kind: z.literal('openapi'),
+  /** Where the document is read from: an http(s) URL, or an absolute file path (a local hub only). */
+  document: z.string().min(1),
+  /** The API's base URL: the document's first `servers` entry, or the one given when it was added. */
+  url: z.url({ protocol: /^https?$/ }),
+  /** Hosts fixed at review: the server's; calls and their credentials go nowhere else (I4). */
+  allowedHosts: z.array(z.string().min(1)).min(1),
+});
+
+export const Source = z.discriminatedUnion('kind', [StdioSource, HttpSource, OpenApiSource]);
 export type Source = z.infer<typeof Source>;
 
 /** True when a stdio source's consent covers exactly the command it would run. */
@@ -64,6 +78,27 @@ export const ToolAnnotations = z.looseObject({
   openWorldHint: z.boolean().optional(),
 });
 
+/** Where one operation parameter goes in the HTTP request, and which input property holds it. */
+export const OperationParameter = z.object({
+  name: z.string().min(1),
+  in: z.enum(['path', 'query', 'header', 'cookie']),
+  property: z.string().min(1),
+});
+
+/**
+ * How an OpenAPI tool becomes an HTTP request: the method, the path template, and where each
+ * input property goes. Part of the contract digest, so a document that moves a tool to another
+ * method or path asks the person again.
+ */
+export const ToolOperation = z.object({
+  method: z.enum(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']),
+  /** The path template under the server URL, e.g. `/pet/{petId}`. */
+  path: z.string().startsWith('/'),
+  parameters: z.array(OperationParameter),
+  body: z.object({ property: z.string().min(1), mediaType: z.string().min(1) }).optional(),
+});
+export type ToolOperation = z.infer<typeof ToolOperation>;
+
 /** One tool of a manifest: what the source sent, plus its address and contract digest. */
 export const ManifestTool = z.object({
   address: ToolAddress,
@@ -73,6 +108,8 @@ export const ManifestTool = z.object({
   inputSchema: JsonObject,
   outputSchema: JsonObject.optional(),
   annotations: ToolAnnotations.optional(),
+  /** An OpenAPI source's call binding (the hub's own reading of the document; never an MCP server's). */
+  operation: ToolOperation.optional(),
   contract: ContractDigest,
 });
 export type ManifestTool = z.infer<typeof ManifestTool>;

@@ -22,13 +22,28 @@ export function answeredCall(
 ): CallOutcome {
   try {
     const value = toolValue(result);
-    return value.ok
-      ? { ok: true, value: scrub.value(value.value), ms }
-      : {
-          ok: false,
-          error: { code: 'upstream_error', message: scrub.text(value.message), retryable: false },
-          ms,
-        };
+    if (value.ok) return { ok: true, value: scrub.value(value.value), ms };
+    const message = scrub.text(value.message);
+    const status = result.httpStatus;
+    if (status === undefined)
+      return { ok: false, error: { code: 'upstream_error', message, retryable: false }, ms };
+    // An API's error status: 429 was refused, so calling again later is safe; a 5xx only when
+    // the tool says calling it twice does no harm (the request may have been half done).
+    const safe = tool.annotations?.readOnlyHint === true || tool.annotations?.idempotentHint === true;
+    const retryable = status === 429 || (status >= 500 && safe);
+    return {
+      ok: false,
+      error: {
+        code: 'upstream_error',
+        message,
+        status,
+        retryable,
+        ...(status === 429
+          ? { hint: 'the API limits how often it is called: wait before calling again' }
+          : {}),
+      },
+      ms,
+    };
   } catch {
     // Only the answer could not be read (nested too deeply for JSON, say).
     return {

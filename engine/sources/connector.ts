@@ -6,22 +6,35 @@
  */
 import type { SecretRef } from '../contracts/connections.ts';
 import type { JsonValue } from '../contracts/names.ts';
-import type { Source } from '../contracts/sources.ts';
+import type { Source, ToolOperation } from '../contracts/sources.ts';
 import type { ListedTool } from '../manifest.ts';
+import type { CredentialAsk } from '../openapi/security.ts';
 import type { PrivateAddresses } from './guarded-fetch.ts';
 import type { McpCallResult } from './tool-result.ts';
 
-/** A connection's secrets resolved for one request: env for stdio, headers for HTTP. */
+/**
+ * A connection's secrets resolved for one request: env for stdio, headers for HTTP, and query
+ * parameters and cookies for an OpenAPI API key.
+ */
 export interface Credentials {
   /** Identifies the connection (for pooling); never a secret. */
   connection: string | null;
   env: Readonly<Record<string, string>>;
   headers: Readonly<Record<string, string>>;
+  query: Readonly<Record<string, string>>;
+  cookies: Readonly<Record<string, string>>;
   /** The raw secret values, for scrubbing what comes back. */
   secrets: readonly string[];
 }
 
-export const NO_CREDENTIALS: Credentials = { connection: null, env: {}, headers: {}, secrets: [] };
+export const NO_CREDENTIALS: Credentials = {
+  connection: null,
+  env: {},
+  headers: {},
+  query: {},
+  cookies: {},
+  secrets: [],
+};
 
 /** A secret's value and how it reaches the source. */
 export interface DeliveredSecret {
@@ -29,45 +42,37 @@ export interface DeliveredSecret {
   value: string;
 }
 
-/** The credentials that deliver `secrets` (an environment variable each, or a header with its scheme; an OAuth access token as a bearer). */
+/**
+ * The credentials that deliver `secrets`: an environment variable each, a header with its
+ * scheme, a query parameter, a cookie, or an OAuth access token as a bearer.
+ */
 export function deliver(connection: string | null, secrets: readonly DeliveredSecret[]): Credentials {
   const env: Record<string, string> = {};
   const headers: Record<string, string> = {};
+  const query: Record<string, string> = {};
+  const cookies: Record<string, string> = {};
   for (const { delivery, value } of secrets) {
     if (delivery.kind === 'env') env[delivery.variable] = value;
     else if (delivery.kind === 'oauth') headers.Authorization = `Bearer ${value}`;
+    else if (delivery.kind === 'query') query[delivery.name] = value;
+    else if (delivery.kind === 'cookie') cookies[delivery.name] = value;
     else headers[delivery.name] = delivery.scheme ? `${delivery.scheme} ${value}` : value;
   }
-  return { connection, env, headers, secrets: secrets.map((s) => s.value) };
-}
-
-/** A delivery's name: its environment variable, its header, or `oauth`. */
-export function deliveryName(delivery: SecretRef['delivery']): string {
-  switch (delivery.kind) {
-    case 'env':
-      return delivery.variable;
-    case 'oauth':
-      return 'oauth';
-    default:
-      return delivery.name;
-  }
-}
-
-/** A delivery in words for a person: `env VAR`, `header Name (Bearer)`, `OAuth sign-in`. */
-export function describeDelivery(delivery: SecretRef['delivery']): string {
-  switch (delivery.kind) {
-    case 'env':
-      return `env ${delivery.variable}`;
-    case 'oauth':
-      return 'OAuth sign-in';
-    default:
-      return `header ${delivery.name}${delivery.scheme ? ` (${delivery.scheme})` : ''}`;
-  }
+  return { connection, env, headers, query, cookies, secrets: secrets.map((s) => s.value) };
 }
 
 /** A source's `tools/list` answer, every page. */
 export interface ListedTools {
   tools: ListedTool[];
+  /**
+   * An OpenAPI document's first server, resolved against the document's URL (absent when it
+   * names none, or none that is an absolute http(s) URL); MCP servers leave it out.
+   */
+  serverUrl?: string | undefined;
+  /** What the hub noticed while reading an OpenAPI document (an operation renamed or left out). */
+  notices?: string[] | undefined;
+  /** The credentials an OpenAPI document's operations use, for `hub add` to ask for. */
+  credentials?: CredentialAsk[] | undefined;
   server?: { name: string; version: string } | undefined;
   instructions?: string | undefined;
 }
@@ -75,6 +80,8 @@ export interface ListedTools {
 export interface CallRequest {
   /** The source's own tool name (not the address). */
   name: string;
+  /** An OpenAPI tool's binding as stored and reviewed (never re-read from the document). */
+  operation?: ToolOperation | undefined;
   args: { [key: string]: JsonValue };
   timeoutMs: number;
   signal?: AbortSignal | undefined;

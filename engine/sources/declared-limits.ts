@@ -18,6 +18,7 @@
  * computed over it, so a change hidden past a cut still changes the digest and asks again).
  */
 import type { JsonValue } from '../contracts/names.ts';
+import type { ToolOperation } from '../contracts/sources.ts';
 import { schemaExtent } from './schema-extent.ts';
 
 /** Limits on what one source may declare; every real corpus tool (24 servers, 397 tools) passes unchanged. */
@@ -78,6 +79,8 @@ export interface DeclaredTool {
   inputSchema: { [key: string]: JsonValue };
   outputSchema?: { [key: string]: JsonValue } | undefined;
   annotations?: { [key: string]: JsonValue } | undefined;
+  /** An OpenAPI tool's call binding (the hub's own reading; an MCP server's is dropped). */
+  operation?: ToolOperation | undefined;
 }
 
 export interface DeclaredSource<T extends DeclaredTool> {

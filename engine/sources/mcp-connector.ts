@@ -109,7 +109,11 @@ export class McpConnector implements SourceConnector {
     let tools: ListedTool[];
     try {
       const listed = await session.client.listTools(undefined, { timeout: this.#options.listTimeoutMs });
-      tools = listed.tools.map((tool) => JSON.parse(JSON.stringify(tool)) as ListedTool);
+      // `operation` is the hub's own reading of an OpenAPI document; a server cannot claim one.
+      tools = listed.tools.map((tool) => {
+        const { operation: _claimed, ...rest } = JSON.parse(JSON.stringify(tool)) as ListedTool;
+        return rest;
+      });
     } catch (error) {
       throw this.#explain(source, 'answered tools/list with something that is not an MCP tool list', error);
     } finally {
@@ -131,7 +135,9 @@ export class McpConnector implements SourceConnector {
         { timeout: request.timeoutMs, signal: request.signal },
       );
       this.#supervisor.succeeded(source.namespace);
-      return result as McpCallResult;
+      // An HTTP status is the OpenAPI connector's to report, never an MCP server's to claim.
+      const { httpStatus: _claimed, ...answer } = result as McpCallResult;
+      return answer;
     } catch (error) {
       throw this.#explain(source, `failed on ${request.name}`, error);
     } finally {
@@ -166,9 +172,9 @@ export class McpConnector implements SourceConnector {
   #key(source: Source, credentials: Credentials): string {
     // An HTTP session's guarded fetch fixes the hosts it may reach when it opens: they are part of where it is.
     const where =
-      source.kind === 'mcp-http'
-        ? [source.url, [...source.allowedHosts].sort()]
-        : [source.command, source.cwd ?? null, source.env];
+      source.kind === 'mcp-stdio'
+        ? [source.command, source.cwd ?? null, source.env]
+        : [source.url, [...source.allowedHosts].sort()];
     return JSON.stringify([
       source.namespace,
       where,
@@ -211,7 +217,8 @@ export class McpConnector implements SourceConnector {
     };
     try {
       if (source.kind === 'mcp-stdio') await this.#connectStdio(session, source, credentials, dropped);
-      else await this.#connectHttp(client, source, credentials);
+      else if (source.kind === 'mcp-http') await this.#connectHttp(client, source, credentials);
+      else throw new HubError('internal', `"${source.namespace}" is an OpenAPI source, not an MCP server`);
     } catch (error) {
       this.#supervisor.failed(source.namespace);
       await closeSession(session);
@@ -357,7 +364,7 @@ export class McpConnector implements SourceConnector {
 
 /** Where a source is, for a person: its command line or its URL. */
 function where(source: Source): string {
-  if (source.kind === 'mcp-http') return `"${source.namespace}" is at ${source.url}`;
+  if (source.kind !== 'mcp-stdio') return `"${source.namespace}" is at ${source.url}`;
   const folder = source.cwd === undefined ? '' : ` in ${source.cwd}`;
   return `"${source.namespace}" runs \`${source.command.join(' ')}\`${folder}`;
 }

@@ -45,6 +45,9 @@ export function scrubListed(listed: ListedTools, scrubber: Scrubber): ScrubbedLi
   const result: ListedTools = { tools };
   if (listed.server) result.server = scrubber.value(listed.server);
   if (listed.instructions !== undefined) result.instructions = scrubber.text(listed.instructions);
+  if (listed.serverUrl !== undefined) result.serverUrl = listed.serverUrl;
+  if (listed.credentials !== undefined) result.credentials = listed.credentials;
+  for (const notice of listed.notices ?? []) notices.push(scrubber.text(notice));
   return { listed: result, notices };
 }
 

@@ -167,7 +167,7 @@ export class SourceDrafts {
     const renamed = renamedDraft(record, namespace);
     try {
       this.#deps.sources.addSource(
-        { ...renamed, review: [] },
+        { ...renamed, review: [], credentials: [] },
         new Map(
           [...effects].map(([address, effect]) => [renamedAddress(address, record, namespace), effect]),
         ),

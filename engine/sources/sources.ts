@@ -9,23 +9,19 @@
  * sources are `Upstream`'s.
  */
 import type { Connection, SecretRef } from '../contracts/connections.ts';
+import { deliveryName } from '../contracts/connections.ts';
 import type { PolicyEffect } from '../contracts/policy.ts';
 import type { Manifest, Source, ToolReview } from '../contracts/sources.ts';
 import { HubError, isHubError } from '../errors.ts';
 import { randomId } from '../hex.ts';
 import { buildManifestWithNotices } from '../manifest.ts';
+import type { CredentialAsk } from '../openapi/security.ts';
 import type { Clock, HubStore, Random } from '../ports.ts';
 import type { HubSecrets } from '../secrets/hub-secrets.ts';
 import { type SecretStore, secretKey } from '../secrets/secret-store.ts';
 import type { HostWording } from '../wording.ts';
-import {
-  type Credentials,
-  deliveryName,
-  type ListedTools,
-  NO_CREDENTIALS,
-  type SourceConnector,
-} from './connector.ts';
-import { privateAddressRefusal } from './guarded-fetch.ts';
+import { type Credentials, type ListedTools, NO_CREDENTIALS, type SourceConnector } from './connector.ts';
+import { draftUrl, sourceFromDraft } from './draft-source.ts';
 import { diffManifests, type ManifestDiff } from './manifest-diff.ts';
 import { proposeNamespace } from './namespace.ts';
 import { secretValuesOf } from './oauth-grant.ts';
@@ -59,7 +55,14 @@ export type SourceDraft =
       cwd?: string;
       consented: boolean;
     }
-  | { kind: 'mcp-http'; url: string; allowedHosts?: string[] };
+  | { kind: 'mcp-http'; url: string; allowedHosts?: string[] }
+  | {
+      kind: 'openapi';
+      /** The document's http(s) URL or absolute file path. */
+      document: string;
+      /** The API's base URL; absent: the document's first server. */
+      server?: string | undefined;
+    };
 
 export interface Inspection {
   source: Source;
@@ -67,6 +70,8 @@ export interface Inspection {
   review: ReviewItem[];
   /** What the hub left out or cut of what the server declared, for the person. */
   notices: string[];
+  /** The credentials an OpenAPI document's operations use, for the person to enter (empty for MCP). */
+  credentials: CredentialAsk[];
 }
 
 /** What a refresh found: the diff against the last read, and what was left out or cut. */
@@ -78,6 +83,9 @@ export type Refreshed = ManifestDiff & { notices: string[] };
  * that way, a real token (20 and more random characters) cannot.
  */
 export const MIN_STORED_SECRET_LENGTH = 8;
+
+/** The server of an OpenAPI source whose document is not read yet (never reached: listing reads the document only). */
+const UNREAD_SERVER = 'https://server-not-read-yet.invalid/';
 
 export class Sources {
   readonly #deps: SourcesDeps;
@@ -104,25 +112,27 @@ export class Sources {
   ): Promise<Inspection> {
     const now = this.#deps.clock.now();
     this.#unclaimed(namespace);
-    const hints = draft.kind === 'mcp-http' ? { url: draft.url } : { command: draft.command };
+    const hints = draft.kind === 'mcp-stdio' ? { command: draft.command } : { url: draftUrl(draft) };
     const taken = new Set(this.#store.listSources().map((s) => s.namespace));
-    const provisional = this.#source(draft, namespace ?? proposeNamespace(hints, taken), now);
+    // An OpenAPI document names its server only once read: until then a placeholder stands in.
+    const provisional = this.#source(draft, namespace ?? proposeNamespace(hints, taken), now, UNREAD_SERVER);
     const { listed, notices } = await this.#listTools(provisional, credentials);
     const chosen =
       namespace ??
       proposeNamespace(
         {
           serverName: listed.server?.name,
-          url: draft.kind === 'mcp-http' ? draft.url : undefined,
+          url: draft.kind === 'mcp-stdio' ? undefined : draftUrl(draft),
           command: provisional.kind === 'mcp-stdio' ? provisional.command : undefined,
         },
         taken,
       );
-    const source = this.#source(draft, chosen, now);
+    const source = this.#source(draft, chosen, now, listed.serverUrl);
     const built = await buildManifestWithNotices({ namespace: chosen, fetchedAt: now, ...listed });
     const manifest = built.manifest;
     notices.push(...built.notices);
-    return { source, manifest, review: manifest.tools.map((tool) => reviewItem(tool)), notices };
+    const review = manifest.tools.map((tool) => reviewItem(tool));
+    return { source, manifest, review, notices, credentials: listed.credentials ?? [] };
   }
 
   /**
@@ -371,50 +381,8 @@ export class Sources {
     }
   }
 
-  #source(draft: SourceDraft, namespace: string, now: number): Source {
-    if (draft.kind === 'mcp-stdio') {
-      return {
-        kind: 'mcp-stdio',
-        namespace,
-        command: draft.command,
-        env: draft.env ?? {},
-        ...(draft.cwd === undefined ? {} : { cwd: draft.cwd }),
-        consent: draft.consented ? { command: [...draft.command], at: now } : null,
-        addedAt: now,
-        updatedAt: now,
-      };
-    }
-    let url: URL;
-    try {
-      url = new URL(draft.url);
-    } catch {
-      throw new HubError(
-        'invalid_input',
-        `"${draft.url}" is not a URL; give the server's full https:// address`,
-      );
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-      throw new HubError('invalid_input', `"${draft.url}" is not an http(s) URL`);
-    }
-    this.#publicOnly(url, draft.allowedHosts ?? []);
-    return {
-      kind: 'mcp-http',
-      namespace,
-      url: url.href,
-      allowedHosts: draft.allowedHosts ?? [url.host],
-      addedAt: now,
-      updatedAt: now,
-    };
-  }
-
-  /** Refuses a source whose URL or allowed hosts name a private place, where the connector refuses those. */
-  #publicOnly(url: URL, allowedHosts: readonly string[]): void {
-    const refuses = this.#deps.connector.privateAddresses;
-    const places = [url, ...allowedHosts.flatMap((host) => URL.parse(`${url.protocol}//${host}`) ?? [])];
-    for (const place of places) {
-      const refused = privateAddressRefusal(place, refuses, 'cannot add a source at');
-      if (refused) throw refused;
-    }
+  #source(draft: SourceDraft, namespace: string, now: number, serverUrl?: string): Source {
+    return sourceFromDraft(draft, namespace, now, this.#deps.connector.privateAddresses, serverUrl);
   }
 
   #id(prefix: string): string {

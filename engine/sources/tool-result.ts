@@ -12,6 +12,11 @@ export interface McpCallResult {
   content?: readonly McpContent[] | undefined;
   structuredContent?: { [key: string]: unknown } | undefined;
   isError?: boolean | undefined;
+  /**
+   * The HTTP status of an OpenAPI tool's answer (the hub's own reading, set by the OpenAPI
+   * connector; an MCP server's result never carries one to the hub).
+   */
+  httpStatus?: number | undefined;
 }
 
 export type McpContent =

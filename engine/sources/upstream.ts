@@ -110,6 +110,7 @@ export class Upstream {
     try {
       result = await connector.callTool(source, credentials, {
         name: tool.name,
+        operation: tool.operation,
         args,
         timeoutMs: options.timeoutMs ?? UPSTREAM_TIMEOUT_MS,
         signal: options.signal,

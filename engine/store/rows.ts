@@ -128,27 +128,38 @@ const nullToUndefined = <T>(value: T | null): T | undefined => (value === null ?
 
 export function sourceToRow(source: Source): Row<typeof t.hubSources> {
   const base = { namespace: source.namespace, addedAt: source.addedAt, updatedAt: source.updatedAt };
-  return source.kind === 'mcp-stdio'
-    ? {
+  const none = {
+    command: null,
+    env: null,
+    consent: null,
+    cwd: null,
+    url: null,
+    allowedHosts: null,
+    document: null,
+  };
+  switch (source.kind) {
+    case 'mcp-stdio':
+      return {
         ...base,
+        ...none,
         kind: source.kind,
         command: source.command,
         env: source.env,
         consent: source.consent,
         cwd: source.cwd ?? null,
-        url: null,
-        allowedHosts: null,
-      }
-    : {
+      };
+    case 'mcp-http':
+      return { ...base, ...none, kind: source.kind, url: source.url, allowedHosts: source.allowedHosts };
+    case 'openapi':
+      return {
         ...base,
+        ...none,
         kind: source.kind,
-        command: null,
-        env: null,
-        consent: null,
-        cwd: null,
         url: source.url,
         allowedHosts: source.allowedHosts,
+        document: source.document,
       };
+  }
 }
 
 export function sourceFromRow(row: Row<typeof t.hubSources>): Source {
@@ -163,7 +174,9 @@ export function sourceFromRow(row: Row<typeof t.hubSources>): Source {
           consent: row.consent,
           cwd: nullToUndefined(row.cwd),
         }
-      : { ...base, kind: row.kind, url: row.url, allowedHosts: row.allowedHosts };
+      : row.kind === 'openapi'
+        ? { ...base, kind: row.kind, url: row.url, allowedHosts: row.allowedHosts, document: row.document }
+        : { ...base, kind: row.kind, url: row.url, allowedHosts: row.allowedHosts };
   return parseRecord(Source, record, `source "${row.namespace}"`);
 }
 
@@ -175,6 +188,7 @@ const toolRecord = (tool: Row<typeof t.hubTools>) => ({
   inputSchema: tool.inputSchema,
   outputSchema: nullToUndefined(tool.outputSchema),
   annotations: nullToUndefined(tool.annotations),
+  operation: nullToUndefined(tool.operation),
   contract: tool.contract,
 });
 

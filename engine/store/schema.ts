@@ -18,7 +18,7 @@ export const hubMeta = sqliteTable('hub_meta', {
 
 export const hubSources = sqliteTable('hub_sources', {
   namespace: text('namespace').primaryKey(),
-  kind: text('kind', { enum: ['mcp-stdio', 'mcp-http'] }).notNull(),
+  kind: text('kind', { enum: ['mcp-stdio', 'mcp-http', 'openapi'] }).notNull(),
   command: json<string[]>('command'),
   env: json<Record<string, string>>('env'),
   consent: json<{ command: string[]; at: number }>('consent'),
@@ -26,6 +26,8 @@ export const hubSources = sqliteTable('hub_sources', {
   cwd: text('cwd'),
   url: text('url'),
   allowedHosts: json<string[]>('allowed_hosts'),
+  /** An OpenAPI source's document: its URL or absolute file path (null for MCP servers; added in 0006). */
+  document: text('document'),
   addedAt: integer('added_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 });
@@ -49,6 +51,8 @@ export const hubTools = sqliteTable(
     inputSchema: json<Record<string, unknown>>('input_schema').notNull(),
     outputSchema: json<Record<string, unknown>>('output_schema'),
     annotations: json<Record<string, unknown>>('annotations'),
+    /** An OpenAPI tool's call binding (null for MCP tools; added in 0006). */
+    operation: json<Record<string, unknown>>('operation'),
     contract: text('contract').notNull(),
   },
   (t) => [index('hub_tools_namespace').on(t.namespace, t.position)],

@@ -263,6 +263,7 @@ export abstract class SourceRecords extends DraftRecords {
             description: tool.description ?? null,
             outputSchema: tool.outputSchema ?? null,
             annotations: tool.annotations ?? null,
+            operation: tool.operation ?? null,
           })
           .run();
       });

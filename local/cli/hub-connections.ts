@@ -8,9 +8,12 @@
  * credentials.
  */
 import { type Command, Option } from 'commander';
-import type { SecretRef } from '../../engine/contracts/connections.ts';
+import {
+  describeDelivery as describeSecretDelivery,
+  type SecretRef,
+} from '../../engine/contracts/connections.ts';
 import { HubError } from '../../engine/errors.ts';
-import { describeDelivery } from '../../engine/sources/connector.ts';
+import { basicCredential } from '../../engine/openapi/security.ts';
 import { hubAction } from './hub-action.ts';
 import { readSecret } from './read-secret.ts';
 
@@ -18,6 +21,9 @@ interface AuthOptions {
   connection: string;
   env?: string;
   header?: string;
+  query?: string;
+  cookie?: string;
+  basic?: boolean;
   oauth?: boolean;
   clientId?: string;
   clientSecret?: boolean;
@@ -55,6 +61,9 @@ export function registerConnections(hub: Command): void {
       new Option('--env <VAR>', 'give it to a stdio server as this environment variable').conflicts('header'),
     )
     .option('--header <name>', 'give it to an HTTP server in this header (default: Authorization: Bearer)')
+    .option('--query <name>', "give it to an OpenAPI source's API as this query parameter")
+    .option('--cookie <name>', "give it to an OpenAPI source's API as this cookie")
+    .option('--basic', 'HTTP basic: enter user:password, sent as Authorization: Basic')
     .option(
       '--oauth',
       'sign in with OAuth in your browser (the default for a source already signed in that way)',
@@ -67,7 +76,8 @@ export function registerConnections(hub: Command): void {
         const signsIn = desk.sources
           .connections(namespace)
           .some((c) => c.secrets.some((s) => s.delivery.kind === 'oauth'));
-        if (source.kind === 'mcp-http' && !options.env && !options.header && (options.oauth || signsIn)) {
+        const given = options.env ?? options.header ?? options.query ?? options.cookie ?? options.basic;
+        if (source.kind === 'mcp-http' && given === undefined && (options.oauth || signsIn)) {
           const [{ signInFromCli }, { keptGrant, notRevoked, revokeGrant }] = await Promise.all([
             import('./source-sign-in.ts'),
             import('../oauth/revoke-grant.ts'),
@@ -97,8 +107,11 @@ export function registerConnections(hub: Command): void {
         }
         let delivery: SecretRef['delivery'];
         if (options.env) delivery = { kind: 'env', variable: options.env };
+        else if (options.query) delivery = { kind: 'query', name: options.query };
+        else if (options.cookie) delivery = { kind: 'cookie', name: options.cookie };
+        else if (options.basic) delivery = { kind: 'header', name: 'Authorization', scheme: 'Basic' };
         else if (options.header) delivery = { kind: 'header', name: options.header, scheme: '' };
-        else if (source.kind === 'mcp-http')
+        else if (source.kind !== 'mcp-stdio')
           delivery = { kind: 'header', name: 'Authorization', scheme: 'Bearer' };
         else {
           throw new HubError(
@@ -106,10 +119,11 @@ export function registerConnections(hub: Command): void {
             `"${namespace}" is a stdio server: say which environment variable takes the secret with --env VAR`,
           );
         }
-        const value = await readSecret(
+        const entered = await readSecret(
           out,
-          `Secret for ${namespace}/${options.connection} (${describeDelivery(delivery)})`,
+          `${options.basic ? 'user:password' : 'Secret'} for ${namespace}/${options.connection} (${describeDelivery(delivery)})`,
         );
+        const value = options.basic ? basicCredential(...userAndPassword(entered)) : entered;
         const connection = await sources.saveCredential(namespace, options.connection, delivery, value);
         out.result(
           { namespace, connection: connection.name, isDefault: connection.isDefault },
@@ -117,4 +131,21 @@ export function registerConnections(hub: Command): void {
         );
       }),
     );
+}
+
+function describeDelivery(delivery: SecretRef['delivery']): string {
+  if (delivery.kind === 'header')
+    return `header ${delivery.name}${delivery.scheme ? `: ${delivery.scheme} …` : ''}`;
+  return describeSecretDelivery(delivery);
+}
+
+/** `user:password` split at its first colon, or a clear error. */
+function userAndPassword(entered: string): [string, string] {
+  const at = entered.indexOf(':');
+  if (at <= 0)
+    throw new HubError(
+      'invalid_input',
+      'with --basic, enter user:password (a colon between them); nothing was stored',
+    );
+  return [entered.slice(0, at), entered.slice(at + 1)];
 }

@@ -13,12 +13,13 @@ import { HubError, isHubError } from '../../engine/errors.ts';
 import { inertLine } from '../../engine/inert.ts';
 import type { OAuthGrant } from '../../engine/sources/oauth-grant.ts';
 import type { Inspection, Refreshed, SourceDraft, Sources } from '../../engine/sources/sources.ts';
-import { hubAction } from './hub-action.ts';
+import { hubAction, type OnHub } from './hub-action.ts';
 import type { Output } from './output.ts';
 import type { Interaction } from './review-prompt.ts';
 
 interface AddOptions {
   namespace?: string;
+  server?: string;
   clientId?: string;
   clientSecret?: boolean;
   yes?: boolean;
@@ -49,12 +50,15 @@ function interaction(output: Output, yes: boolean | undefined): Interaction {
 export function registerSources(hub: Command): void {
   hub
     .command('add')
-    .description('Add a source: a URL (Streamable HTTP), or -- and a stdio command line')
-    .argument('<source...>', 'https://… or, after --, the command and its arguments')
+    .description(
+      'Add a source: a URL (Streamable HTTP), an OpenAPI document (URL or file), or -- and a stdio command line',
+    )
+    .argument('<source...>', 'https://…, an OpenAPI document, or, after --, the command and its arguments')
     .option(
       '--namespace <name>',
       'the name its tools appear under in code (default: proposed from the server)',
     )
+    .option('--server <url>', "an OpenAPI document's API base URL (default: the document's first server)")
     .option('--yes', 'accept the proposed policies (and consent to the command) without asking')
     .option(
       '--allow-home',
@@ -73,13 +77,30 @@ export function registerSources(hub: Command): void {
     )
     .action(
       hubAction(async (out, parts: string[], options: AddOptions) => {
-        const [review, { homeExposure, runsInside }, { homePaths }] = await Promise.all([
+        const [review, { homeExposure, runsInside }, { homePaths }, openapi] = await Promise.all([
           import('./review-prompt.ts'),
           import('../home-exposure.ts'),
           import('../home.ts'),
+          import('./openapi-add.ts'),
         ]);
         const ask = interaction(out, options.yes);
         const first = parts[0] ?? '';
+        const document = parts.length === 1 ? await openapi.openApiDocument(first) : undefined;
+        if (options.server !== undefined && document === undefined) {
+          throw new HubError(
+            'invalid_input',
+            `--server is for an OpenAPI document, and ${first} is not one (no "openapi" or "swagger" member at its top)`,
+          );
+        }
+        if (document !== undefined) {
+          if (Object.keys(parseEnv(options.env)).length > 0)
+            throw new HubError('invalid_input', '--env is for a stdio server; an OpenAPI source takes none');
+          return addDocument(
+            out,
+            { document, server: options.server, namespace: options.namespace, ask },
+            openapi,
+          );
+        }
         const isUrl = parts.length === 1 && /^https?:\/\//i.test(first);
         const env = parseEnv(options.env);
         if (isUrl && Object.keys(env).length > 0) {
@@ -303,7 +324,54 @@ async function keepGrant(sources: Sources, namespace: string, grant: OAuthGrant)
 }
 
 function describeSource(source: Source): string {
+  if (source.kind === 'openapi') return inertLine(`${source.url} (OpenAPI ${source.document})`);
   return inertLine(source.kind === 'mcp-stdio' ? source.command.join(' ') : source.url);
+}
+
+/** One line per tool; addresses and notices are inert, since the tool names behind them are the source's. */
+/** `add` of an OpenAPI document: read it, review its operations, store the source, then ask for its keys once. */
+function addDocument(
+  out: Output,
+  given: { document: string; server?: string | undefined; namespace?: string | undefined; ask: Interaction },
+  openapi: typeof import('./openapi-add.ts'),
+): OnHub {
+  return async ({ sources }) => {
+    const review = await import('./review-prompt.ts');
+    out.note(`Reading the OpenAPI document ${inertLine(given.document)}…`);
+    const inspection = await sources.inspect(
+      { kind: 'openapi', document: given.document, server: given.server },
+      given.namespace,
+    );
+    const { source, manifest } = inspection;
+    if (source.kind !== 'openapi') throw new HubError('internal', 'an OpenAPI draft became another kind');
+    out.note(
+      `Found ${manifest.tools.length} operations; namespace "${source.namespace}"; calls go to ${inertLine(source.url)} only.`,
+    );
+    for (const notice of inspection.notices) out.note(`  The hub ${inertLine(notice)}`);
+    const effects = await review.decideReview(inspection.review, given.ask, out);
+    if (!effects) {
+      out.result({ added: false }, 'Cancelled; nothing was added.');
+      return;
+    }
+    sources.addSource(inspection, effects);
+    const keys = await openapi.askCredentials(out, sources, source.namespace, inspection.credentials);
+    const counts = countEffects(effects);
+    out.result(
+      {
+        added: true,
+        namespace: source.namespace,
+        kind: source.kind,
+        server: source.url,
+        tools: manifest.tools.length,
+        policies: counts,
+        notices: inspection.notices,
+        credentials: keys,
+      },
+      `Added "${source.namespace}" with ${manifest.tools.length} tools ` +
+        `(${counts.allow} allow, ${counts.ask} ask, ${counts.deny} deny), each pinned to its contract` +
+        (keys.stored.length ? `; stored ${keys.stored.join(', ')} as its default connection.` : '.'),
+    );
+  };
 }
 
 /** One line per tool; addresses and notices are inert, since the tool names behind them are the source's. */

@@ -9,9 +9,9 @@
  * others go on. A cancelled consent or review stores nothing.
  */
 import type { SecretRef } from '../../engine/contracts/connections.ts';
+import { deliveryName } from '../../engine/contracts/connections.ts';
 import type { PolicyEffect } from '../../engine/contracts/policy.ts';
 import { isHubError } from '../../engine/errors.ts';
-import { deliveryName } from '../../engine/sources/connector.ts';
 import type { ReviewItem } from '../../engine/sources/review.ts';
 import type { Inspection, Sources } from '../../engine/sources/sources.ts';
 import type { ImportItem, ImportPlan } from './plan.ts';

@@ -143,10 +143,13 @@ function merged(group: Group): Classified {
 /** A source the hub has, as far as telling it from a harness's entry goes. */
 export type ExistingSource =
   | { kind: 'mcp-stdio'; namespace: string; command: readonly string[] }
-  | { kind: 'mcp-http'; namespace: string; url: string };
+  | { kind: 'mcp-http'; namespace: string; url: string }
+  /** An OpenAPI source: no harness entry is one, so its key matches none. */
+  | { kind: 'openapi'; namespace: string; document: string };
 
 /** The key of a source the hub has, comparable with `sameServerKey` of a harness's entry. */
 export function sourceKey(source: ExistingSource): string {
+  if (source.kind === 'openapi') return `openapi\u0000${source.document}`;
   return source.kind === 'mcp-stdio'
     ? sameServerKey({
         kind: 'stdio',

@@ -6,12 +6,8 @@
  * stored in hub.db: a token a harness keeps inside a URL or an argument (where the hub has no
  * way to put it back at run time) makes the item skipped, with what to do instead. Pure.
  */
-import {
-  type Credentials,
-  type DeliveredSecret,
-  deliver,
-  deliveryName,
-} from '../../engine/sources/connector.ts';
+import { deliveryName } from '../../engine/contracts/connections.ts';
+import { type Credentials, type DeliveredSecret, deliver } from '../../engine/sources/connector.ts';
 import type { SourceDraft } from '../../engine/sources/sources.ts';
 import { MIN_STORED_SECRET_LENGTH } from '../../engine/sources/sources.ts';
 import type { Credential } from './classify.ts';
@@ -24,7 +20,8 @@ export type ImportSecret = DeliveredSecret;
 
 export interface Prepared {
   item: ImportItem;
-  draft: SourceDraft;
+  /** A harness names MCP servers only, never an OpenAPI document. */
+  draft: Exclude<SourceDraft, { kind: 'openapi' }>;
   /** For the connection named `default`; its values are never printed. */
   secrets: ImportSecret[];
   /** What the person should know: a variable that was unset, a header left out. Printable. */

@@ -7,12 +7,15 @@
 import { existsSync } from 'node:fs';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { HubError } from '../../engine/errors.ts';
+import { MAX_DOCUMENT_BYTES, tooLarge } from '../../engine/openapi/document.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../../engine/sources/guarded-fetch.ts';
+import { KindConnector } from '../../engine/sources/kind-connector.ts';
 import {
   McpConnector,
   type McpConnectorOptions,
   type StdioLauncher,
 } from '../../engine/sources/mcp-connector.ts';
+import { OpenApiConnector } from '../../engine/sources/openapi-connector.ts';
 import { localWording } from '../wording.ts';
 
 export const launchStdio: StdioLauncher = ([command, ...args], env, cwd) => {
@@ -52,7 +55,33 @@ export const launchStdio: StdioLauncher = ([command, ...args], env, cwd) => {
   return { transport, stderr: transport.stderr, kill };
 };
 
-/** The local hub's connector: HTTP and stdio sources, its errors in the CLI's words. */
-export function localConnector(options: Omit<McpConnectorOptions, 'launchStdio' | 'wording'>): McpConnector {
-  return new McpConnector({ ...options, launchStdio, wording: localWording });
+/**
+ * The local hub's connector: HTTP and stdio MCP servers, its errors in the CLI's words, and
+ * OpenAPI sources, whose documents it may also read from files.
+ */
+export function localConnector(options: Omit<McpConnectorOptions, 'launchStdio' | 'wording'>): KindConnector {
+  return new KindConnector(
+    new McpConnector({ ...options, launchStdio, wording: localWording }),
+    new OpenApiConnector({
+      fetch: options.fetch,
+      privateAddresses: options.privateAddresses,
+      readFile: readDocumentFile,
+    }),
+  );
+}
+
+/** An OpenAPI document from a file, refused past the size cap before it is read. */
+async function readDocumentFile(path: string): Promise<string> {
+  const { readFile, stat } = await import('node:fs/promises');
+  let size: number;
+  try {
+    size = (await stat(path)).size;
+  } catch (error) {
+    throw new HubError(
+      'not_found',
+      `could not read the OpenAPI document ${path}: ${(error as Error).message}. Check the path.`,
+    );
+  }
+  if (size > MAX_DOCUMENT_BYTES) throw tooLarge(path, size);
+  return readFile(path, 'utf8');
 }

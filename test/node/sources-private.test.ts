@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hostedWording } from '../../durable-objects/hosted-wording.ts';
 import type { Engine } from '../../engine/engine.ts';
+import type { SourceConnector } from '../../engine/sources/connector.ts';
 import type { FetchLike } from '../../engine/sources/guarded-fetch.ts';
 import { McpConnector } from '../../engine/sources/mcp-connector.ts';
 import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
@@ -24,7 +25,7 @@ let server: Server;
 let port: number;
 /** Requests that reached the loopback server. */
 let hits: string[];
-const connectors: McpConnector[] = [];
+const connectors: SourceConnector[] = [];
 
 beforeEach(async () => {
   let home: string;
@@ -46,7 +47,7 @@ afterEach(async () => {
 });
 
 /** The engine over a connector, as a host builds it. */
-function engine(connector: McpConnector): Engine {
+function engine(connector: SourceConnector): Engine {
   connectors.push(connector);
   return engineWithoutSandbox({
     wording: connector.privateAddresses === 'refuse' ? hostedWording : localWording,

@@ -1,0 +1,107 @@
+/**
+ * One call of an OpenAPI tool as one HTTP request, and its answer as an MCP call result. The
+ * request is built from the operation as it was reviewed (method, path, where each argument
+ * goes) and the connection's credentials; the answer's body is the result (JSON parsed, an
+ * object also as structured content), and a status of 400 or more is an error whose text
+ * starts with the status.
+ */
+import type { JsonValue } from '../contracts/names.ts';
+import type { ToolOperation } from '../contracts/sources.ts';
+import { HubError } from '../errors.ts';
+import type { Credentials } from '../sources/connector.ts';
+import type { McpCallResult } from '../sources/tool-result.ts';
+
+/** How much of an error body is quoted in the error's text. */
+const ERROR_BODY_CHARS = 2000;
+
+function scalar(value: JsonValue): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** The URL and init of the request that calls `operation` with `args`. */
+export function buildRequest(
+  baseUrl: string,
+  operation: ToolOperation,
+  args: { readonly [key: string]: JsonValue },
+  credentials: Credentials,
+): { url: URL; init: RequestInit } {
+  let path = operation.path;
+  const query = new URLSearchParams();
+  const headers = new Headers();
+  const cookies: string[] = [];
+  for (const p of operation.parameters) {
+    const value = args[p.property];
+    if (value === undefined || value === null) {
+      if (p.in === 'path') {
+        throw new HubError(
+          'invalid_input',
+          `the argument "${p.property}" is required: it is part of the path ${operation.path}`,
+        );
+      }
+      continue;
+    }
+    if (p.in === 'path') path = path.split(`{${p.name}}`).join(encodeURIComponent(scalar(value)));
+    else if (p.in === 'query') {
+      for (const item of Array.isArray(value) ? value : [value]) query.append(p.name, scalar(item));
+    } else if (p.in === 'header') headers.set(p.name, scalar(value));
+    else cookies.push(`${p.name}=${encodeURIComponent(scalar(value))}`);
+  }
+  for (const [name, value] of Object.entries(credentials.query)) query.set(name, value);
+  for (const [name, value] of Object.entries(credentials.cookies)) cookies.push(`${name}=${value}`);
+  for (const [name, value] of Object.entries(credentials.headers)) headers.set(name, value);
+  if (cookies.length > 0) headers.set('cookie', cookies.join('; '));
+  headers.set('accept', 'application/json, */*;q=0.5');
+  const url = new URL(baseUrl.replace(/\/+$/, '') + path);
+  const search = query.toString();
+  if (search) url.search = url.search ? `${url.search}&${search}` : search;
+  const init: RequestInit = { method: operation.method.toUpperCase(), headers };
+  const body = operation.body ? args[operation.body.property] : undefined;
+  if (operation.body && body !== undefined) {
+    const type = operation.body.mediaType;
+    headers.set('content-type', type);
+    if (
+      /x-www-form-urlencoded/i.test(type) &&
+      typeof body === 'object' &&
+      body !== null &&
+      !Array.isArray(body)
+    ) {
+      const fields = Object.entries(body).map(([k, v]): [string, string] => [k, scalar(v ?? null)]);
+      init.body = new URLSearchParams(fields).toString();
+    } else init.body = /json/i.test(type) ? JSON.stringify(body) : scalar(body);
+  }
+  return { url, init };
+}
+
+/** An HTTP answer as an MCP call result. */
+export async function callResult(response: Response): Promise<McpCallResult> {
+  const text = await response.text();
+  const type = response.headers.get('content-type') ?? '';
+  let value: unknown;
+  if (/json/i.test(type) || /^\s*[[{]/.test(text)) {
+    try {
+      value = JSON.parse(text) as unknown;
+    } catch {
+      value = undefined;
+    }
+  }
+  if (response.status >= 400) {
+    const said = text.trim().slice(0, ERROR_BODY_CHARS);
+    const retry =
+      response.status === 429 || response.status >= 500 ? ' (it may succeed if retried later)' : '';
+    return {
+      isError: true,
+      httpStatus: response.status,
+      content: [
+        {
+          type: 'text',
+          text: `HTTP ${response.status} ${response.statusText}${retry}${said ? `: ${said}` : ''}`,
+        },
+      ],
+    };
+  }
+  const result: McpCallResult = { content: [{ type: 'text', text }], httpStatus: response.status };
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    result.structuredContent = value as { [key: string]: unknown };
+  }
+  return result;
+}

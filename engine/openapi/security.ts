@@ -1,0 +1,102 @@
+/**
+ * What credentials an OpenAPI document's operations use, and how each reaches the API: an API
+ * key in a header, the query or a cookie; an HTTP bearer token; HTTP basic (a user and a
+ * password, kept as their base64 with the `Basic` scheme). OAuth 2 and OpenID Connect schemes
+ * are named as not supported yet: their operations are still added, and called without them.
+ */
+import type { SecretRef } from '../contracts/connections.ts';
+import { isObject, type OpenApiDocument } from './document.ts';
+
+/** One credential `hub add` asks for. */
+export interface CredentialAsk {
+  /** The scheme's name in the document (`api_key`). */
+  scheme: string;
+  /** How the value reaches the API; undefined when the hub does not support the scheme yet. */
+  delivery?: SecretRef['delivery'] | undefined;
+  /** HTTP basic: ask for a user and a password and keep base64 of `user:password`. */
+  basic?: boolean | undefined;
+  /** What the scheme is, for a person (`API key in header api_key`, `OAuth 2 (not supported yet)`). */
+  label: string;
+}
+
+/** The schemes the document's operations use, in the order the document names them. */
+export function credentialAsks(document: OpenApiDocument): CredentialAsk[] {
+  const root = document.root;
+  const components = isObject(root.components) ? root.components : {};
+  const schemes = isObject(components.securitySchemes) ? components.securitySchemes : {};
+  const used = new Set<string>();
+  const note = (requirements: unknown) => {
+    if (!Array.isArray(requirements)) return;
+    for (const requirement of requirements)
+      if (isObject(requirement)) for (const name of Object.keys(requirement)) used.add(name);
+  };
+  note(root.security);
+  const paths = isObject(root.paths) ? root.paths : {};
+  for (const item of Object.values(paths)) {
+    if (!isObject(item)) continue;
+    for (const operation of Object.values(item)) if (isObject(operation)) note(operation.security);
+  }
+  // Two schemes that put a value in the same place (two bearer tokens) are asked for once.
+  const places = new Set<string>();
+  return Object.entries(schemes)
+    .filter(([name]) => used.has(name))
+    .map(([name, scheme]) => ask(name, scheme))
+    .filter((a) => {
+      if (!a.delivery) return true;
+      const place = `${a.delivery.kind}\u0000${'name' in a.delivery ? a.delivery.name.toLowerCase() : ''}`;
+      return !places.has(place) && Boolean(places.add(place));
+    });
+}
+
+function ask(name: string, scheme: unknown): CredentialAsk {
+  if (!isObject(scheme)) return { scheme: name, label: `${name} (not a security scheme the hub reads)` };
+  const type = String(scheme.type ?? '').toLowerCase();
+  if (type === 'apikey' && typeof scheme.name === 'string' && scheme.name !== '') {
+    const key = scheme.name;
+    if (scheme.in === 'header' && /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(key))
+      return {
+        scheme: name,
+        delivery: { kind: 'header', name: key, scheme: '' },
+        label: `API key in header ${key}`,
+      };
+    if (scheme.in === 'query')
+      return {
+        scheme: name,
+        delivery: { kind: 'query', name: key },
+        label: `API key in query parameter ${key}`,
+      };
+    if (scheme.in === 'cookie' && /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(key))
+      return { scheme: name, delivery: { kind: 'cookie', name: key }, label: `API key in cookie ${key}` };
+  }
+  if (type === 'http') {
+    const http = String(scheme.scheme ?? '').toLowerCase();
+    if (http === 'bearer')
+      return {
+        scheme: name,
+        delivery: { kind: 'header', name: 'Authorization', scheme: 'Bearer' },
+        label: 'HTTP bearer token',
+      };
+    if (http === 'basic')
+      return {
+        scheme: name,
+        delivery: { kind: 'header', name: 'Authorization', scheme: 'Basic' },
+        basic: true,
+        label: 'HTTP basic (user and password)',
+      };
+  }
+  if (type === 'oauth2' || type === 'openidconnect') {
+    return {
+      scheme: name,
+      label: `${type === 'oauth2' ? 'OAuth 2' : 'OpenID Connect'} sign-in, which the hub does not support for OpenAPI sources yet`,
+    };
+  }
+  return { scheme: name, label: `${type || 'an unknown'} scheme, which the hub does not support yet` };
+}
+
+/** The value HTTP basic sends: base64 of `user:password` (UTF-8). */
+export function basicCredential(user: string, password: string): string {
+  const bytes = new TextEncoder().encode(`${user}:${password}`);
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}

@@ -1,0 +1,126 @@
+/**
+ * The OpenAPI part of `capabilities hub add`: whether what was given is an OpenAPI document (a
+ * file that parses as one, or a URL whose answer is one) rather than an MCP server, and, once the
+ * source is added, asking once for each credential its operations use. On a terminal each is
+ * read at a masked prompt; otherwise from standard input, one value a line (a user and a password
+ * take two); with nothing there, or with --no-input, the `hub auth` command to run is said instead.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { describeDelivery, type SecretRef } from '../../engine/contracts/connections.ts';
+import { isHubError } from '../../engine/errors.ts';
+import { inertLine } from '../../engine/inert.ts';
+import { MAX_DOCUMENT_BYTES, openApiVersion, parseText } from '../../engine/openapi/document.ts';
+import { basicCredential, type CredentialAsk } from '../../engine/openapi/security.ts';
+import type { Sources } from '../../engine/sources/sources.ts';
+import type { Output } from './output.ts';
+
+/** How long the probe of a URL waits for an answer before taking it for an MCP server. */
+const PROBE_MS = 10_000;
+
+/** The document's location (an absolute path or the URL) when `given` is an OpenAPI document; else undefined. */
+export async function openApiDocument(given: string): Promise<string | undefined> {
+  if (/^https?:\/\//i.test(given)) return (await probeUrl(given)) ? given : undefined;
+  const path = resolve(given);
+  const info = await stat(path).catch(() => undefined);
+  if (!info?.isFile()) return undefined;
+  // A file named as a document is taken for one, so adding it says what is wrong with it (too
+  // large, not OpenAPI) rather than offering to run it as a command.
+  if (/\.(json|ya?ml)$/i.test(path)) return path;
+  if (info.size > MAX_DOCUMENT_BYTES) return undefined;
+  return openApiVersion(parseText(await readFile(path, 'utf8'))) === undefined ? undefined : path;
+}
+
+/** True when a GET of `url` answers a JSON or YAML document with `openapi` or `swagger` at the top. */
+async function probeUrl(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url, {
+      // An MCP server answers a GET without text/event-stream in Accept with an error, never a stream.
+      headers: { accept: 'application/json, application/yaml;q=0.9, text/yaml;q=0.8' },
+      // Followed here only to recognise a document; the hub's own read follows same-origin redirects only.
+      redirect: 'follow',
+      signal: AbortSignal.timeout(PROBE_MS),
+    });
+    const type = response.headers.get('content-type') ?? '';
+    const length = Number(response.headers.get('content-length') ?? 0);
+    if (!response.ok || /event-stream/i.test(type) || length > MAX_DOCUMENT_BYTES) {
+      await response.body?.cancel();
+      return false;
+    }
+    const text = await response.text();
+    return text.length <= MAX_DOCUMENT_BYTES && openApiVersion(parseText(text)) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** The `hub auth` command that enters the credential `ask` names. */
+function authCommand(namespace: string, ask: CredentialAsk): string {
+  const d = ask.delivery;
+  const base = `capabilities hub auth ${namespace}`;
+  if (!d || d.kind === 'env' || d.kind === 'oauth') return base;
+  if (d.kind === 'query') return `${base} --query ${d.name}`;
+  if (d.kind === 'cookie') return `${base} --cookie ${d.name}`;
+  if (ask.basic) return `${base} --basic`;
+  return d.scheme === 'Bearer' && d.name === 'Authorization' ? base : `${base} --header ${d.name}`;
+}
+
+/** Standard input's lines, all of it (a pipe or a file), without line ends. */
+async function stdinLines(): Promise<string[]> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Uint8Array));
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text === '' ? [] : text.replace(/\r?\n$/, '').split(/\r?\n/);
+}
+
+/** Asks once for each credential the document's operations use, into the default connection. */
+export async function askCredentials(
+  out: Output,
+  sources: Sources,
+  namespace: string,
+  asks: readonly CredentialAsk[],
+): Promise<{ stored: string[]; later: string[] }> {
+  const stored: string[] = [];
+  const later: string[] = [];
+  for (const ask of asks.filter((a) => !a.delivery)) {
+    out.note(
+      `  The document's "${inertLine(ask.scheme)}" is ${ask.label}; its operations are added and called without it.`,
+    );
+  }
+  const wanted = asks.filter(
+    (a): a is CredentialAsk & { delivery: SecretRef['delivery'] } => a.delivery !== undefined,
+  );
+  if (wanted.length === 0) return { stored, later };
+  const tty = process.stdin.isTTY === true;
+  const lines = !out.options.input ? [] : tty ? undefined : await stdinLines();
+  const next = async (message: string): Promise<string | undefined> => {
+    if (lines) return lines.shift();
+    const { password } = await import('@inquirer/prompts');
+    return password({ message: inertLine(message), mask: '•' });
+  };
+  for (const ask of wanted) {
+    const what = `${namespace}'s ${ask.scheme} (${ask.label}, sent only to the API's origin)`;
+    let value: string | undefined;
+    if (ask.basic) {
+      const user = await next(`User for ${what}`);
+      const pass = user === undefined ? undefined : await next(`Password for ${what}`);
+      value = user === undefined || pass === undefined ? undefined : basicCredential(user, pass);
+    } else value = await next(`Secret for ${what}`);
+    if (value === undefined || value === '') {
+      later.push(authCommand(namespace, ask));
+      continue;
+    }
+    try {
+      await sources.saveCredential(namespace, 'default', ask.delivery, value);
+    } catch (error) {
+      // The source is added already: a key refused (too short, say) is entered again with `hub auth`.
+      if (!isHubError(error, 'invalid_input')) throw error;
+      out.note(`  ${inertLine(error.message)}`);
+      later.push(authCommand(namespace, ask));
+      continue;
+    }
+    stored.push(`${ask.scheme} (${describeDelivery(ask.delivery)})`);
+  }
+  for (const command of later) out.note(`  Enter the credential later with \`${command}\`.`);
+  return { stored, later };
+}

@@ -1,0 +1,207 @@
+/**
+ * OpenAPI documents as tools, over every JSON document of @readme/oas-examples (Swagger 2.0,
+ * OpenAPI 3.0 and 3.1, real documents): each converts, or fails with the message listed here.
+ * The Swagger Petstore is checked closely (names, annotations, schemas, call bindings, what it
+ * asks for), and the TypeScript `describe` gives for it compiles under `tsc --strict`.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { toolAddress, toolIdentifiers } from '../../engine/address.ts';
+import type { Manifest } from '../../engine/contracts/sources.ts';
+import { contractDigest } from '../../engine/digest.ts';
+import { readDocument } from '../../engine/openapi/document.ts';
+import { operationTools, someTools, toolName } from '../../engine/openapi/operations.ts';
+import { credentialAsks } from '../../engine/openapi/security.ts';
+import { describeTargets } from '../../engine/typegen/index.ts';
+import { compile, formatDiagnostic } from '../engine/typegen-compile.ts';
+import { REPO } from './cli-process.ts';
+
+const EXAMPLES = join(REPO, 'node_modules', '@readme', 'oas-examples');
+
+/** The documents that yield no tool, deliberately, and why. */
+const NO_TOOLS: Record<string, string> = {
+  // Webhooks only: nothing the hub can call.
+  '3.1/webhooks.json': 'has no operations the hub can call',
+};
+
+function documents(): string[] {
+  return ['2.0', '3.0', '3.1'].flatMap((version) =>
+    readdirSync(join(EXAMPLES, version, 'json'))
+      .filter((file) => file.endsWith('.json'))
+      .map((file) => `${version}/${file}`),
+  );
+}
+
+function read(relative: string) {
+  const path = join(EXAMPLES, relative.split('/')[0] ?? '', 'json', relative.split('/')[1] ?? '');
+  return readDocument(readFileSync(path, 'utf8'), path);
+}
+
+describe('every document of @readme/oas-examples', () => {
+  it('has examples to read (2.0, 3.0 and 3.1)', () => {
+    expect(documents().length).toBeGreaterThan(50);
+  });
+
+  for (const relative of documents()) {
+    it(`converts ${relative}, or says why not`, () => {
+      const document = read(relative);
+      const expected = NO_TOOLS[relative];
+      if (expected) {
+        expect(() => someTools(operationTools(document), relative)).toThrow(expected);
+        return;
+      }
+      const { tools } = operationTools(document);
+      expect(tools.length).toBeGreaterThan(0);
+      for (const tool of tools) {
+        expect(tool.name).toMatch(/^[A-Za-z0-9_.-]{1,64}$/);
+        expect(tool.inputSchema.type).toBe('object');
+        if (tool.outputSchema) expect(tool.outputSchema.type).toBe('object');
+        expect(tool.operation?.path.startsWith('/')).toBe(true);
+        // Every `$defs` reference names a definition the schema carries (recursive ones stay finite).
+        for (const schema of [tool.inputSchema, tool.outputSchema ?? {}]) {
+          const text = JSON.stringify(schema);
+          const defs = Object.keys((schema.$defs as object | undefined) ?? {});
+          for (const [, name] of text.matchAll(/"\$ref":"#\/\$defs\/([^"]+)"/g)) expect(defs).toContain(name);
+          expect(text).not.toContain('#/components/');
+        }
+      }
+    });
+  }
+});
+
+describe('the Swagger Petstore (3.0)', () => {
+  const document = read('3.0/petstore.json');
+  const { tools, notices } = operationTools(document);
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+
+  it('is 20 tools named by operationId', () => {
+    expect(notices).toEqual([]);
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      [
+        'addPet',
+        'updatePet',
+        'findPetsByStatus',
+        'findPetsByTags',
+        'getPetById',
+        'updatePetWithForm',
+        'deletePet',
+        'uploadFile',
+        'getInventory',
+        'placeOrder',
+        'getOrderById',
+        'deleteOrder',
+        'createUser',
+        'createUsersWithArrayInput',
+        'createUsersWithListInput',
+        'loginUser',
+        'logoutUser',
+        'getUserByName',
+        'updateUser',
+        'deleteUser',
+      ].sort(),
+    );
+  });
+
+  it('marks reads read-only, writes not, and deletes destructive', () => {
+    expect(byName.get('getPetById')?.annotations).toEqual({ readOnlyHint: true });
+    expect(byName.get('addPet')?.annotations).toEqual({ readOnlyHint: false });
+    expect(byName.get('deletePet')?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true });
+  });
+
+  it('takes parameters and the body as input, with component schemas as $defs', () => {
+    const get = byName.get('getPetById');
+    expect(get?.title).toBe('Find pet by ID');
+    expect(get?.description).toBe('Find pet by ID\n\nReturns a single pet');
+    expect(get?.inputSchema).toEqual({
+      type: 'object',
+      properties: { petId: { type: 'integer', format: 'int64', description: 'ID of pet to return' } },
+      required: ['petId'],
+    });
+    expect(get?.outputSchema).toMatchObject({
+      type: 'object',
+      required: ['name', 'photoUrls'],
+      properties: {
+        category: { $ref: '#/$defs/Category' },
+        tags: { type: 'array', items: { $ref: '#/$defs/Tag' } },
+      },
+    });
+    expect(Object.keys(get?.outputSchema?.$defs ?? {})).toEqual(['Category', 'Tag']);
+    expect(get?.operation).toEqual({
+      method: 'get',
+      path: '/pet/{petId}',
+      parameters: [{ name: 'petId', in: 'path', property: 'petId' }],
+    });
+    const add = byName.get('addPet');
+    expect(add?.inputSchema).toMatchObject({
+      properties: {
+        body: { $ref: '#/$defs/Pet', description: 'Pet object that needs to be added to the store' },
+      },
+      required: ['body'],
+    });
+    expect(add?.operation).toEqual({
+      method: 'post',
+      path: '/pet',
+      parameters: [],
+      body: { property: 'body', mediaType: 'application/json' },
+    });
+    expect(byName.get('findPetsByStatus')?.operation?.parameters).toEqual([
+      { name: 'status', in: 'query', property: 'status' },
+    ]);
+  });
+
+  it('asks for the api_key header and says OAuth 2 is not supported yet', () => {
+    expect(credentialAsks(document)).toEqual([
+      {
+        scheme: 'petstore_auth',
+        label: 'OAuth 2 sign-in, which the hub does not support for OpenAPI sources yet',
+      },
+      {
+        scheme: 'api_key',
+        delivery: { kind: 'header', name: 'api_key', scheme: '' },
+        label: 'API key in header api_key',
+      },
+    ]);
+  });
+
+  it('gives a describe whose TypeScript compiles under --strict', async () => {
+    const ids = toolIdentifiers(tools.map((t) => t.name));
+    const manifest: Manifest = {
+      namespace: 'petstore',
+      fetchedAt: 0,
+      tools: await Promise.all(
+        tools.map(async (tool) => ({
+          ...tool,
+          address: toolAddress('petstore', ids.get(tool.name) ?? tool.name),
+          contract: await contractDigest(tool),
+        })),
+      ),
+    };
+    const answer = describeTargets([manifest], ['petstore'], { budgetTokens: 20_000 });
+    expect(answer.omitted).toEqual([]);
+    expect(answer.text).toContain('getPetById');
+    const compiled = compile([{ name: 'petstore.ts', text: answer.text }]);
+    try {
+      expect(compiled.diagnostics.map(formatDiagnostic)).toEqual([]);
+    } finally {
+      compiled.remove();
+    }
+  });
+});
+
+describe('names', () => {
+  it('normalizes an operationId as MCP tool names are', () => {
+    expect(toolName('get pets/{id}')).toBe('get_pets_id');
+    expect(toolName('日本語')).toBe('');
+  });
+
+  it('puts the operation binding in the contract digest, only when present', async () => {
+    const tool = { name: 't', inputSchema: { type: 'object' } };
+    const plain = await contractDigest(tool);
+    const get = await contractDigest({ ...tool, operation: { method: 'get', path: '/a', parameters: [] } });
+    const post = await contractDigest({ ...tool, operation: { method: 'post', path: '/a', parameters: [] } });
+    expect(new Set([plain, get, post]).size).toBe(3);
+    // An MCP tool's digest is what it always was.
+    expect(plain).toBe(await contractDigest({ ...tool }));
+  });
+});

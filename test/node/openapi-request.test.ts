@@ -1,0 +1,115 @@
+/**
+ * How an OpenAPI tool call becomes a request (http-call.ts): path parameters URL-encoded,
+ * query arrays repeated, headers and cookies, a JSON or form body, and the connection's
+ * credentials in the header, query parameter or cookie the document named; an answer's status
+ * and body as the call's result. And which OpenAPI sources the hosted hub cannot run.
+ */
+import { describe, expect, it } from 'vitest';
+import { hostedCannotRun } from '../../durable-objects/hosted-configuration.ts';
+import type { ToolOperation } from '../../engine/contracts/sources.ts';
+import { buildRequest, callResult } from '../../engine/openapi/http-call.ts';
+import { basicCredential } from '../../engine/openapi/security.ts';
+import { deliver, NO_CREDENTIALS } from '../../engine/sources/connector.ts';
+
+const operation: ToolOperation = {
+  method: 'post',
+  path: '/users/{id}/notes',
+  parameters: [
+    { name: 'id', in: 'path', property: 'id' },
+    { name: 'tag', in: 'query', property: 'tag' },
+    { name: 'X-Trace', in: 'header', property: 'trace' },
+    { name: 'session', in: 'cookie', property: 'session' },
+  ],
+  body: { property: 'body', mediaType: 'application/json' },
+};
+
+describe('buildRequest', () => {
+  it('fills the path, query, headers, cookies and body from the arguments and the credentials', async () => {
+    const credentials = deliver('default', [
+      { delivery: { kind: 'query', name: 'api_key' }, value: 'query-secret-1' },
+      { delivery: { kind: 'cookie', name: 'auth' }, value: 'cookie-secret-1' },
+      {
+        delivery: { kind: 'header', name: 'Authorization', scheme: 'Basic' },
+        value: basicCredential('ann', 'pässword'),
+      },
+    ]);
+    const { url, init } = buildRequest(
+      'https://api.example/v1/',
+      operation,
+      { id: 'a b/c', tag: ['x', 'y'], trace: 't-1', session: 's 1', body: { text: 'hi' } },
+      credentials,
+    );
+    expect(url.href).toBe('https://api.example/v1/users/a%20b%2Fc/notes?tag=x&tag=y&api_key=query-secret-1');
+    expect(init.method).toBe('POST');
+    const headers = new Headers(init.headers);
+    expect(headers.get('x-trace')).toBe('t-1');
+    expect(headers.get('cookie')).toBe('session=s%201; auth=cookie-secret-1');
+    expect(headers.get('authorization')).toBe(`Basic ${btoa('ann:p\u00c3\u00a4ssword')}`);
+    expect(headers.get('content-type')).toBe('application/json');
+    expect(init.body).toBe('{"text":"hi"}');
+  });
+
+  it('says which path argument is missing', () => {
+    expect(() => buildRequest('https://api.example', operation, {}, NO_CREDENTIALS)).toThrow(
+      'the argument "id" is required: it is part of the path /users/{id}/notes',
+    );
+  });
+
+  it('sends a form body as form fields', () => {
+    const form: ToolOperation = {
+      method: 'post',
+      path: '/f',
+      parameters: [],
+      body: { property: 'body', mediaType: 'application/x-www-form-urlencoded' },
+    };
+    const { init } = buildRequest(
+      'https://api.example',
+      form,
+      { body: { name: 'Rex', age: 3 } },
+      NO_CREDENTIALS,
+    );
+    expect(init.body).toBe('name=Rex&age=3');
+  });
+});
+
+describe('callResult', () => {
+  it('gives a JSON object as structured content, and an error status as an error with the status', async () => {
+    const ok = await callResult(
+      new Response('{"id":1}', { status: 200, headers: { 'content-type': 'application/json' } }),
+    );
+    expect(ok).toEqual({
+      content: [{ type: 'text', text: '{"id":1}' }],
+      structuredContent: { id: 1 },
+      httpStatus: 200,
+    });
+    const limited = await callResult(
+      new Response('slow down', { status: 429, statusText: 'Too Many Requests' }),
+    );
+    expect(limited).toEqual({
+      isError: true,
+      httpStatus: 429,
+      content: [
+        { type: 'text', text: 'HTTP 429 Too Many Requests (it may succeed if retried later): slow down' },
+      ],
+    });
+  });
+});
+
+describe('the hosted hub', () => {
+  const source = (document: string) => ({
+    kind: 'openapi' as const,
+    namespace: 'api',
+    document,
+    url: 'https://api.example/',
+    allowedHosts: ['api.example'],
+    addedAt: 0,
+    updatedAt: 0,
+  });
+
+  it('skips an OpenAPI source read from a file, saying why, and runs one read from a URL', () => {
+    expect(hostedCannotRun(false)(source('/home/ann/openapi.json'))).toContain(
+      'its OpenAPI document is a file on your computer (/home/ann/openapi.json), which the hosted hub cannot read',
+    );
+    expect(hostedCannotRun(false)(source('https://api.example/openapi.json'))).toBeUndefined();
+  });
+});
