@@ -7,7 +7,9 @@
  * Also what was already decided and by whom. Every string from an upstream or a guest goes through
  * `shown.ts`. The run page and the inbox show these; they own the page around them.
  */
+import { parseToolAddress } from '../engine/address.ts';
 import type { Decision, DecisionChoice, PendingInput } from '../engine/contracts/runs.ts';
+import type { HostWording } from '../engine/wording.ts';
 import type { Back } from './back.ts';
 import { argsCut, line, shownArgs, wholeArgs } from './shown.ts';
 import { untilNow, utc } from './when.ts';
@@ -24,7 +26,13 @@ export const CHOICES: ReadonlyArray<{ choice: DecisionChoice; label: string }> =
 export const labelOf = (choice: DecisionChoice) => CHOICES.find((c) => c.choice === choice)?.label ?? choice;
 
 /** A waiting run's open calls, each decidable, with a sentence that says how many wait. */
-export function OpenCalls(props: { open: PendingInput[]; now: number; csrf: string; action: string }) {
+export function OpenCalls(props: {
+  open: PendingInput[];
+  now: number;
+  csrf: string;
+  action: string;
+  signInAgain: HostWording['signInAgain'];
+}) {
   const { open } = props;
   return (
     <>
@@ -39,7 +47,14 @@ export function OpenCalls(props: { open: PendingInput[]; now: number; csrf: stri
         </p>
       )}
       {open.map((input) => (
-        <OpenCall input={input} now={props.now} csrf={props.csrf} action={props.action} back="run" />
+        <OpenCall
+          input={input}
+          now={props.now}
+          csrf={props.csrf}
+          action={props.action}
+          back="run"
+          signInAgain={props.signInAgain}
+        />
       ))}
     </>
   );
@@ -75,11 +90,14 @@ export interface OpenCallProps {
   back: Back;
   /** The call's heading level: 2 on the run's page, 3 under a run's heading in the inbox. */
   level?: 2 | 3;
+  /** How a person signs a connection in again, in the host's words (a call waiting for a sign-in). */
+  signInAgain: HostWording['signInAgain'];
 }
 
 /** One open call with everything a person decides on, and its form with the four choices. */
 export function OpenCall(props: OpenCallProps) {
   const { input } = props;
+  if (input.kind === 'connection') return <SignInWait {...props} />;
   const heading = `call-${input.id}`;
   const args = input.args ? JSON.stringify(input.args, null, 2) : input.argsPreview;
   const title = line(input.address);
@@ -126,6 +144,28 @@ export function OpenCall(props: OpenCallProps) {
           ))}
         </fieldset>
       </form>
+    </section>
+  );
+}
+
+/**
+ * A call that waits for its connection to be signed in again: nothing to decide here (a decision
+ * would be refused), so no form; what the person does instead, in the host's words.
+ */
+function SignInWait(props: OpenCallProps) {
+  const { input } = props;
+  const heading = `call-${input.id}`;
+  const title = line(input.address);
+  const namespace = parseToolAddress(input.address)?.namespace ?? input.address;
+  const connection = input.connection ?? 'default';
+  return (
+    <section class="call" aria-labelledby={heading}>
+      {props.level === 3 ? <h3 id={heading}>{title}</h3> : <h2 id={heading}>{title}</h2>}
+      <p>
+        This call waits for connection {line(`${namespace}/${connection}`)} to be signed in again: its sign-in
+        no longer works. Nothing runs until then, and there is nothing to decide here.
+      </p>
+      <p>Next: {line(props.signInAgain(namespace, connection))}. Then the agent resumes the run.</p>
     </section>
   );
 }

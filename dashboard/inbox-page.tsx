@@ -5,6 +5,7 @@
  * Runs. Every string from an upstream or a guest goes through `shown.ts`.
  */
 import type { PendingInput, Run } from '../engine/contracts/runs.ts';
+import type { HostWording } from '../engine/wording.ts';
 import { OpenCall } from './approval-page.tsx';
 import { Layout } from './layout.tsx';
 import { hrefIn, runHref } from './root.ts';
@@ -26,6 +27,8 @@ export interface InboxPageProps {
   now: number;
   csrf: string;
   root: string;
+  /** How a person signs a connection in again, in the host's words. */
+  signInAgain: HostWording['signInAgain'];
 }
 
 export function InboxPage(props: InboxPageProps) {
@@ -77,6 +80,7 @@ export function InboxPage(props: InboxPageProps) {
                 action={hrefIn(root, `runs/${encodeURIComponent(run.id)}/decide`)}
                 back="inbox"
                 level={3}
+                signInAgain={props.signInAgain}
               />
             ))}
           </section>

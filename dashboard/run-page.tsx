@@ -6,6 +6,7 @@
  * `shown.ts`.
  */
 import type { Decision, PendingInput, Run } from '../engine/contracts/runs.ts';
+import type { HostWording } from '../engine/wording.ts';
 import { DecidedCalls, OpenCalls } from './approval-page.tsx';
 import { Layout } from './layout.tsx';
 import { durationOf, statusOf } from './run-facts.ts';
@@ -26,6 +27,8 @@ export interface RunPageProps {
   action: string;
   /** Where the dashboard is mounted (for the navigation). */
   root: string;
+  /** How a person signs a connection in again, in the host's words. */
+  signInAgain: HostWording['signInAgain'];
 }
 
 export function RunPage(props: RunPageProps) {
@@ -39,7 +42,13 @@ export function RunPage(props: RunPageProps) {
     <Layout title={title} root={props.root} current="runs" style={TIMELINE_STYLE}>
       <h1>Run {runId}</h1>
       {open === undefined ? null : (
-        <OpenCalls open={open} now={props.now} csrf={props.csrf} action={props.action} />
+        <OpenCalls
+          open={open}
+          now={props.now}
+          csrf={props.csrf}
+          action={props.action}
+          signInAgain={props.signInAgain}
+        />
       )}
       <section aria-labelledby="about">
         <h2 id="about">About this run</h2>

@@ -38,6 +38,7 @@ export function runsRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps): void {
         now={clock.now()}
         csrf={c.get('session').csrf}
         root={dashboardRoot(c)}
+        signInAgain={c.get('wording').signInAgain}
       />,
     );
   });
@@ -80,6 +81,7 @@ export function runsRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps): void {
         csrf={c.get('session').csrf}
         action={`${encodeURIComponent(runId)}/decide`}
         root={dashboardRoot(c)}
+        signInAgain={c.get('wording').signInAgain}
       />,
     );
   });

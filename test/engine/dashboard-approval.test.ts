@@ -35,6 +35,35 @@ const decide = (runId: string, form: Record<string, string>) =>
 const decisions = (runId: string) => world.store.listDecisions(runId);
 
 describe('the approval page', () => {
+  it('shows a call that waits for a sign-in without a form, saying how to sign in again', async () => {
+    const [approval] = world.seedRun('run_c', 1);
+    world.store.addPendingInput({
+      id: 'pending_run_c_sign_in',
+      runId: 'run_c',
+      seq: 1,
+      kind: 'connection',
+      address: 'board.post',
+      connection: 'work',
+      summary: 'Post a message to the board.',
+      argsPreview: '{}',
+      argsDigest: 'ab'.repeat(32),
+      contract: 'cd'.repeat(32),
+      reason: 'the sign-in of board/work no longer works',
+      createdAt: world.clock.now(),
+      expiresAt: world.clock.now() + 60_000,
+    });
+    const html = await (await app.request('/runs/run_c')).text();
+    // The approval keeps its form; the sign-in has none (a decision on it would be refused).
+    expect(html.match(/<form method="post"/g)).toHaveLength(1);
+    expect(html).toContain(`value="${approval}"`);
+    expect(html).not.toContain('value="pending_run_c_sign_in"');
+    expect(html).toContain('waits for connection board/work to be signed in again');
+    expect(html).toContain('Next: `capabilities hub auth board --connection work`');
+    const inbox = await (await app.request('/')).text();
+    expect(inbox).toContain('waits for connection board/work to be signed in again');
+    expect(inbox.match(/<form method="post"/g)).toHaveLength(1);
+  });
+
   it('shows every open call of the run with its connection, reason, arguments, expiry and four buttons', async () => {
     const [first, second] = world.seedRun('run_a', 2);
     const response = await app.request('/runs/run_a');
