@@ -152,6 +152,27 @@ describe('the approval page', () => {
     expect(decisions('run_a')).toHaveLength(1);
   });
 
+  it('a call decided meanwhile in the terminal or the client’s prompt is refused on the page, naming that channel', async () => {
+    const { store, clock, random, wording } = world;
+    const desk = createDesk({ store, clock, random, wording, toReview: () => 0 });
+    const [viaCli, viaPrompt] = world.seedRun('run_a', 2);
+    desk.runs.decide({ pendingId: viaCli ?? '', choice: 'deny', channel: 'cli', who: 'ana' });
+    desk.runs.decide({ pendingId: viaPrompt ?? '', choice: 'once', channel: 'client prompt', who: 'ana' });
+    for (const [pendingId, channel] of [
+      [viaCli, 'cli'],
+      [viaPrompt, 'client prompt'],
+    ]) {
+      const late = await decide('run_a', { pendingId: pendingId ?? '', choice: 'always', csrf: CSRF });
+      expect(late.status).toBe(409);
+      expect(await late.text()).toContain(`through the ${channel}`);
+    }
+    expect(
+      decisions('run_a')
+        .map((d) => d.channel)
+        .sort(),
+    ).toEqual(['cli', 'client prompt']);
+  });
+
   it('refuses a missing or wrong CSRF token (403), a choice outside the four (400), a call of another run (409)', async () => {
     const [first] = world.seedRun('run_a', 1);
     const [other] = world.seedRun('run_b', 1);
