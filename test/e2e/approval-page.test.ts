@@ -116,9 +116,22 @@ async function askToPost(code: string): Promise<{ runId: string; url: string }> 
 }
 
 /** Opens the page and presses `label`: with the mouse, or from the keyboard (Tab to it, Enter). */
-async function decideOnPage(url: string, label: string, by: 'mouse' | 'keyboard' = 'mouse'): Promise<Page> {
-  const page = await browser.newPage();
+async function decideOnPage(
+  url: string,
+  label: string,
+  by: 'mouse' | 'keyboard' = 'mouse',
+  viewport?: { width: number; height: number },
+): Promise<Page> {
+  const page = await browser.newPage(viewport ? { viewport } : {});
   await page.goto(url);
+  if (viewport) {
+    // Readable on a phone: nothing wider than the screen, and every choice on it.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      viewport.width,
+    );
+    for (const choice of ['Allow once', 'Allow for this run', 'Always allow', 'Deny'])
+      expect(await page.getByRole('button', { name: choice }).first().isVisible()).toBe(true);
+  }
   const button = page.getByRole('button', { name: label }).first();
   if (by === 'mouse') await button.click();
   else {
@@ -188,11 +201,11 @@ describe('the approval page, opened by the hub in a real browser', () => {
     expectNoPageSecrets();
   });
 
-  it('Deny, from the keyboard: the guest catches approval_denied and nothing is posted', async () => {
+  it('Deny, from the keyboard on a phone-sized screen: the guest catches approval_denied and nothing is posted', async () => {
     const { runId, url } = await askToPost(
       'try { await board.post({ text: "no" }); return "posted"; } catch (error) { return error.code; }',
     );
-    const page = await decideOnPage(url, 'Deny', 'keyboard');
+    const page = await decideOnPage(url, 'Deny', 'keyboard', { width: 375, height: 700 });
     expect(await page.textContent('body')).toMatch(/Deny\s*, by .+ through the approval page/);
     await page.close();
     expect(await call({ resume: runId })).toMatchObject({ status: 'completed', result: 'approval_denied' });
