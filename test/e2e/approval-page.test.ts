@@ -126,9 +126,7 @@ async function decideOnPage(
   await page.goto(url);
   if (viewport) {
     // Readable on a phone: nothing wider than the screen, and every choice on it.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-      viewport.width,
-    );
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(viewport.width);
     for (const choice of ['Allow once', 'Allow for this run', 'Always allow', 'Deny'])
       expect(await page.getByRole('button', { name: choice }).first().isVisible()).toBe(true);
   }

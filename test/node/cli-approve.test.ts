@@ -37,5 +37,5 @@ describe('hub approve', () => {
     const full = cli(home, ['hub', 'approve', second, '--full', '--choice', 'deny']);
     expect(full.status, full.stderr).toBe(0);
     expect(full.stderr).toContain(`${'A'.repeat(3000)} rm -rf ~ ${'B'.repeat(3000)}`);
-  });
+  }, 60_000);
 });

@@ -14,7 +14,7 @@ let remove: () => void;
 beforeEach(() => {
   ({ home, remove } = tempHome());
   expect(addBoard(home, join(home, 'count.txt')).status).toBe(0);
-});
+}, 30_000);
 afterEach(() => remove());
 
 /** `hub call board.post`, which asks a person: the envelope, awaiting approval. */

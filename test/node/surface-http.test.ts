@@ -13,8 +13,8 @@ import { StreamableHTTPClientTransport as HttpTransportV1 } from '@modelcontextp
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import { MAX_REQUEST_BYTES } from '../../engine/surface/index.ts';
-import { startServe, tempHome } from './cli-process.ts';
-import { addSources, approveOnce, httpClient, textOf } from './surface-fixture.ts';
+import { runCli, startServe, tempHome } from './cli-process.ts';
+import { addSources, httpClient, textOf } from './surface-fixture.ts';
 
 let home: string;
 let remove: () => void;
@@ -82,7 +82,10 @@ describe('/mcp on hub serve --http', () => {
         }),
       );
       expect(asked).toMatchObject({ status: 'awaiting_approval', pending: [{ address: 'board.post' }] });
-      expect(approveOnce(home, asked.runId).status).toBe(0);
+      // Asynchronously: a blocked event loop would keep the client on a keep-alive socket the
+      // server closed meanwhile (undici then fails the next request with "other side closed").
+      const approved = await runCli(home, ['--json', 'hub', 'approve', asked.runId, '--choice', 'once']);
+      expect(approved.status, approved.stderr).toBe(0);
       const done = await client.callTool({ name: 'execute', arguments: { resume: asked.runId } });
       expect(envelopeOf(done)).toMatchObject({ status: 'completed', result: { id: 1, text: 'over http 0' } });
       expect(board.posts()).toEqual(['post over http 0']);
