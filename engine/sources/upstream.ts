@@ -167,7 +167,7 @@ export class Upstream {
     const bearer = credentials.headers.Authorization?.replace(/^Bearer /, '');
     if (!connection || !bearer || !this.#deps.secrets) return;
     for (const ref of connection.secrets) {
-      if (ref.delivery.kind === 'oauth') await this.#refresher(this.#deps.secrets).refused(ref, bearer);
+      if (ref.delivery.kind === 'oauth') await this.#refresher(this.#deps.secrets).refused(bearer);
     }
   }
 
