@@ -280,4 +280,17 @@ describe('an OAuth connection at the moment of a request', () => {
     });
     expect(sent).toHaveLength(1);
   });
+  it('a grant missing from the secret store, or one that cannot be read, is a sign-in to make again', async () => {
+    for (const kept of [undefined, '{"not":"a grant"}']) {
+      const { upstream, values, sent } = hub(() => tokens(1));
+      if (kept === undefined) values.delete(KEY);
+      else values.set(KEY, kept);
+      const error = await upstream.credentials('board').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(SignInNeeded);
+      expect((error as Error).message).toContain(
+        'A person must sign in again: `capabilities hub auth board`.',
+      );
+      expect(sent).toEqual([]);
+    }
+  });
 });
