@@ -59,8 +59,6 @@ export class OAuthRefresher {
   readonly #deps: OAuthRefreshDeps;
   /** Refreshes under way, by secret key: concurrent requests share one. */
   readonly #inFlight = new Map<string, Promise<OAuthGrant>>();
-  /** Digests of access tokens a source refused (401): each is refreshed before it is sent again. */
-  readonly #refused = new Set<string>();
 
   constructor(deps: OAuthRefreshDeps) {
     this.#deps = deps;
@@ -72,7 +70,7 @@ export class OAuthRefresher {
    */
   async current(connection: Connection, ref: SecretRef, value: string, force = false): Promise<OAuthGrant> {
     const grant = parseGrant(value, `${connection.namespace}/${connection.name}`);
-    const refused = this.#refused.size > 0 && this.#refused.has(await sha256Hex(grant.access_token));
+    const refused = ref.refused !== undefined && ref.refused === (await sha256Hex(grant.access_token));
     if (!force && !refused && !needsRefresh(grant, this.#deps.clock.now())) return grant;
     let pending = this.#inFlight.get(ref.key);
     if (!pending) {
@@ -129,7 +127,11 @@ export class OAuthRefresher {
     // The fact of the refresh, never the value: the ref's setAt moves (hub-secrets.ts reads it again).
     this.#deps.store.putConnection({
       ...current,
-      secrets: current.secrets.map((r) => (r.key === ref.key ? { ...r, setAt: now } : r)),
+      secrets: current.secrets.map((r) => {
+        if (r.key !== ref.key) return r;
+        const { refused: _replaced, ...rest } = r;
+        return { ...rest, setAt: now };
+      }),
     });
     return renewed;
   }
@@ -152,13 +154,20 @@ export class OAuthRefresher {
   }
 
   /**
-   * The source refused the access token (401) although the clock calls it good: it is marked
-   * refused here, in memory, so the next request refreshes it first (and, if that fails, waits
-   * for a person) instead of sending it again. The secret store is not written: a newer grant
-   * there (a sign-in, another process's refresh) must never be overwritten by this mark.
+   * The source refused the access token (401) although the clock calls it good: the connection's
+   * reference records the token's digest (SecretRef.refused), so the next request, in any process,
+   * refreshes it first (and, if that fails, waits for a person) instead of sending it again. The
+   * secret store is not written: a newer grant there (a sign-in, another process's refresh) must
+   * never be overwritten by this mark, and a digest names no newer token.
    */
-  async refused(accessToken: string): Promise<void> {
-    this.#refused.add(await sha256Hex(accessToken));
+  async refused(connection: Connection, ref: SecretRef, accessToken: string): Promise<void> {
+    const refused = await sha256Hex(accessToken);
+    const current = this.#deps.store.getConnection(connection.namespace, connection.name);
+    if (!current?.secrets.some((r) => r.key === ref.key)) return;
+    this.#deps.store.putConnection({
+      ...current,
+      secrets: current.secrets.map((r) => (r.key === ref.key ? { ...r, refused } : r)),
+    });
   }
 
   /** A fetch that reaches the grant's token endpoint and nothing else. */

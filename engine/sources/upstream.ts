@@ -192,8 +192,8 @@ export class Upstream {
   }
 
   /**
-   * The source answered 401 to a call: an OAuth access token it refused is marked expired, so the
-   * next call refreshes it first (never this call again: it is not retried).
+   * The source answered 401 to a call: an OAuth access token it refused is marked refused on the
+   * connection's reference (never in the secret store), so the next call refreshes it first (never this call again: it is not retried).
    */
   async #refused(
     source: Source,
@@ -204,7 +204,8 @@ export class Upstream {
     const bearer = credentials.headers.Authorization?.replace(/^Bearer /, '');
     if (!connection || !bearer || !this.#deps.secrets) return;
     for (const ref of connection.secrets) {
-      if (ref.delivery.kind === 'oauth') await this.#refresher(this.#deps.secrets).refused(bearer);
+      if (ref.delivery.kind === 'oauth')
+        await this.#refresher(this.#deps.secrets).refused(connection, ref, bearer);
     }
   }
 
