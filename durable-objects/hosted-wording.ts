@@ -18,6 +18,7 @@ export const hostedWording: HostWording = {
   listRuns: "see the runs in the hub's dashboard",
   decideRun: (runId) => `decide on run ${runId} in the hub's dashboard`,
   decideElsewhere: "decide in the hub's dashboard",
-  addConnection: (namespace) => `in the hub's dashboard, under "${namespace}"`,
+  addConnection: (namespace, connection) =>
+    `in the hub's dashboard, under "${!connection || connection === 'default' ? namespace : `${namespace}/${connection}`}"`,
   openDashboard: "sign in to the hub's dashboard again",
 };

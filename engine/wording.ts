@@ -30,8 +30,11 @@ export interface HostWording {
   decideRun(runId: string): string;
   /** After "Resume the run to be asked again, or ": how a person decides without the prompt. */
   decideElsewhere: string;
-  /** In parentheses after "a connection the user adds", and after "A person must add a connection for X: ". */
-  addConnection(namespace: string): string;
+  /**
+   * In parentheses after "a connection the user adds", and after "A person must add a connection
+   * for X: ". A connection other than `default` is named, so the person adds the one the call used.
+   */
+  addConnection(namespace: string, connection?: string | null): string;
   /** After "For the whole dashboard, ": how a person opens the dashboard anew (a page session). */
   openDashboard: string;
 }

@@ -19,6 +19,7 @@ export const localWording: HostWording = {
   listRuns: 'list runs with `capabilities hub runs`',
   decideRun: (runId) => `run \`capabilities hub approve ${runId}\``,
   decideElsewhere: 'decide with `capabilities hub approve`',
-  addConnection: (namespace) => `\`capabilities hub auth ${namespace}\``,
+  addConnection: (namespace, connection) =>
+    `\`capabilities hub auth ${namespace}${!connection || connection === 'default' ? '' : ` --connection ${connection}`}\``,
   openDashboard: 'run `capabilities hub dashboard` in a terminal',
 };

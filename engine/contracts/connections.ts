@@ -67,6 +67,15 @@ export const SecretRef = z.object({
    * process serving the hub knows to read it again for scrubbing (hub-secrets.ts).
    */
   setAt: Timestamp.optional(),
+  /**
+   * An OAuth connection's: the SHA-256 (hex) of an access token the source refused (401) while
+   * the clock called it good. That token is refreshed before it is sent again, in every process
+   * serving the hub; the grant in the secret store is never rewritten for it.
+   */
+  refused: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
 });
 export type SecretRef = z.infer<typeof SecretRef>;
 

@@ -38,6 +38,7 @@ import { decide, type PolicyDecision } from '../policy/decide.ts';
 import type { Clock, HubStore, JournalStart, Random } from '../ports.ts';
 import { firstSentence } from '../search/first-sentence.ts';
 import type { SecretScrubbing } from '../secrets/hub-secrets.ts';
+import type { Credentials } from '../sources/connector.ts';
 import { SignInNeeded } from '../sources/oauth-refresh.ts';
 import { callArgsDigest } from './args-digest.ts';
 import { argsPreview } from './args-preview.ts';
@@ -67,7 +68,13 @@ export type GateAnswer =
 export type UpstreamCall = (
   address: string,
   args: { [key: string]: JsonValue },
-  options: { connection?: string | undefined; timeoutMs: number; tool?: ManifestTool },
+  options: {
+    connection?: string | undefined;
+    timeoutMs: number;
+    tool?: ManifestTool;
+    /** The connection's credentials as `ready` resolved them: nothing is refreshed after the start. */
+    credentials?: Credentials | undefined;
+  },
 ) => Promise<CallOutcome>;
 
 export interface GateDeps {
@@ -80,9 +87,10 @@ export interface GateDeps {
   scrubbing: SecretScrubbing;
   /**
    * Makes an OAuth connection ready before a call on it starts (its token refreshed when due);
-   * throws SignInNeeded when a person must sign in again. Absent: nothing to make ready.
+   * throws SignInNeeded when a person must sign in again. The credentials it resolves are the
+   * ones the call is sent with. Absent: nothing to make ready.
    */
-  ready?: ((namespace: string, connection: string) => Promise<void>) | undefined;
+  ready?: ((namespace: string, connection: string) => Promise<Credentials>) | undefined;
 }
 
 const toolError = (code: ToolErrorCode, message: string, retryable = false, hint?: string): CallOutcome => ({
@@ -136,12 +144,16 @@ async function gate(deps: GateDeps, run: Run, call: GuestCall): Promise<GateAnsw
       return entry ? replay(store, call, digest, entry) : admit(deps, run, call, digest, prepared);
     });
   let step = decide(false);
+  let credentials: Credentials | undefined;
   if (step.kind === 'prepare') {
     const prepare = step;
     // An OAuth connection's token is refreshed before the start is committed: a sign-in that no
     // longer works stops the call unsent, waiting for a person, and the resumed run makes it.
-    const waits = await signInWaits(deps, call, prepare.connection);
-    if (waits) return store.atomically(() => awaitConnection(deps, run, call, prepare, waits));
+    const ready = await signInWaits(deps, call, prepare.connection);
+    if (ready.kind === 'waits') {
+      return store.atomically(() => awaitConnection(deps, run, call, prepare, ready.reason));
+    }
+    credentials = ready.credentials;
     step = decide(true);
   }
   if (step.kind === 'prepare') return { kind: 'end', ending: { kind: 'busy' } };
@@ -154,6 +166,8 @@ async function gate(deps: GateDeps, run: Run, call: GuestCall): Promise<GateAnsw
       connection: step.connection ?? undefined,
       timeoutMs: deps.limits.upstreamTimeoutMs,
       tool: step.tool,
+      // Resolved before the start was recorded, on the connection the start names.
+      ...(credentials && step.connection !== null ? { credentials } : {}),
     });
   } catch (error) {
     const message = error instanceof HubError ? error.message : 'the call failed inside the hub';
@@ -275,15 +289,22 @@ function admit(
   return { kind: 'send', tool, connection };
 }
 
-/** Why a person must sign in again before the call, or undefined when its connection is ready. */
-async function signInWaits(deps: GateDeps, call: GuestCall, connection: string): Promise<string | undefined> {
+/**
+ * The connection's credentials, ready for the call; or why a person must sign in again first.
+ * Any other failure leaves the credentials to the upstream call, which fails as it would have.
+ */
+async function signInWaits(
+  deps: GateDeps,
+  call: GuestCall,
+  connection: string,
+): Promise<{ kind: 'ready'; credentials?: Credentials } | { kind: 'waits'; reason: string }> {
   const namespace = parseToolAddress(call.address)?.namespace ?? '';
   try {
-    await deps.ready?.(namespace, connection);
-    return undefined;
+    const credentials = await deps.ready?.(namespace, connection);
+    return credentials ? { kind: 'ready', credentials } : { kind: 'ready' };
   } catch (error) {
-    // Anything else fails the call as it would have upstream, once its start is recorded.
-    return error instanceof SignInNeeded ? error.message : undefined;
+    if (error instanceof SignInNeeded) return { kind: 'waits', reason: error.message };
+    return { kind: 'ready' };
   }
 }
 

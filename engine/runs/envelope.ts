@@ -96,7 +96,7 @@ export function buildEnvelope({
         message:
           p.kind === 'approval'
             ? `A person must decide: ${wording.decideRun(run.id)}. Then call execute({ resume: "${run.id}" }).`
-            : `A person must add a connection for ${namespace}: ${wording.addConnection(namespace)}. Then resume.`,
+            : `A person must add a connection for ${namespace}: ${wording.addConnection(namespace, p.connection)}. Then resume.`,
       };
     });
   }

@@ -17,6 +17,7 @@ import {
   type FetchLike as SdkFetch,
 } from '@modelcontextprotocol/client';
 import type { Connection, SecretRef } from '../contracts/connections.ts';
+import { sha256Hex } from '../digest.ts';
 import { HubError } from '../errors.ts';
 import type { Clock, HubStore } from '../ports.ts';
 import type { HubSecrets } from '../secrets/hub-secrets.ts';
@@ -69,7 +70,8 @@ export class OAuthRefresher {
    */
   async current(connection: Connection, ref: SecretRef, value: string, force = false): Promise<OAuthGrant> {
     const grant = parseGrant(value, `${connection.namespace}/${connection.name}`);
-    if (!force && !needsRefresh(grant, this.#deps.clock.now())) return grant;
+    const refused = ref.refused !== undefined && ref.refused === (await sha256Hex(grant.access_token));
+    if (!force && !refused && !needsRefresh(grant, this.#deps.clock.now())) return grant;
     let pending = this.#inFlight.get(ref.key);
     if (!pending) {
       pending = this.#refresh(connection, ref, grant).finally(() => this.#inFlight.delete(ref.key));
@@ -105,41 +107,67 @@ export class OAuthRefresher {
     const now = this.#deps.clock.now();
     const renewed = renewedGrant(grant, tokens, now);
     this.#deps.hubSecrets.learn(grantSecretValues(renewed));
+    // While the token endpoint answered, a person may have signed in again, removed the source,
+    // or another process may have refreshed: the new tokens are written only over the grant they
+    // were refreshed from, on a connection that still holds it (a removed one is never recreated).
+    const current = this.#deps.store.getConnection(namespace, name);
+    if (!current?.secrets.some((r) => r.key === ref.key)) {
+      throw needed('the connection was removed while its token was refreshed');
+    }
+    const stored = await this.#storedGrant(ref);
+    if (stored?.access_token !== grant.access_token) {
+      if (stored && !needsRefresh(stored, this.#deps.clock.now())) {
+        this.#deps.hubSecrets.learn(grantSecretValues(stored));
+        return stored;
+      }
+      // Neither is kept: the stored grant is not ours to overwrite; this call uses the new token.
+      return renewed;
+    }
     await this.#deps.secrets.set(ref.key, JSON.stringify(renewed));
     // The fact of the refresh, never the value: the ref's setAt moves (hub-secrets.ts reads it again).
-    const current = this.#deps.store.getConnection(namespace, name) ?? connection;
     this.#deps.store.putConnection({
       ...current,
-      secrets: current.secrets.map((r) => (r.key === ref.key ? { ...r, setAt: now } : r)),
+      secrets: current.secrets.map((r) => {
+        if (r.key !== ref.key) return r;
+        const { refused: _replaced, ...rest } = r;
+        return { ...rest, setAt: now };
+      }),
     });
     return renewed;
   }
 
-  /** The grant another process wrote since `grant` was read, when its token is good; else undefined. */
-  async #refreshedElsewhere(ref: SecretRef, grant: OAuthGrant): Promise<OAuthGrant | undefined> {
+  /** The grant the secret store holds now under `ref`, or undefined when none or not a grant. */
+  async #storedGrant(ref: SecretRef): Promise<OAuthGrant | undefined> {
     const value = await this.#deps.secrets.get(ref.key).catch(() => undefined);
     if (value === undefined) return undefined;
     const parsed = OAuthGrant.safeParse(safeJson(value));
-    if (!parsed.success || parsed.data.access_token === grant.access_token) return undefined;
-    if (needsRefresh(parsed.data, this.#deps.clock.now())) return undefined;
-    this.#deps.hubSecrets.learn(grantSecretValues(parsed.data));
-    return parsed.data;
+    return parsed.success ? parsed.data : undefined;
+  }
+
+  /** The grant another process wrote since `grant` was read, when its token is good; else undefined. */
+  async #refreshedElsewhere(ref: SecretRef, grant: OAuthGrant): Promise<OAuthGrant | undefined> {
+    const stored = await this.#storedGrant(ref);
+    if (!stored || stored.access_token === grant.access_token) return undefined;
+    if (needsRefresh(stored, this.#deps.clock.now())) return undefined;
+    this.#deps.hubSecrets.learn(grantSecretValues(stored));
+    return stored;
   }
 
   /**
-   * The source refused the access token (401) although the clock calls it good: it is marked
-   * expired in the secret store, so the next request refreshes it first (and, if that fails,
-   * waits for a person) instead of sending it again.
+   * The source refused the access token (401) although the clock calls it good: the connection's
+   * reference records the token's digest (SecretRef.refused), so the next request, in any process,
+   * refreshes it first (and, if that fails, waits for a person) instead of sending it again. The
+   * secret store is not written: a newer grant there (a sign-in, another process's refresh) must
+   * never be overwritten by this mark, and a digest names no newer token.
    */
-  async refused(ref: SecretRef, accessToken: string): Promise<void> {
-    const value = await this.#deps.secrets.get(ref.key).catch(() => undefined);
-    if (value === undefined) return;
-    const parsed = OAuthGrant.safeParse(safeJson(value));
-    if (!parsed.success || parsed.data.access_token !== accessToken) return;
-    await this.#deps.secrets.set(
-      ref.key,
-      JSON.stringify({ ...parsed.data, expires_at: this.#deps.clock.now() }),
-    );
+  async refused(connection: Connection, ref: SecretRef, accessToken: string): Promise<void> {
+    const refused = await sha256Hex(accessToken);
+    const current = this.#deps.store.getConnection(connection.namespace, connection.name);
+    if (!current?.secrets.some((r) => r.key === ref.key)) return;
+    this.#deps.store.putConnection({
+      ...current,
+      secrets: current.secrets.map((r) => (r.key === ref.key ? { ...r, refused } : r)),
+    });
   }
 
   /** A fetch that reaches the grant's token endpoint and nothing else. */

@@ -6,6 +6,7 @@
  * person administers (adding, reviewing, refreshing sources, entering secrets) is `Sources`.
  */
 import { parseToolAddress } from '../address.ts';
+import type { Connection, SecretRef } from '../contracts/connections.ts';
 import type { JsonValue } from '../contracts/names.ts';
 import type { CallOutcome } from '../contracts/runs.ts';
 import type { ManifestTool, Source } from '../contracts/sources.ts';
@@ -52,6 +53,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** The tool as the caller already read it from the store, so it is not read twice. */
   tool?: ManifestTool | undefined;
+  /** The connection's credentials as `ready` resolved them before the call's start was recorded. */
+  credentials?: Credentials | undefined;
 }
 
 export class Upstream {
@@ -78,10 +81,12 @@ export class Upstream {
 
   /**
    * Makes a connection ready for a call: an OAuth access token that is due is refreshed now, before
-   * the call's start is recorded; throws SignInNeeded when a person must sign in again.
+   * the call's start is recorded; throws SignInNeeded when a person must sign in again. The
+   * credentials it returns go to `callTool` (CallOptions.credentials), so nothing is refreshed
+   * once the start is recorded.
    */
-  async ready(namespace: string, connectionName: string): Promise<void> {
-    await this.credentials(namespace, connectionName);
+  async ready(namespace: string, connectionName: string): Promise<Credentials> {
+    return this.credentials(namespace, connectionName);
   }
 
   /**
@@ -101,7 +106,7 @@ export class Upstream {
     const tool = options.tool?.address === address ? options.tool : parsed && store.getTool(address);
     if (!parsed || !tool) throw new HubError('not_found', `no tool ${address}; find tools with search`);
     const source = storedSource(store, parsed.namespace, this.#deps.wording);
-    const credentials = await this.#credentials(source, options.connection);
+    const credentials = options.credentials ?? (await this.#credentials(source, options.connection));
     await hubSecrets.refresh();
     hubSecrets.learn(credentials.secrets);
     const scrub = hubSecrets.scrubber;
@@ -131,32 +136,64 @@ export class Upstream {
     for (const ref of connection.secrets) {
       const secrets = heldSecrets(this.#deps.secrets);
       const value = await secrets.get(ref.key);
+      if (ref.delivery.kind === 'oauth') {
+        const grant = await this.#grant(source, connection, ref, secrets, value, force);
+        delivered.push({ delivery: ref.delivery, value: grant.access_token });
+        more.push(...(value === undefined ? [] : [value]), ...grantSecretValues(grant));
+        continue;
+      }
       if (value === undefined) {
         throw new HubError(
           'not_found',
           `the secret of connection "${namespace}/${connection.name}" is missing from the secret store. ` +
-            (ref.delivery.kind === 'oauth'
-              ? `Sign in again: ${this.#deps.wording.signInAgain(namespace, connection.name)}.`
-              : this.#deps.wording.enterSecretAgain(namespace, connection.name)),
+            this.#deps.wording.enterSecretAgain(namespace, connection.name),
           { detail: `the secret store is ${secrets.where}` },
         );
       }
-      if (ref.delivery.kind === 'oauth') {
-        // Scrubbed from now on, whether or not the refresh below works.
-        this.#deps.hubSecrets.learn(secretValuesOf(value));
-        const grant = await this.#refresher(secrets).current(connection, ref, value, force);
-        this.#sameOrigin(source, connection.name, grant);
-        delivered.push({ delivery: ref.delivery, value: grant.access_token });
-        more.push(value, ...grantSecretValues(grant));
-      } else delivered.push({ delivery: ref.delivery, value });
+      delivered.push({ delivery: ref.delivery, value });
     }
     const credentials = deliver(connection.name, delivered);
     return { ...credentials, secrets: [...credentials.secrets, ...more] };
   }
 
   /**
-   * The source answered 401 to a call: an OAuth access token it refused is marked expired, so the
-   * next call refreshes it first (never this call again: it is not retried).
+   * An OAuth connection's grant, refreshed when due. A grant missing from the secret store, or one
+   * that cannot be read, is a sign-in that no longer works (SignInNeeded): a call waits for a
+   * person instead of failing.
+   */
+  async #grant(
+    source: Source,
+    connection: Connection,
+    ref: SecretRef,
+    secrets: SecretStore,
+    value: string | undefined,
+    force: boolean,
+  ): Promise<OAuthGrant> {
+    const { namespace } = source;
+    const needed = (why: string) =>
+      new SignInNeeded(
+        namespace,
+        connection.name,
+        why,
+        this.#deps.wording.signInAgain(namespace, connection.name),
+      );
+    if (value === undefined) throw needed(`the grant is missing from the secret store (${secrets.where})`);
+    // Scrubbed from now on, whether or not the refresh below works.
+    this.#deps.hubSecrets.learn(secretValuesOf(value));
+    let grant: OAuthGrant;
+    try {
+      grant = await this.#refresher(secrets).current(connection, ref, value, force);
+    } catch (error) {
+      if (isHubError(error, 'corrupt')) throw needed('the grant kept for it cannot be read');
+      throw error;
+    }
+    this.#sameOrigin(source, connection.name, grant);
+    return grant;
+  }
+
+  /**
+   * The source answered 401 to a call: an OAuth access token it refused is marked refused on the
+   * connection's reference (never in the secret store), so the next call refreshes it first (never this call again: it is not retried).
    */
   async #refused(
     source: Source,
@@ -167,7 +204,8 @@ export class Upstream {
     const bearer = credentials.headers.Authorization?.replace(/^Bearer /, '');
     if (!connection || !bearer || !this.#deps.secrets) return;
     for (const ref of connection.secrets) {
-      if (ref.delivery.kind === 'oauth') await this.#refresher(this.#deps.secrets).refused(ref, bearer);
+      if (ref.delivery.kind === 'oauth')
+        await this.#refresher(this.#deps.secrets).refused(connection, ref, bearer);
     }
   }
 

@@ -10,6 +10,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ManifestTool } from '../../engine/contracts/sources.ts';
+import { HubError } from '../../engine/errors.ts';
 import { HubSecrets } from '../../engine/secrets/hub-secrets.ts';
 import { SCRUBBED } from '../../engine/secrets/scrub.ts';
 import type { SecretStore } from '../../engine/secrets/secret-store.ts';
@@ -63,7 +65,10 @@ const grant: OAuthGrant = {
 };
 
 /** The hub's engine parts around one OAuth connection, with a network double for the token endpoint. */
-function hub(answer: (url: string, body: URLSearchParams) => Response | Promise<Response>) {
+function hub(
+  answer: (url: string, body: URLSearchParams) => Response | Promise<Response>,
+  callTool: SourceConnector['callTool'] = async () => ({ content: [] }),
+) {
   const values = new Map([[KEY, JSON.stringify(grant)]]);
   const secrets: SecretStore = {
     where: 'a test store',
@@ -81,7 +86,7 @@ function hub(answer: (url: string, body: URLSearchParams) => Response | Promise<
   const connector: SourceConnector = {
     privateAddresses: 'allow',
     listTools: async () => ({ tools: [] }),
-    callTool: async () => ({ content: [] }),
+    callTool,
     onToolsChanged: () => {},
     health: () => undefined,
     close: async () => {},
@@ -224,6 +229,68 @@ describe('an OAuth connection at the moment of a request', () => {
       const error = await upstream.credentials('board').catch((e: unknown) => e);
       expect(error).toBeInstanceOf(SignInNeeded);
       expect((error as Error).message).not.toContain(grant.refresh_token);
+    }
+  });
+  it('a person signed in again while the token was refreshed: their grant stays, and is used', async () => {
+    const signedIn = { ...grant, access_token: 'at-signed-in-0123456789abcdef', expires_at: NOW + 3_600_000 };
+    const { upstream, values } = hub(() => {
+      values.set(KEY, JSON.stringify(signedIn));
+      return tokens(1);
+    });
+    expect((await upstream.credentials('board')).headers).toEqual({
+      Authorization: `Bearer ${signedIn.access_token}`,
+    });
+    expect(JSON.parse(values.get(KEY) ?? '{}')).toEqual(signedIn);
+    expect(local.store.getConnection('board', 'default')?.secrets[0]?.setAt).toBe(1);
+  });
+
+  it('the source was removed while the token was refreshed: nothing is written, the connection is not recreated', async () => {
+    const { upstream, values } = hub(() => {
+      local.store.removeConnection('board', 'default');
+      values.delete(KEY);
+      return tokens(1);
+    });
+    const error = await upstream.credentials('board').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SignInNeeded);
+    expect(values.has(KEY)).toBe(false);
+    expect(local.store.getConnection('board', 'default')).toBeUndefined();
+  });
+
+  it('a token the source refused is refreshed before it is sent again, without rewriting the stored grant', async () => {
+    const fresh = { ...grant, expires_at: NOW + 3_600_000 };
+    const { upstream, values, sent } = hub(
+      () => tokens(1),
+      async () => {
+        throw new HubError('unauthorized', 'the source answered 401');
+      },
+    );
+    values.set(KEY, JSON.stringify(fresh));
+    const tool: ManifestTool = {
+      address: 'board.list_posts',
+      name: 'list_posts',
+      inputSchema: { type: 'object' },
+      contract: '0'.repeat(64),
+    };
+    const outcome = await upstream.callTool('board.list_posts', {}, { tool });
+    expect(outcome.ok).toBe(false);
+    expect(JSON.parse(values.get(KEY) ?? '{}')).toEqual(fresh);
+    expect(sent).toHaveLength(0);
+    expect((await upstream.credentials('board')).headers).toEqual({
+      Authorization: 'Bearer at-1-0123456789abcdef',
+    });
+    expect(sent).toHaveLength(1);
+  });
+  it('a grant missing from the secret store, or one that cannot be read, is a sign-in to make again', async () => {
+    for (const kept of [undefined, '{"not":"a grant"}']) {
+      const { upstream, values, sent } = hub(() => tokens(1));
+      if (kept === undefined) values.delete(KEY);
+      else values.set(KEY, kept);
+      const error = await upstream.credentials('board').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(SignInNeeded);
+      expect((error as Error).message).toContain(
+        'A person must sign in again: `capabilities hub auth board`.',
+      );
+      expect(sent).toEqual([]);
     }
   });
 });
