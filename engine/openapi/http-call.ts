@@ -51,7 +51,9 @@ export function buildRequest(
   for (const [name, value] of Object.entries(credentials.headers)) headers.set(name, value);
   if (cookies.length > 0) headers.set('cookie', cookies.join('; '));
   headers.set('accept', 'application/json, */*;q=0.5');
-  const url = new URL(baseUrl.replace(/\/+$/, '') + path);
+  const url = new URL(baseUrl);
+  url.hash = '';
+  url.pathname = url.pathname.replace(/\/+$/, '') + path;
   const search = query.toString();
   if (search) url.search = url.search ? `${url.search}&${search}` : search;
   const init: RequestInit = { method: operation.method.toUpperCase(), headers };

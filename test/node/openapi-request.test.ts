@@ -55,6 +55,16 @@ describe('buildRequest', () => {
     );
   });
 
+  it('puts the path under the path of the server URL, keeping a query the server URL has', () => {
+    const { url } = buildRequest(
+      'https://api.example/v1?version=2',
+      operation,
+      { id: '1', tag: 'x' },
+      NO_CREDENTIALS,
+    );
+    expect(url.href).toBe('https://api.example/v1/users/1/notes?version=2&tag=x');
+  });
+
   it('sends a form body as form fields', () => {
     const form: ToolOperation = {
       method: 'post',
