@@ -18,6 +18,17 @@ function scalar(value: JsonValue): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/** A path argument, URL-encoded; `.` and `..` are refused (they would step out of the reviewed path). */
+function pathSegment(property: string, value: string): string {
+  if (value === '.' || value === '..') {
+    throw new HubError(
+      'invalid_input',
+      `the argument "${property}" is "${value}", which would change the path the tool was reviewed with; give a plain value`,
+    );
+  }
+  return encodeURIComponent(value);
+}
+
 /** The URL and init of the request that calls `operation` with `args`. */
 export function buildRequest(
   baseUrl: string,
@@ -40,7 +51,7 @@ export function buildRequest(
       }
       continue;
     }
-    if (p.in === 'path') path = path.split(`{${p.name}}`).join(encodeURIComponent(scalar(value)));
+    if (p.in === 'path') path = path.split(`{${p.name}}`).join(pathSegment(p.property, scalar(value)));
     else if (p.in === 'query') {
       for (const item of Array.isArray(value) ? value : [value]) query.append(p.name, scalar(item));
     } else if (p.in === 'header') headers.set(p.name, scalar(value));
@@ -53,7 +64,14 @@ export function buildRequest(
   headers.set('accept', 'application/json, */*;q=0.5');
   const url = new URL(baseUrl);
   url.hash = '';
-  url.pathname = url.pathname.replace(/\/+$/, '') + path;
+  const basePath = url.pathname.replace(/\/+$/, '');
+  url.pathname = basePath + path;
+  if (!url.pathname.startsWith(`${basePath}/`) && url.pathname !== basePath) {
+    throw new HubError(
+      'invalid_input',
+      `the arguments make the path ${url.pathname}, outside the API's ${basePath || '/'}; give path arguments that are plain values`,
+    );
+  }
   const search = query.toString();
   if (search) url.search = url.search ? `${url.search}&${search}` : search;
   const init: RequestInit = { method: operation.method.toUpperCase(), headers };

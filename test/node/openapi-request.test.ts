@@ -65,6 +65,25 @@ describe('buildRequest', () => {
     expect(url.href).toBe('https://api.example/v1/users/1/notes?version=2&tag=x');
   });
 
+  it('refuses a path argument . or .., which would leave the reviewed path', () => {
+    for (const id of ['.', '..']) {
+      expect(() => buildRequest('https://api.example/v1', operation, { id }, NO_CREDENTIALS)).toThrow(
+        `the argument "id" is "${id}", which would change the path the tool was reviewed with; give a plain value`,
+      );
+    }
+    const up: ToolOperation = {
+      method: 'get',
+      path: '/{a}/{b}',
+      parameters: [
+        { name: 'a', in: 'path', property: 'a' },
+        { name: 'b', in: 'path', property: 'b' },
+      ],
+    };
+    expect(
+      buildRequest('https://api.example/v1', up, { a: '.a', b: '..b' }, NO_CREDENTIALS).url.pathname,
+    ).toBe('/v1/.a/..b');
+  });
+
   it('sends a form body as form fields', () => {
     const form: ToolOperation = {
       method: 'post',
