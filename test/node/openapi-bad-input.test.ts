@@ -120,7 +120,9 @@ describe('OpenAPI documents the hub refuses, saying why', () => {
     // 7 levels of 10 references each would expand to 10^7 copies of the last level.
     const levels: Record<string, object> = {};
     for (let i = 0; i < 7; i++)
-      levels[`L${i}`] = { allOf: Array.from({ length: 10 }, () => ({ $ref: `#/components/parameters/p/L${i + 1}` })) };
+      levels[`L${i}`] = {
+        allOf: Array.from({ length: 10 }, () => ({ $ref: `#/components/parameters/p/L${i + 1}` })),
+      };
     levels.L7 = { type: 'string' };
     const bomb = api(
       {

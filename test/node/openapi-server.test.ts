@@ -58,8 +58,8 @@ describe('server URLs the hub refuses', () => {
         'things',
         0,
         undefined,
-      ).url,
-    ).toBe('http://api.x.com/');
+      ),
+    ).toMatchObject({ url: 'http://api.x.com/' });
     expect(
       sourceFromDraft(
         { kind: 'openapi', document: 'http://docs.x.com/o.json' },
@@ -67,8 +67,8 @@ describe('server URLs the hub refuses', () => {
         0,
         undefined,
         'http://api.x.com/',
-      ).url,
-    ).toBe('http://api.x.com/');
+      ),
+    ).toMatchObject({ url: 'http://api.x.com/' });
   });
 
   it('a server with a user name and password, or with a query or a fragment', async () => {
