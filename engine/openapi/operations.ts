@@ -3,7 +3,8 @@
  * `operationId` (normalized as MCP tool names are) or else from its method and path; described by
  * its summary and description; its input schema one property per parameter (path, query, header,
  * cookie) plus `body`; its output schema the success response's JSON object schema; read-only
- * for GET, HEAD and OPTIONS. Each tool carries its `operation`: how a call becomes a request.
+ * for GET, HEAD and OPTIONS. Each tool carries its `operation`: how a call becomes a request. An
+ * operation whose request body the hub cannot encode (multipart, binary) is left out, saying why.
  */
 import type { JsonValue } from '../contracts/names.ts';
 import type { ToolOperation } from '../contracts/sources.ts';
@@ -63,8 +64,17 @@ export function operationTools(document: OpenApiDocument): OperationTools {
         );
         continue;
       }
+      const input = { name, method, path, item, operation, where };
+      const unsent = unsentBody(refs, input);
+      if (unsent) {
+        notices.push(
+          `left out ${where}: its request body is ${unsent.join(', ')}, which the hub does not send ` +
+            '(it sends JSON, form fields (application/x-www-form-urlencoded) and text)',
+        );
+        continue;
+      }
       taken.add(name);
-      tools.push(operationTool(refs, { name, method, path, item, operation, where }));
+      tools.push(operationTool(refs, input));
     }
   }
   return { tools, notices };
@@ -115,6 +125,24 @@ function parameters(refs: Refs, input: OperationInput): Parameter[] {
   return [...byKey.values()];
 }
 
+/** Whether the hub encodes a request body of `mediaType`: JSON, form fields, or text. */
+function sendable(mediaType: string): boolean {
+  return (
+    /^application\/json\b/i.test(mediaType) ||
+    /^[^/]+\/[^;]*\+json\b/i.test(mediaType) ||
+    /^application\/x-www-form-urlencoded\b/i.test(mediaType) ||
+    /^text\/[^*]/i.test(mediaType)
+  );
+}
+
+/** The media types of an operation's request body when the hub encodes none of them; else undefined. */
+function unsentBody(refs: Refs, input: OperationInput): string[] | undefined {
+  const body = refs.resolve(input.operation.requestBody ?? null, input.where);
+  if (!isObject(body) || !isObject(body.content)) return undefined;
+  const types = Object.keys(body.content);
+  return types.length > 0 && !types.some(sendable) ? types : undefined;
+}
+
 /** The request body's media type, JSON first, and its schema; undefined when the operation has none. */
 function requestBody(
   refs: Refs,
@@ -127,8 +155,7 @@ function requestBody(
     types.find((t) => /^application\/json\b/i.test(t)) ??
     types.find((t) => /[/+]json\b/i.test(t)) ??
     types.find((t) => /^application\/x-www-form-urlencoded\b/i.test(t)) ??
-    types.find((t) => /^text\//i.test(t)) ??
-    types[0];
+    types.find(sendable);
   if (mediaType === undefined) return undefined;
   const media = body.content[mediaType];
   const json = /json/i.test(mediaType) || /x-www-form-urlencoded/i.test(mediaType);
