@@ -194,7 +194,7 @@ function describe(operation: JsonObject): string | undefined {
 
 function operationTool(refs: Refs, input: OperationInput): ListedTool {
   const schemas = refs.schemas(input.where);
-  const properties: JsonObject = {};
+  const properties: JsonObject = Object.create(null) as JsonObject;
   const required: string[] = [];
   const params = parameters(refs, input);
   const names = params.map((p) => p.name);
@@ -202,7 +202,7 @@ function operationTool(refs: Refs, input: OperationInput): ListedTool {
   for (const p of params) {
     // The same name in two places (an `id` in the path and in the query): each says where.
     let property = names.filter((n) => n === p.name).length > 1 ? `${p.in}_${p.name}` : p.name;
-    while (property in properties) property = `${property}_`;
+    while (Object.hasOwn(properties, property)) property = `${property}_`;
     const schema = schemas.convert(p.schema);
     properties[property] =
       p.description && isObject(schema) && schema.description === undefined
@@ -214,7 +214,7 @@ function operationTool(refs: Refs, input: OperationInput): ListedTool {
   const body = requestBody(refs, input);
   if (body) {
     let property = 'body';
-    while (property in properties) property = `${property}_`;
+    while (Object.hasOwn(properties, property)) property = `${property}_`;
     const schema = schemas.convert(body.schema);
     properties[property] =
       body.description && isObject(schema) && schema.description === undefined

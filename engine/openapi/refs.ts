@@ -162,13 +162,14 @@ export class SchemaConversion {
     this.#count(1);
     if (Array.isArray(node)) return node.map((item) => this.#walk(item, depth + 1, inlining));
     if (!isObject(node)) return node;
-    const out: JsonObject = {};
+    // Null-prototype objects: a key `__proto__` in the document is a name like any other.
+    const out: JsonObject = Object.create(null) as JsonObject;
     for (const [key, value] of Object.entries(node)) {
       if (key.startsWith('x-') || DROPPED.has(key)) continue;
       if (key === '$ref' && typeof value === 'string') continue;
       if (NAMED.has(key) && isObject(value)) {
         // Keys here are names (a property called `default` or `x-id`): every value is a schema.
-        const named: JsonObject = {};
+        const named: JsonObject = Object.create(null) as JsonObject;
         for (const [name, schema] of Object.entries(value))
           named[name] = this.#walk(schema, depth + 2, inlining);
         out[key] = named;

@@ -213,3 +213,34 @@ describe('names', () => {
     expect(plain).toBe(await contractDigest({ ...tool }));
   });
 });
+
+describe('names that are also Object members', () => {
+  it('keeps a parameter named constructor and a property named __proto__ as they are', () => {
+    const text = JSON.stringify({
+      openapi: '3.1.0',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/a': {
+          post: {
+            operationId: 'a',
+            parameters: [{ name: 'constructor', in: 'query', schema: { type: 'string' } }],
+            requestBody: {
+              content: {
+                'application/json': {
+                  schema: { type: 'object', properties: JSON.parse('{"__proto__":{"type":"string"}}') },
+                },
+              },
+            },
+            responses: {},
+          },
+        },
+      },
+    });
+    const [tool] = operationTools(readDocument(text, '/home/me/o.json')).tools;
+    expect(Object.keys(tool?.inputSchema.properties ?? {})).toEqual(['constructor', 'body']);
+    expect(tool?.operation?.parameters).toEqual([
+      { name: 'constructor', in: 'query', property: 'constructor' },
+    ]);
+    expect(JSON.stringify(tool?.inputSchema)).toContain('"properties":{"__proto__":{"type":"string"}}');
+  });
+});
