@@ -18,6 +18,19 @@ function scalar(value: JsonValue): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/** Sets a header from an argument, refusing a value a header cannot carry (a line break). */
+function setHeader(headers: Headers, name: string, value: string, property: string): void {
+  try {
+    headers.set(name, value);
+  } catch (error) {
+    throw new HubError(
+      'invalid_input',
+      `the argument "${property}" cannot be sent as the header ${JSON.stringify(name)}: a header value has no line breaks or control characters`,
+      { detail: String(error) },
+    );
+  }
+}
+
 /** A path argument, URL-encoded; `.` and `..` are refused (they would step out of the reviewed path). */
 function pathSegment(property: string, value: string): string {
   if (value === '.' || value === '..') {
@@ -54,8 +67,9 @@ export function buildRequest(
     if (p.in === 'path') path = path.split(`{${p.name}}`).join(pathSegment(p.property, scalar(value)));
     else if (p.in === 'query') {
       for (const item of Array.isArray(value) ? value : [value]) query.append(p.name, scalar(item));
-    } else if (p.in === 'header') headers.set(p.name, scalar(value));
-    else cookies.push(`${p.name}=${encodeURIComponent(scalar(value))}`);
+    } else if (p.in === 'header') setHeader(headers, p.name, scalar(value), p.property);
+    else if (!Object.hasOwn(credentials.cookies, p.name))
+      cookies.push(`${p.name}=${encodeURIComponent(scalar(value))}`);
   }
   for (const [name, value] of Object.entries(credentials.query)) query.set(name, value);
   for (const [name, value] of Object.entries(credentials.cookies)) cookies.push(`${name}=${value}`);

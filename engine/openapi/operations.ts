@@ -16,7 +16,18 @@ import { Refs, type SchemaConversion } from './refs.ts';
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 const READ_ONLY = new Set<string>(['get', 'head', 'options']);
 /** Headers OpenAPI says a parameter may not define (the hub sets them itself). */
-const RESERVED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+const RESERVED_HEADERS = new Set([
+  'accept',
+  'content-type',
+  'authorization',
+  'cookie',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'host',
+]);
+/** A header or cookie name as HTTP allows it (an RFC 9110 token); a parameter named otherwise is left out. */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const NAME_CHARS = 64;
 
 /** The tools of a document, and a notice for each operation that was renamed or left out. */
@@ -110,6 +121,7 @@ function parameters(refs: Refs, input: OperationInput): Parameter[] {
     if (location !== 'path' && location !== 'query' && location !== 'header' && location !== 'cookie')
       continue;
     if (location === 'header' && RESERVED_HEADERS.has(p.name.toLowerCase())) continue;
+    if ((location === 'header' || location === 'cookie') && !TOKEN.test(p.name)) continue;
     const content = isObject(p.content) ? Object.values(p.content).find(isObject) : undefined;
     const schema = p.schema ?? content?.schema ?? {};
     const parameter: Parameter = {

@@ -244,3 +244,34 @@ describe('names that are also Object members', () => {
     expect(JSON.stringify(tool?.inputSchema)).toContain('"properties":{"__proto__":{"type":"string"}}');
   });
 });
+
+describe('header and cookie parameters the hub leaves out', () => {
+  it('drops headers the hub sets itself and names HTTP does not allow', () => {
+    const header = (name: string, where = 'header') => ({ name, in: where, schema: { type: 'string' } });
+    const text = JSON.stringify({
+      openapi: '3.1.0',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/a': {
+          get: {
+            operationId: 'a',
+            parameters: [
+              header('Host'),
+              header('Cookie'),
+              header('Content-Length'),
+              header('Transfer-Encoding'),
+              header('Connection'),
+              header('bad name'),
+              header('bad;cookie', 'cookie'),
+              header('X-Ok'),
+              header('ok', 'cookie'),
+            ],
+            responses: {},
+          },
+        },
+      },
+    });
+    const [tool] = operationTools(readDocument(text, '/home/me/o.json')).tools;
+    expect(tool?.operation?.parameters.map((p) => p.name)).toEqual(['X-Ok', 'ok']);
+  });
+});

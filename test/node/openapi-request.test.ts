@@ -84,6 +84,22 @@ describe('buildRequest', () => {
     ).toBe('/v1/.a/..b');
   });
 
+  it('refuses a header argument with a line break, and lets a key win over a cookie argument of its name', () => {
+    expect(() =>
+      buildRequest('https://api.example', operation, { id: '1', trace: 'a\r\nX-Evil: 1' }, NO_CREDENTIALS),
+    ).toThrow('the argument "trace" cannot be sent as the header "X-Trace"');
+    const credentials = deliver('default', [
+      { delivery: { kind: 'cookie', name: 'session' }, value: 'key-1' },
+    ]);
+    const { init } = buildRequest(
+      'https://api.example',
+      operation,
+      { id: '1', session: 'mine' },
+      credentials,
+    );
+    expect(new Headers(init.headers).get('cookie')).toBe('session=key-1');
+  });
+
   it('sends a form body as form fields', () => {
     const form: ToolOperation = {
       method: 'post',
