@@ -2,7 +2,7 @@
  * An OpenAPI document as the hub reads it: text under a size cap, parsed as JSON or YAML,
  * recognised by its `openapi` (3.0, 3.1) or `swagger` (2.0) member, and upgraded to 3.1 with
  * the kept parser (@scalar/openapi-parser), so the rest of the hub reads one shape. Also where
- * the API is: the document's first server, resolved against the document's own URL.
+ * the API is: the document's first https server (else its first), resolved against the document's own URL.
  */
 import { normalize, upgrade } from '@scalar/openapi-parser';
 import type { JsonValue } from '../contracts/names.ts';
@@ -79,7 +79,7 @@ export function readDocument(text: string, location: string): OpenApiDocument {
   }
   let root: unknown;
   try {
-    root = upgrade(parsed).specification;
+    root = upgrade(withSchemes(parsed, version, location)).specification;
   } catch (error) {
     throw new HubError(
       'invalid_input',
@@ -91,10 +91,27 @@ export function readDocument(text: string, location: string): OpenApiDocument {
   return { root: JSON.parse(JSON.stringify(root)) as JsonObject, version, location };
 }
 
-/** The document's first server as an absolute http(s) URL (relative ones against the document's URL). */
+/**
+ * A Swagger 2.0 document with a `host` and no `schemes` is served, by the specification, with the
+ * scheme the document was read with (https for a file): said explicitly, so the upgrade keeps it.
+ */
+function withSchemes(parsed: JsonObject, version: string, location: string): JsonObject {
+  if (!version.startsWith('2') || typeof parsed.host !== 'string') return parsed;
+  if (Array.isArray(parsed.schemes) && parsed.schemes.length > 0) return parsed;
+  return { ...parsed, schemes: [/^http:\/\//i.test(location) ? 'http' : 'https'] };
+}
+
+/**
+ * The document's server as an absolute http(s) URL (relative ones against the document's URL):
+ * its first https server, else its first server.
+ */
 export function firstServer(document: OpenApiDocument): string | undefined {
-  const servers = document.root.servers;
-  const first = Array.isArray(servers) ? servers[0] : undefined;
+  const servers = Array.isArray(document.root.servers) ? document.root.servers : [];
+  const urls = servers.map((server) => serverUrl(server, document.location));
+  return urls.find((url) => url?.startsWith('https:')) ?? urls[0];
+}
+
+function serverUrl(first: JsonValue, location: string): string | undefined {
   if (!isObject(first) || typeof first.url !== 'string') return undefined;
   let template = first.url;
   // Server variables take their defaults.
@@ -103,7 +120,7 @@ export function firstServer(document: OpenApiDocument): string | undefined {
     const variable = variables[name];
     return isObject(variable) && typeof variable.default === 'string' ? variable.default : whole;
   });
-  const base = /^https?:\/\//i.test(document.location) ? document.location : undefined;
+  const base = /^https?:\/\//i.test(location) ? location : undefined;
   const url = URL.parse(template, base);
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || /[{}]/.test(url.href))
     return undefined;

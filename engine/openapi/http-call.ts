@@ -18,6 +18,30 @@ function scalar(value: JsonValue): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/** Sets a header from an argument, refusing a value a header cannot carry (a line break). */
+function setHeader(headers: Headers, name: string, value: string, property: string): void {
+  try {
+    headers.set(name, value);
+  } catch (error) {
+    throw new HubError(
+      'invalid_input',
+      `the argument "${property}" cannot be sent as the header ${JSON.stringify(name)}: a header value has no line breaks or control characters`,
+      { detail: String(error) },
+    );
+  }
+}
+
+/** A path argument, URL-encoded; `.` and `..` are refused (they would step out of the reviewed path). */
+function pathSegment(property: string, value: string): string {
+  if (value === '.' || value === '..') {
+    throw new HubError(
+      'invalid_input',
+      `the argument "${property}" is "${value}", which would change the path the tool was reviewed with; give a plain value`,
+    );
+  }
+  return encodeURIComponent(value);
+}
+
 /** The URL and init of the request that calls `operation` with `args`. */
 export function buildRequest(
   baseUrl: string,
@@ -40,18 +64,28 @@ export function buildRequest(
       }
       continue;
     }
-    if (p.in === 'path') path = path.split(`{${p.name}}`).join(encodeURIComponent(scalar(value)));
+    if (p.in === 'path') path = path.split(`{${p.name}}`).join(pathSegment(p.property, scalar(value)));
     else if (p.in === 'query') {
       for (const item of Array.isArray(value) ? value : [value]) query.append(p.name, scalar(item));
-    } else if (p.in === 'header') headers.set(p.name, scalar(value));
-    else cookies.push(`${p.name}=${encodeURIComponent(scalar(value))}`);
+    } else if (p.in === 'header') setHeader(headers, p.name, scalar(value), p.property);
+    else if (!Object.hasOwn(credentials.cookies, p.name))
+      cookies.push(`${p.name}=${encodeURIComponent(scalar(value))}`);
   }
   for (const [name, value] of Object.entries(credentials.query)) query.set(name, value);
   for (const [name, value] of Object.entries(credentials.cookies)) cookies.push(`${name}=${value}`);
   for (const [name, value] of Object.entries(credentials.headers)) headers.set(name, value);
   if (cookies.length > 0) headers.set('cookie', cookies.join('; '));
   headers.set('accept', 'application/json, */*;q=0.5');
-  const url = new URL(baseUrl.replace(/\/+$/, '') + path);
+  const url = new URL(baseUrl);
+  url.hash = '';
+  const basePath = url.pathname.replace(/\/+$/, '');
+  url.pathname = basePath + path;
+  if (!url.pathname.startsWith(`${basePath}/`) && url.pathname !== basePath) {
+    throw new HubError(
+      'invalid_input',
+      `the arguments make the path ${url.pathname}, outside the API's ${basePath || '/'}; give path arguments that are plain values`,
+    );
+  }
   const search = query.toString();
   if (search) url.search = url.search ? `${url.search}&${search}` : search;
   const init: RequestInit = { method: operation.method.toUpperCase(), headers };

@@ -3,7 +3,8 @@
  * `operationId` (normalized as MCP tool names are) or else from its method and path; described by
  * its summary and description; its input schema one property per parameter (path, query, header,
  * cookie) plus `body`; its output schema the success response's JSON object schema; read-only
- * for GET, HEAD and OPTIONS. Each tool carries its `operation`: how a call becomes a request.
+ * for GET, HEAD and OPTIONS. Each tool carries its `operation`: how a call becomes a request. An
+ * operation whose request body the hub cannot encode (multipart, binary) is left out, saying why.
  */
 import type { JsonValue } from '../contracts/names.ts';
 import type { ToolOperation } from '../contracts/sources.ts';
@@ -15,7 +16,18 @@ import { Refs, type SchemaConversion } from './refs.ts';
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 const READ_ONLY = new Set<string>(['get', 'head', 'options']);
 /** Headers OpenAPI says a parameter may not define (the hub sets them itself). */
-const RESERVED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+const RESERVED_HEADERS = new Set([
+  'accept',
+  'content-type',
+  'authorization',
+  'cookie',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'host',
+]);
+/** A header or cookie name as HTTP allows it (an RFC 9110 token); a parameter named otherwise is left out. */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const NAME_CHARS = 64;
 
 /** The tools of a document, and a notice for each operation that was renamed or left out. */
@@ -63,8 +75,17 @@ export function operationTools(document: OpenApiDocument): OperationTools {
         );
         continue;
       }
+      const input = { name, method, path, item, operation, where };
+      const unsent = unsentBody(refs, input);
+      if (unsent) {
+        notices.push(
+          `left out ${where}: its request body is ${unsent.join(', ')}, which the hub does not send ` +
+            '(it sends JSON, form fields (application/x-www-form-urlencoded) and text)',
+        );
+        continue;
+      }
       taken.add(name);
-      tools.push(operationTool(refs, { name, method, path, item, operation, where }));
+      tools.push(operationTool(refs, input));
     }
   }
   return { tools, notices };
@@ -100,6 +121,7 @@ function parameters(refs: Refs, input: OperationInput): Parameter[] {
     if (location !== 'path' && location !== 'query' && location !== 'header' && location !== 'cookie')
       continue;
     if (location === 'header' && RESERVED_HEADERS.has(p.name.toLowerCase())) continue;
+    if ((location === 'header' || location === 'cookie') && !TOKEN.test(p.name)) continue;
     const content = isObject(p.content) ? Object.values(p.content).find(isObject) : undefined;
     const schema = p.schema ?? content?.schema ?? {};
     const parameter: Parameter = {
@@ -115,6 +137,24 @@ function parameters(refs: Refs, input: OperationInput): Parameter[] {
   return [...byKey.values()];
 }
 
+/** Whether the hub encodes a request body of `mediaType`: JSON, form fields, or text. */
+function sendable(mediaType: string): boolean {
+  return (
+    /^application\/json\b/i.test(mediaType) ||
+    /^[^/]+\/[^;]*\+json\b/i.test(mediaType) ||
+    /^application\/x-www-form-urlencoded\b/i.test(mediaType) ||
+    /^text\/[^*]/i.test(mediaType)
+  );
+}
+
+/** The media types of an operation's request body when the hub encodes none of them; else undefined. */
+function unsentBody(refs: Refs, input: OperationInput): string[] | undefined {
+  const body = refs.resolve(input.operation.requestBody ?? null, input.where);
+  if (!isObject(body) || !isObject(body.content)) return undefined;
+  const types = Object.keys(body.content);
+  return types.length > 0 && !types.some(sendable) ? types : undefined;
+}
+
 /** The request body's media type, JSON first, and its schema; undefined when the operation has none. */
 function requestBody(
   refs: Refs,
@@ -127,8 +167,7 @@ function requestBody(
     types.find((t) => /^application\/json\b/i.test(t)) ??
     types.find((t) => /[/+]json\b/i.test(t)) ??
     types.find((t) => /^application\/x-www-form-urlencoded\b/i.test(t)) ??
-    types.find((t) => /^text\//i.test(t)) ??
-    types[0];
+    types.find(sendable);
   if (mediaType === undefined) return undefined;
   const media = body.content[mediaType];
   const json = /json/i.test(mediaType) || /x-www-form-urlencoded/i.test(mediaType);
@@ -167,7 +206,7 @@ function describe(operation: JsonObject): string | undefined {
 
 function operationTool(refs: Refs, input: OperationInput): ListedTool {
   const schemas = refs.schemas(input.where);
-  const properties: JsonObject = {};
+  const properties: JsonObject = Object.create(null) as JsonObject;
   const required: string[] = [];
   const params = parameters(refs, input);
   const names = params.map((p) => p.name);
@@ -175,7 +214,7 @@ function operationTool(refs: Refs, input: OperationInput): ListedTool {
   for (const p of params) {
     // The same name in two places (an `id` in the path and in the query): each says where.
     let property = names.filter((n) => n === p.name).length > 1 ? `${p.in}_${p.name}` : p.name;
-    while (property in properties) property = `${property}_`;
+    while (Object.hasOwn(properties, property)) property = `${property}_`;
     const schema = schemas.convert(p.schema);
     properties[property] =
       p.description && isObject(schema) && schema.description === undefined
@@ -187,7 +226,7 @@ function operationTool(refs: Refs, input: OperationInput): ListedTool {
   const body = requestBody(refs, input);
   if (body) {
     let property = 'body';
-    while (property in properties) property = `${property}_`;
+    while (Object.hasOwn(properties, property)) property = `${property}_`;
     const schema = schemas.convert(body.schema);
     properties[property] =
       body.description && isObject(schema) && schema.description === undefined

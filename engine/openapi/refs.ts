@@ -3,7 +3,8 @@
  * JSON Schema `$defs` entry of the tool's schema (so a recursive schema stays finite); any other
  * local reference (a parameter, a request body, a response, a piece of a schema) is followed,
  * at most MAX_REF_HOPS deep. A cycle that never reaches a component schema, a reference deeper
- * than the cap, and a reference to another document are errors that say so (documents on the
+ * than the cap, a schema past MAX_SCHEMA_NODES once expanded (each reference is converted once
+ * and counted at every use), and a reference to another document are errors that say so (documents on the
  * document's own origin were brought in before: bundle.ts).
  */
 import type { JsonValue } from '../contracts/names.ts';
@@ -13,6 +14,8 @@ import { isObject, type JsonObject, type OpenApiDocument } from './document.ts';
 /** How many references in a row, or schema levels inside each other, the hub follows. */
 export const MAX_REF_HOPS = 32;
 const MAX_SCHEMA_DEPTH = 64;
+/** How many schema nodes one tool's schemas may hold in all, references counted at every use. */
+export const MAX_SCHEMA_NODES = 100_000;
 const SCHEMA_PREFIX = '#/components/schemas/';
 
 /** Members that hold data (examples, defaults) or OpenAPI-only notes, not schema: never walked. */
@@ -115,6 +118,9 @@ export class SchemaConversion {
   readonly #target: (ref: string) => JsonValue;
   readonly #tooDeep: HubError;
   readonly #defs = new Map<string, JsonValue>();
+  /** Inlined references already converted, with their size in nodes: each is walked once. */
+  readonly #inlined = new Map<string, { value: JsonValue; nodes: number }>();
+  #nodes = 0;
 
   constructor(refs: Refs, where: string, target: (ref: string) => JsonValue, tooDeep: HubError) {
     this.#refs = refs;
@@ -140,17 +146,30 @@ export class SchemaConversion {
     return this.#walk(resolved, 0, []);
   }
 
+  /** Counts `nodes` more schema nodes, refusing past MAX_SCHEMA_NODES (a "billion laughs" document). */
+  #count(nodes: number): void {
+    this.#nodes += nodes;
+    if (this.#nodes <= MAX_SCHEMA_NODES) return;
+    throw new HubError(
+      'limit',
+      `${this.#where} has schemas of more than ${MAX_SCHEMA_NODES} nodes once its references are expanded, ` +
+        "past the hub's cap. Simplify the document (e.g. make the repeated pieces component schemas).",
+    );
+  }
+
   #walk(node: JsonValue, depth: number, inlining: string[]): JsonValue {
     if (depth > MAX_SCHEMA_DEPTH) throw this.#tooDeep;
+    this.#count(1);
     if (Array.isArray(node)) return node.map((item) => this.#walk(item, depth + 1, inlining));
     if (!isObject(node)) return node;
-    const out: JsonObject = {};
+    // Null-prototype objects: a key `__proto__` in the document is a name like any other.
+    const out: JsonObject = Object.create(null) as JsonObject;
     for (const [key, value] of Object.entries(node)) {
       if (key.startsWith('x-') || DROPPED.has(key)) continue;
       if (key === '$ref' && typeof value === 'string') continue;
       if (NAMED.has(key) && isObject(value)) {
         // Keys here are names (a property called `default` or `x-id`): every value is a schema.
-        const named: JsonObject = {};
+        const named: JsonObject = Object.create(null) as JsonObject;
         for (const [name, schema] of Object.entries(value))
           named[name] = this.#walk(schema, depth + 2, inlining);
         out[key] = named;
@@ -173,8 +192,21 @@ export class SchemaConversion {
       );
     }
     if (inlining.length >= MAX_REF_HOPS) throw this.#tooDeep;
-    const target = this.#walk(this.#target(ref), depth + 1, [...inlining, ref]);
+    const target = this.#inline(ref, depth, inlining);
     return isObject(target) ? { ...target, ...out } : target;
+  }
+
+  /** The converted target of an inlined reference, walked at its first use only. */
+  #inline(ref: string, depth: number, inlining: string[]): JsonValue {
+    const known = this.#inlined.get(ref);
+    if (known) {
+      this.#count(known.nodes);
+      return known.value;
+    }
+    const before = this.#nodes;
+    const value = this.#walk(this.#target(ref), depth + 1, [...inlining, ref]);
+    this.#inlined.set(ref, { value, nodes: this.#nodes - before });
+    return value;
   }
 
   #need(name: string, ref: string): void {

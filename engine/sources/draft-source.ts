@@ -34,6 +34,36 @@ function publicOnly(url: URL, allowedHosts: readonly string[], refuses: PrivateA
 }
 
 /**
+ * Refuses an OpenAPI server URL the hub would call wrongly or unsafely: one with a user name or
+ * password, a query or a fragment, and (unless `explicit`, given with --server) an http server
+ * named by a document read over https.
+ */
+function serverRefusal(url: URL, document: string, explicit: boolean): void {
+  const where = explicit ? 'the --server URL' : `the OpenAPI document's server ${url.origin}`;
+  if (url.username || url.password) {
+    throw new HubError(
+      'invalid_input',
+      `${where} carries a user name or password; the hub does not send credentials in URLs. ` +
+        'Give the server without them (e.g. --server https://host/base) and add the key as a credential.',
+    );
+  }
+  if (url.search || url.hash) {
+    throw new HubError(
+      'invalid_input',
+      `${where} has a query or a fragment (${url.search}${url.hash}), which the hub cannot keep on every call. ` +
+        'Give the server without them with --server <url>.',
+    );
+  }
+  if (!explicit && url.protocol === 'http:' && /^https:\/\//i.test(document)) {
+    throw new HubError(
+      'invalid_input',
+      `the OpenAPI document, read over https, names only an http server (${url.href}); the hub will not send ` +
+        'calls unencrypted unless told to. Pass --server with the URL to use (https if the API has it).',
+    );
+  }
+}
+
+/**
  * The source `draft` makes under `namespace`. An OpenAPI draft's server is the one it names, else
  * `serverUrl` (the document's first server, once the document was read); while neither is known
  * (before the document is read) the document's own URL stands in.
@@ -67,7 +97,8 @@ export function sourceFromDraft(
         `"${draft.document}" is neither an http(s) URL nor an absolute file path`,
       );
     }
-    const chosen = draft.server ?? serverUrl ?? (/^https?:/i.test(document) ? document : undefined);
+    const named = draft.server ?? serverUrl;
+    const chosen = named ?? (/^https?:/i.test(document) ? document : undefined);
     if (chosen === undefined) {
       throw new HubError(
         'invalid_input',
@@ -75,6 +106,12 @@ export function sourceFromDraft(
       );
     }
     const url = httpUrl(chosen, 'server');
+    if (named === undefined) {
+      url.search = '';
+      url.hash = '';
+    } else {
+      serverRefusal(url, document, draft.server !== undefined);
+    }
     publicOnly(url, [], refuses);
     if (/^https?:/i.test(document)) publicOnly(new URL(document), [], refuses);
     return {

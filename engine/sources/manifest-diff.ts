@@ -13,6 +13,7 @@ export const CONTRACT_PARTS = {
   outputSchema: 'output schema',
   annotations: 'annotations',
   name: 'name',
+  operation: 'method, path or parameters',
 } as const;
 
 export type ContractPart = (typeof CONTRACT_PARTS)[keyof typeof CONTRACT_PARTS];

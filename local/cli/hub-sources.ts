@@ -328,7 +328,6 @@ function describeSource(source: Source): string {
   return inertLine(source.kind === 'mcp-stdio' ? source.command.join(' ') : source.url);
 }
 
-/** One line per tool; addresses and notices are inert, since the tool names behind them are the source's. */
 /** `add` of an OpenAPI document: read it, review its operations, store the source, then ask for its keys once. */
 function addDocument(
   out: Output,

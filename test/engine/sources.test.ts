@@ -88,6 +88,25 @@ describe('manifest diffs', () => {
       'changed upstream since you approved it: description, annotations',
     );
   });
+  it('names a changed method, path or parameters of an OpenAPI operation as such', async () => {
+    const at = (path: string) =>
+      buildManifest({
+        namespace: 'n',
+        fetchedAt: 0,
+        tools: [
+          {
+            name: 'a',
+            description: 'A.',
+            inputSchema: { type: 'object' },
+            operation: { method: 'get', path, parameters: [] },
+          },
+        ],
+      });
+    const [before, after] = await Promise.all([at('/things'), at('/things/delete-all')]);
+    expect(diffManifests(before, after).changed).toEqual([
+      { address: 'n.a', parts: ['method, path or parameters'] },
+    ]);
+  });
 });
 
 describe('namespace proposals', () => {

@@ -116,6 +116,31 @@ describe('OpenAPI documents the hub refuses, saying why', () => {
     );
   });
 
+  it('a "billion laughs" of references that are not component schemas: a clear limit, at once', async () => {
+    // 7 levels of 10 references each would expand to 10^7 copies of the last level.
+    const levels: Record<string, object> = {};
+    for (let i = 0; i < 7; i++)
+      levels[`L${i}`] = {
+        allOf: Array.from({ length: 10 }, () => ({ $ref: `#/components/parameters/p/L${i + 1}` })),
+      };
+    levels.L7 = { type: 'string' };
+    const bomb = api(
+      {
+        '/a': {
+          get: {
+            operationId: 'a',
+            parameters: [{ name: 'q', in: 'query', schema: { $ref: '#/components/parameters/p/L0' } }],
+            responses: ok,
+          },
+        },
+      },
+      { parameters: { p: levels } },
+    );
+    const error = await refusal(file('bomb.json', bomb));
+    expect(error.code).toBe('limit');
+    expect(error.message).toContain('operation GET /a has schemas of more than 100000 nodes');
+  });
+
   it('a $ref to another origin, and one to another document', async () => {
     const remote = (ref: string) =>
       api({

@@ -23,6 +23,13 @@ const EXAMPLES = join(REPO, 'node_modules', '@readme', 'oas-examples');
 const NO_TOOLS: Record<string, string> = {
   // Webhooks only: nothing the hub can call.
   '3.1/webhooks.json': 'has no operations the hub can call',
+  // Uploads only (multipart, binary): bodies the hub does not send.
+  '3.0/file-uploads.json':
+    'left out operation POST /anything/image-png: its request body is image/png, which the hub does not send',
+  '3.0/schema-encoding-style.json':
+    'left out operation PUT /form/primitive: its request body is multipart/form-data, which the hub does not send',
+  '3.1/schema-encoding-style.json':
+    'left out operation PUT /form/primitive: its request body is multipart/form-data, which the hub does not send',
 };
 
 function documents(): string[] {
@@ -75,8 +82,10 @@ describe('the Swagger Petstore (3.0)', () => {
   const { tools, notices } = operationTools(document);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
 
-  it('is 20 tools named by operationId', () => {
-    expect(notices).toEqual([]);
+  it('is 19 tools named by operationId, the upload (multipart) left out, saying why', () => {
+    expect(notices).toEqual([
+      'left out operation POST /pet/{petId}/uploadImage: its request body is multipart/form-data, which the hub does not send (it sends JSON, form fields (application/x-www-form-urlencoded) and text)',
+    ]);
     expect(tools.map((t) => t.name).sort()).toEqual(
       [
         'addPet',
@@ -86,7 +95,6 @@ describe('the Swagger Petstore (3.0)', () => {
         'getPetById',
         'updatePetWithForm',
         'deletePet',
-        'uploadFile',
         'getInventory',
         'placeOrder',
         'getOrderById',
@@ -203,5 +211,67 @@ describe('names', () => {
     expect(new Set([plain, get, post]).size).toBe(3);
     // An MCP tool's digest is what it always was.
     expect(plain).toBe(await contractDigest({ ...tool }));
+  });
+});
+
+describe('names that are also Object members', () => {
+  it('keeps a parameter named constructor and a property named __proto__ as they are', () => {
+    const text = JSON.stringify({
+      openapi: '3.1.0',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/a': {
+          post: {
+            operationId: 'a',
+            parameters: [{ name: 'constructor', in: 'query', schema: { type: 'string' } }],
+            requestBody: {
+              content: {
+                'application/json': {
+                  schema: { type: 'object', properties: JSON.parse('{"__proto__":{"type":"string"}}') },
+                },
+              },
+            },
+            responses: {},
+          },
+        },
+      },
+    });
+    const [tool] = operationTools(readDocument(text, '/home/me/o.json')).tools;
+    expect(Object.keys(tool?.inputSchema.properties ?? {})).toEqual(['constructor', 'body']);
+    expect(tool?.operation?.parameters).toEqual([
+      { name: 'constructor', in: 'query', property: 'constructor' },
+    ]);
+    expect(JSON.stringify(tool?.inputSchema)).toContain('"properties":{"__proto__":{"type":"string"}}');
+  });
+});
+
+describe('header and cookie parameters the hub leaves out', () => {
+  it('drops headers the hub sets itself and names HTTP does not allow', () => {
+    const header = (name: string, where = 'header') => ({ name, in: where, schema: { type: 'string' } });
+    const text = JSON.stringify({
+      openapi: '3.1.0',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/a': {
+          get: {
+            operationId: 'a',
+            parameters: [
+              header('Host'),
+              header('Cookie'),
+              header('Content-Length'),
+              header('Transfer-Encoding'),
+              header('Connection'),
+              header('bad name'),
+              header('bad;cookie', 'cookie'),
+              header('X-Ok'),
+              header('ok', 'cookie'),
+            ],
+            responses: {},
+          },
+        },
+      },
+    });
+    const [tool] = operationTools(readDocument(text, '/home/me/o.json')).tools;
+    expect(tool?.operation?.parameters.map((p) => p.name)).toEqual(['X-Ok', 'ok']);
   });
 });

@@ -55,6 +55,51 @@ describe('buildRequest', () => {
     );
   });
 
+  it('puts the path under the path of the server URL, keeping a query the server URL has', () => {
+    const { url } = buildRequest(
+      'https://api.example/v1?version=2',
+      operation,
+      { id: '1', tag: 'x' },
+      NO_CREDENTIALS,
+    );
+    expect(url.href).toBe('https://api.example/v1/users/1/notes?version=2&tag=x');
+  });
+
+  it('refuses a path argument . or .., which would leave the reviewed path', () => {
+    for (const id of ['.', '..']) {
+      expect(() => buildRequest('https://api.example/v1', operation, { id }, NO_CREDENTIALS)).toThrow(
+        `the argument "id" is "${id}", which would change the path the tool was reviewed with; give a plain value`,
+      );
+    }
+    const up: ToolOperation = {
+      method: 'get',
+      path: '/{a}/{b}',
+      parameters: [
+        { name: 'a', in: 'path', property: 'a' },
+        { name: 'b', in: 'path', property: 'b' },
+      ],
+    };
+    expect(
+      buildRequest('https://api.example/v1', up, { a: '.a', b: '..b' }, NO_CREDENTIALS).url.pathname,
+    ).toBe('/v1/.a/..b');
+  });
+
+  it('refuses a header argument with a line break, and lets a key win over a cookie argument of its name', () => {
+    expect(() =>
+      buildRequest('https://api.example', operation, { id: '1', trace: 'a\r\nX-Evil: 1' }, NO_CREDENTIALS),
+    ).toThrow('the argument "trace" cannot be sent as the header "X-Trace"');
+    const credentials = deliver('default', [
+      { delivery: { kind: 'cookie', name: 'session' }, value: 'key-1' },
+    ]);
+    const { init } = buildRequest(
+      'https://api.example',
+      operation,
+      { id: '1', session: 'mine' },
+      credentials,
+    );
+    expect(new Headers(init.headers).get('cookie')).toBe('session=key-1');
+  });
+
   it('sends a form body as form fields', () => {
     const form: ToolOperation = {
       method: 'post',
