@@ -30,22 +30,19 @@ import { parseToolAddress } from '../address.ts';
 import { nestingDepth } from '../canonical-json.ts';
 import type { ToolErrorCode } from '../contracts/error-codes.ts';
 import type { JsonValue } from '../contracts/names.ts';
-import type { CallOutcome, JournalEntry, PendingInput, Run } from '../contracts/runs.ts';
+import type { CallOutcome, JournalEntry, Run } from '../contracts/runs.ts';
 import type { ManifestTool } from '../contracts/sources.ts';
 import { HubError, isHubError } from '../errors.ts';
-import { randomId } from '../hex.ts';
 import { decide, type PolicyDecision } from '../policy/decide.ts';
 import type { Clock, HubStore, JournalStart, Random } from '../ports.ts';
-import { firstSentence } from '../search/first-sentence.ts';
 import type { SecretScrubbing } from '../secrets/hub-secrets.ts';
 import type { Credentials } from '../sources/connector.ts';
-import { SignInNeeded } from '../sources/oauth-refresh.ts';
 import { callArgsDigest } from './args-digest.ts';
-import { argsPreview } from './args-preview.ts';
 import type { EndingWitness } from './attempt-ending.ts';
-import { type CallShape, type Decided, personRuling, showsExactly } from './decision-cover.ts';
+import { awaitConnection, type Prepare, signInWaits } from './call-gate-connection.ts';
+import { type CallShape, type Decided, personRuling } from './decision-cover.ts';
 import type { RunLimits } from './limits.ts';
-import { openInputs } from './open-inputs.ts';
+import { ensurePending } from './pending-call.ts';
 
 /** One call as the sandbox's bridge hands it over. */
 export interface GuestCall {
@@ -184,14 +181,6 @@ interface Send {
   connection: string | null;
 }
 
-/** Allowed, on a connection that signs in with OAuth: made ready before the start is recorded. */
-interface Prepare {
-  kind: 'prepare';
-  tool: ManifestTool;
-  connection: string;
-  shape: CallShape;
-}
-
 /** A call the journal already holds: its recorded outcome, in doubt, or a divergence. */
 function replay(store: HubStore, call: GuestCall, digest: string, entry: JournalEntry): GateAnswer {
   if (entry.address !== call.address || entry.argsDigest !== digest) {
@@ -289,46 +278,6 @@ function admit(
   return { kind: 'send', tool, connection };
 }
 
-/**
- * The connection's credentials, ready for the call; or why a person must sign in again first.
- * Any other failure leaves the credentials to the upstream call, which fails as it would have.
- */
-async function signInWaits(
-  deps: GateDeps,
-  call: GuestCall,
-  connection: string,
-): Promise<{ kind: 'ready'; credentials?: Credentials } | { kind: 'waits'; reason: string }> {
-  const namespace = parseToolAddress(call.address)?.namespace ?? '';
-  try {
-    const credentials = await deps.ready?.(namespace, connection);
-    return credentials ? { kind: 'ready', credentials } : { kind: 'ready' };
-  } catch (error) {
-    if (error instanceof SignInNeeded) return { kind: 'waits', reason: error.message };
-    return { kind: 'ready' };
-  }
-}
-
-/**
- * The call waits for a person to sign its connection in again: a pending input of kind
- * `connection` (the one already waiting at this seq, else a new one), and the attempt ends.
- * Nothing is journaled: the call was never sent, and the resumed run makes it.
- */
-function awaitConnection(
-  deps: GateDeps,
-  run: Run,
-  call: GuestCall,
-  step: Prepare,
-  reason: string,
-): GateAnswer {
-  const current = deps.store.getRun(run.id);
-  if (current?.status !== 'running' || current.attempts !== run.attempts) {
-    return { kind: 'end', ending: { kind: 'busy' } };
-  }
-  if (deps.store.getJournalEntry(run.id, call.seq)) return { kind: 'end', ending: { kind: 'busy' } };
-  ensurePending(deps, run, call, step.shape, step.tool, reason, 'connection');
-  return { kind: 'end', ending: { kind: 'suspend' } };
-}
-
 type Effective = PolicyDecision & { by: 'policy' | 'person'; decisionId?: string; changed?: string };
 
 /**
@@ -385,47 +334,6 @@ function journalRefusal(
   deps.store.appendJournal(journalStart(run, call, digest, connection, decision, now));
   deps.store.settleJournal(run.id, call.seq, outcome, now);
   return { kind: 'outcome', outcome };
-}
-
-/**
- * The pending input for this exact call: the one already waiting for it (an attempt taken over
- * asks at the same place), else a new one showing the person its address, connection and
- * arguments, bound to their digest.
- */
-function ensurePending(
-  deps: GateDeps,
-  run: Run,
-  call: GuestCall,
-  shape: CallShape,
-  tool: ManifestTool,
-  reason: string,
-  kind: PendingInput['kind'] = 'approval',
-): PendingInput {
-  const { store } = deps;
-  const existing = openInputs(store, run.id).find((p) => p.kind === kind && showsExactly(p, shape));
-  if (existing) return existing;
-  const now = deps.clock.now();
-  // The guest holds no secret, but it could rebuild one from pieces of scrubbed answers.
-  const args = deps.scrubbing.scrubber.value(call.args);
-  const pending: PendingInput = {
-    id: randomId(deps.random, 'pending', 10),
-    runId: run.id,
-    seq: call.seq,
-    kind,
-    address: call.address,
-    connection: shape.connection,
-    // Scrubbed here too: a secret entered after the tool was listed is in the scrubber now.
-    summary: deps.scrubbing.scrubber.text(firstSentence(tool.description) || call.address),
-    argsPreview: argsPreview(args),
-    args,
-    argsDigest: shape.argsDigest,
-    contract: shape.contract,
-    reason: deps.scrubbing.scrubber.text(reason),
-    createdAt: now,
-    expiresAt: now + deps.limits.approvalTtlMs,
-  };
-  store.addPendingInput(pending);
-  return pending;
 }
 
 /** The journal entry for a call as it starts, carrying what decided it. */

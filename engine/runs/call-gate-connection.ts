@@ -1,0 +1,63 @@
+/**
+ * The call gate's step 5 (call-gate.ts): an allowed call on a connection that signs in with OAuth
+ * has its connection made ready (the token refreshed when due) before the journal's start is
+ * committed. A sign-in that no longer works ends the attempt with a pending input of kind
+ * `connection` and journals nothing: the call was never sent, and the run resumed after the
+ * person signs in again makes it.
+ */
+import { parseToolAddress } from '../address.ts';
+import type { Run } from '../contracts/runs.ts';
+import type { ManifestTool } from '../contracts/sources.ts';
+import type { Credentials } from '../sources/connector.ts';
+import { SignInNeeded } from '../sources/oauth-refresh.ts';
+import type { GateAnswer, GateDeps, GuestCall } from './call-gate.ts';
+import type { CallShape } from './decision-cover.ts';
+import { ensurePending } from './pending-call.ts';
+
+/** Allowed, on a connection that signs in with OAuth: made ready before the start is recorded. */
+export interface Prepare {
+  kind: 'prepare';
+  tool: ManifestTool;
+  connection: string;
+  shape: CallShape;
+}
+
+/**
+ * The connection's credentials, ready for the call; or why a person must sign in again first.
+ * Any other failure leaves the credentials to the upstream call, which fails as it would have.
+ */
+export async function signInWaits(
+  deps: GateDeps,
+  call: GuestCall,
+  connection: string,
+): Promise<{ kind: 'ready'; credentials?: Credentials } | { kind: 'waits'; reason: string }> {
+  const namespace = parseToolAddress(call.address)?.namespace ?? '';
+  try {
+    const credentials = await deps.ready?.(namespace, connection);
+    return credentials ? { kind: 'ready', credentials } : { kind: 'ready' };
+  } catch (error) {
+    if (error instanceof SignInNeeded) return { kind: 'waits', reason: error.message };
+    return { kind: 'ready' };
+  }
+}
+
+/**
+ * The call waits for a person to sign its connection in again: a pending input of kind
+ * `connection` (the one already waiting at this seq, else a new one), and the attempt ends.
+ * Nothing is journaled: the call was never sent, and the resumed run makes it.
+ */
+export function awaitConnection(
+  deps: GateDeps,
+  run: Run,
+  call: GuestCall,
+  step: Prepare,
+  reason: string,
+): GateAnswer {
+  const current = deps.store.getRun(run.id);
+  if (current?.status !== 'running' || current.attempts !== run.attempts) {
+    return { kind: 'end', ending: { kind: 'busy' } };
+  }
+  if (deps.store.getJournalEntry(run.id, call.seq)) return { kind: 'end', ending: { kind: 'busy' } };
+  ensurePending(deps, run, call, step.shape, step.tool, reason, 'connection');
+  return { kind: 'end', ending: { kind: 'suspend' } };
+}
