@@ -34,16 +34,17 @@ export function OpenCalls(props: {
   signInAgain: HostWording['signInAgain'];
 }) {
   const { open } = props;
+  const toDecide = open.filter((input) => input.kind === 'approval').length;
   return (
     <>
-      {open.length === 0 ? (
+      {toDecide === 0 ? (
         <p>
           Nothing is left to decide here. The run goes on when the agent resumes it; you can close this page.
         </p>
       ) : (
         <p>
-          {open.length === 1 ? 'One call waits' : `${open.length} calls wait`} for your decision. Nothing runs
-          until you allow it.
+          {toDecide === 1 ? 'One call waits' : `${toDecide} calls wait`} for your decision. Nothing runs until
+          you allow it.
         </p>
       )}
       {open.map((input) => (

@@ -13,8 +13,10 @@ export const hostedWording: HostWording = {
   addSourceAgain: "Add it again in the hub's dashboard",
   enterSecretAgain: (namespace, connection) =>
     `Enter it again for connection "${namespace}/${connection}" on the source's page in the hub's dashboard.`,
+  // The hosted hub has no OAuth sign-in of its own for sources yet: a source whose sign-in stopped
+  // working is signed in again on the local hub it was pushed from, and pushed again.
   signInAgain: (namespace, connection) =>
-    `sign in for connection "${namespace}/${connection}" on the source's page in the hub's dashboard`,
+    `sign in to "${namespace}/${connection}" again on the local hub it was pushed from, then push again`,
   listRuns: "see the runs in the hub's dashboard",
   decideRun: (runId) => `decide on run ${runId} in the hub's dashboard`,
   decideElsewhere: "decide in the hub's dashboard",

@@ -103,10 +103,12 @@ function withSchemes(parsed: JsonObject, version: string, location: string): Jso
 
 /**
  * The document's server as an absolute http(s) URL (relative ones against the document's URL):
- * its first https server, else its first server.
+ * its first https server, else its first server; with none, `/` (OpenAPI's default: the root
+ * of the document's own origin).
  */
 export function firstServer(document: OpenApiDocument): string | undefined {
-  const servers = Array.isArray(document.root.servers) ? document.root.servers : [];
+  const listed = Array.isArray(document.root.servers) ? document.root.servers : [];
+  const servers: JsonValue[] = listed.length > 0 ? listed : [{ url: '/' }];
   const urls = servers.map((server) => serverUrl(server, document.location));
   return urls.find((url) => url?.startsWith('https:')) ?? urls[0];
 }

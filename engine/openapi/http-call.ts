@@ -31,9 +31,12 @@ function setHeader(headers: Headers, name: string, value: string, property: stri
   }
 }
 
-/** A path argument, URL-encoded; `.` and `..` are refused (they would step out of the reviewed path). */
+/**
+ * A path argument, URL-encoded; an empty value, `.` and `..` are refused (they would change the
+ * reviewed path: `DELETE /users/{id}` with an empty id is `DELETE /users/`).
+ */
 function pathSegment(property: string, value: string): string {
-  if (value === '.' || value === '..') {
+  if (value === '' || value === '.' || value === '..') {
     throw new HubError(
       'invalid_input',
       `the argument "${property}" is "${value}", which would change the path the tool was reviewed with; give a plain value`,
@@ -76,6 +79,13 @@ export function buildRequest(
   for (const [name, value] of Object.entries(credentials.headers)) headers.set(name, value);
   if (cookies.length > 0) headers.set('cookie', cookies.join('; '));
   headers.set('accept', 'application/json, */*;q=0.5');
+  // Values that are plain one by one can still make a dot segment together (`{name}.{format}`).
+  if (/(^|\/)\.\.?(\/|$)/.test(path)) {
+    throw new HubError(
+      'invalid_input',
+      `the arguments make the path ${path}, which steps out of ${operation.path}; give path arguments that are plain values`,
+    );
+  }
   const url = new URL(baseUrl);
   url.hash = '';
   const basePath = url.pathname.replace(/\/+$/, '');

@@ -98,20 +98,14 @@ export function sourceFromDraft(
       );
     }
     const named = draft.server ?? serverUrl;
-    const chosen = named ?? (/^https?:/i.test(document) ? document : undefined);
-    if (chosen === undefined) {
+    if (named === undefined) {
       throw new HubError(
         'invalid_input',
         'the OpenAPI document names no server with an absolute http(s) URL; say where the API is with --server <url>',
       );
     }
-    const url = httpUrl(chosen, 'server');
-    if (named === undefined) {
-      url.search = '';
-      url.hash = '';
-    } else {
-      serverRefusal(url, document, draft.server !== undefined);
-    }
+    const url = httpUrl(named, 'server');
+    serverRefusal(url, document, draft.server !== undefined);
     publicOnly(url, [], refuses);
     if (/^https?:/i.test(document)) publicOnly(new URL(document), [], refuses);
     return {

@@ -100,7 +100,7 @@ export class OAuthRefresher {
     } catch (error) {
       // Another process serving this hub may have refreshed first (a rotated refresh token is
       // refused once used): its grant, when it is good, is as good as ours.
-      const theirs = await this.#refreshedElsewhere(ref, grant);
+      const theirs = await this.#refreshedElsewhere(connection, ref, grant);
       if (theirs) return theirs;
       throw needed(refreshFailure(error, this.#deps.hubSecrets));
     }
@@ -110,13 +110,12 @@ export class OAuthRefresher {
     // While the token endpoint answered, a person may have signed in again, removed the source,
     // or another process may have refreshed: the new tokens are written only over the grant they
     // were refreshed from, on a connection that still holds it (a removed one is never recreated).
-    const current = this.#deps.store.getConnection(namespace, name);
-    if (!current?.secrets.some((r) => r.key === ref.key)) {
+    if (!this.#holds(namespace, name, ref)) {
       throw needed('the connection was removed while its token was refreshed');
     }
     const stored = await this.#storedGrant(ref);
     if (stored?.access_token !== grant.access_token) {
-      if (stored && !needsRefresh(stored, this.#deps.clock.now())) {
+      if (stored && (await this.#usable(namespace, name, ref, stored))) {
         this.#deps.hubSecrets.learn(grantSecretValues(stored));
         return stored;
       }
@@ -124,6 +123,13 @@ export class OAuthRefresher {
       return renewed;
     }
     await this.#deps.secrets.set(ref.key, JSON.stringify(renewed));
+    // Read again after the write: the source may have been removed meanwhile, and a removed
+    // connection is never recreated (nor its grant left behind in the secret store).
+    const current = this.#deps.store.getConnection(namespace, name);
+    if (!current?.secrets.some((r) => r.key === ref.key)) {
+      await this.#deps.secrets.delete(ref.key).catch(() => undefined);
+      throw needed('the connection was removed while its token was refreshed');
+    }
     // The fact of the refresh, never the value: the ref's setAt moves (hub-secrets.ts reads it again).
     this.#deps.store.putConnection({
       ...current,
@@ -136,6 +142,23 @@ export class OAuthRefresher {
     return renewed;
   }
 
+  /** True while the connection `namespace/name` still holds `ref`. */
+  #holds(namespace: string, name: string, ref: SecretRef): boolean {
+    return this.#deps.store.getConnection(namespace, name)?.secrets.some((r) => r.key === ref.key) ?? false;
+  }
+
+  /**
+   * True when `grant` may be sent: the clock calls its token good and the source has not refused
+   * that very token (the connection's mark, read now: another process may have set it).
+   */
+  async #usable(namespace: string, name: string, ref: SecretRef, grant: OAuthGrant): Promise<boolean> {
+    if (needsRefresh(grant, this.#deps.clock.now())) return false;
+    const marked = this.#deps.store
+      .getConnection(namespace, name)
+      ?.secrets.find((r) => r.key === ref.key)?.refused;
+    return marked === undefined || marked !== (await sha256Hex(grant.access_token));
+  }
+
   /** The grant the secret store holds now under `ref`, or undefined when none or not a grant. */
   async #storedGrant(ref: SecretRef): Promise<OAuthGrant | undefined> {
     const value = await this.#deps.secrets.get(ref.key).catch(() => undefined);
@@ -145,10 +168,14 @@ export class OAuthRefresher {
   }
 
   /** The grant another process wrote since `grant` was read, when its token is good; else undefined. */
-  async #refreshedElsewhere(ref: SecretRef, grant: OAuthGrant): Promise<OAuthGrant | undefined> {
+  async #refreshedElsewhere(
+    connection: Connection,
+    ref: SecretRef,
+    grant: OAuthGrant,
+  ): Promise<OAuthGrant | undefined> {
     const stored = await this.#storedGrant(ref);
     if (!stored || stored.access_token === grant.access_token) return undefined;
-    if (needsRefresh(stored, this.#deps.clock.now())) return undefined;
+    if (!(await this.#usable(connection.namespace, connection.name, ref, stored))) return undefined;
     this.#deps.hubSecrets.learn(grantSecretValues(stored));
     return stored;
   }

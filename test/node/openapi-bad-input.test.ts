@@ -199,6 +199,15 @@ describe('OpenAPI documents the hub refuses, saying why', () => {
     );
   });
 
+  it('a document read from a URL with no servers calls the root of its own origin (OpenAPI’s default)', async () => {
+    pages.set('/specs/api.json', {
+      type: 'application/json',
+      body: api({ '/a': { get: { operationId: 'a', responses: ok } } }),
+    });
+    const inspection = await hub.sources.inspect({ kind: 'openapi', document: `${base}/specs/api.json` });
+    expect(inspection.source).toMatchObject({ kind: 'openapi', url: `${base}/` });
+  });
+
   it('a document with no server and no --server', async () => {
     const error = await hubErrorOf(() =>
       hub.sources.inspect({

@@ -82,6 +82,19 @@ describe('buildRequest', () => {
     expect(
       buildRequest('https://api.example/v1', up, { a: '.a', b: '..b' }, NO_CREDENTIALS).url.pathname,
     ).toBe('/v1/.a/..b');
+    // Empty, and plain values that make a dot segment together, on a server with no path of its own.
+    expect(() => buildRequest('https://api.example', operation, { id: '' }, NO_CREDENTIALS)).toThrow(
+      'the argument "id" is "", which would change the path the tool was reviewed with',
+    );
+    // A path that is a dot segment however plain its values (a template such as `/files/{id}/..`).
+    const dotted: ToolOperation = {
+      method: 'get',
+      path: '/files/{id}/..',
+      parameters: [{ name: 'id', in: 'path', property: 'id' }],
+    };
+    expect(() => buildRequest('https://api.example', dotted, { id: 'a' }, NO_CREDENTIALS)).toThrow(
+      'the arguments make the path /files/a/.., which steps out of /files/{id}/..',
+    );
   });
 
   it('refuses a header argument with a line break, and lets a key win over a cookie argument of its name', () => {
