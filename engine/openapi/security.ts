@@ -1,8 +1,11 @@
 /**
  * What credentials an OpenAPI document's operations use, and how each reaches the API: an API
  * key in a header, the query or a cookie; an HTTP bearer token; HTTP basic (a user and a
- * password, kept as their base64 with the `Basic` scheme). OAuth 2 and OpenID Connect schemes
- * are named as not supported yet: their operations are still added, and called without them.
+ * password, kept as their base64 with the `Basic` scheme). An OAuth 2 scheme with an
+ * authorization code flow is read into what a sign-in needs (the document's authorization and
+ * token URLs and the scopes its operations list); the sign-in itself is not run for OpenAPI
+ * sources yet. OpenID Connect and the implicit, password and client credentials flows are named
+ * as not supported. Operations with an unsupported scheme are still added, and called without it.
  */
 import type { SecretRef } from '../contracts/connections.ts';
 import { isObject, type OpenApiDocument } from './document.ts';
@@ -17,6 +20,16 @@ export interface CredentialAsk {
   basic?: boolean | undefined;
   /** What the scheme is, for a person (`API key in header api_key`, `OAuth 2 (not supported yet)`). */
   label: string;
+  /** OAuth 2 with an authorization code flow: what a sign-in needs, from the document. */
+  oauth?: OAuthFlowAsk | undefined;
+}
+
+/** An OAuth 2 authorization code flow as the document gives it (no discovery). */
+export interface OAuthFlowAsk {
+  authorizationUrl: string;
+  tokenUrl: string;
+  /** Every scope the document's operations list for the scheme, in first-seen order. */
+  scopes: string[];
 }
 
 /** The schemes the document's operations use, in the order the document names them. */
@@ -24,11 +37,17 @@ export function credentialAsks(document: OpenApiDocument): CredentialAsk[] {
   const root = document.root;
   const components = isObject(root.components) ? root.components : {};
   const schemes = isObject(components.securitySchemes) ? components.securitySchemes : {};
-  const used = new Set<string>();
+  const used = new Map<string, Set<string>>();
   const note = (requirements: unknown) => {
     if (!Array.isArray(requirements)) return;
-    for (const requirement of requirements)
-      if (isObject(requirement)) for (const name of Object.keys(requirement)) used.add(name);
+    for (const requirement of requirements) {
+      if (!isObject(requirement)) continue;
+      for (const [name, scopes] of Object.entries(requirement)) {
+        const seen = used.get(name) ?? new Set<string>();
+        used.set(name, seen);
+        if (Array.isArray(scopes)) for (const scope of scopes) if (typeof scope === 'string') seen.add(scope);
+      }
+    }
   };
   note(root.security);
   const paths = isObject(root.paths) ? root.paths : {};
@@ -40,7 +59,7 @@ export function credentialAsks(document: OpenApiDocument): CredentialAsk[] {
   const places = new Set<string>();
   return Object.entries(schemes)
     .filter(([name]) => used.has(name))
-    .map(([name, scheme]) => ask(name, scheme))
+    .map(([name, scheme]) => ask(name, scheme, [...(used.get(name) ?? [])]))
     .filter((a) => {
       if (!a.delivery) return true;
       const place = `${a.delivery.kind}\u0000${'name' in a.delivery ? a.delivery.name.toLowerCase() : ''}`;
@@ -48,7 +67,7 @@ export function credentialAsks(document: OpenApiDocument): CredentialAsk[] {
     });
 }
 
-function ask(name: string, scheme: unknown): CredentialAsk {
+function ask(name: string, scheme: unknown, scopes: string[]): CredentialAsk {
   if (!isObject(scheme)) return { scheme: name, label: `${name} (not a security scheme the hub reads)` };
   const type = String(scheme.type ?? '').toLowerCase();
   if (type === 'apikey' && typeof scheme.name === 'string' && scheme.name !== '') {
@@ -84,13 +103,46 @@ function ask(name: string, scheme: unknown): CredentialAsk {
         label: 'HTTP basic (user and password)',
       };
   }
-  if (type === 'oauth2' || type === 'openidconnect') {
+  if (type === 'oauth2') return oauthAsk(name, scheme, scopes);
+  if (type === 'openidconnect')
     return {
       scheme: name,
-      label: `${type === 'oauth2' ? 'OAuth 2' : 'OpenID Connect'} sign-in, which the hub does not support for OpenAPI sources yet`,
+      label: 'OpenID Connect sign-in, which the hub does not support for OpenAPI sources yet',
+    };
+  return { scheme: name, label: `${type || 'an unknown'} scheme, which the hub does not support yet` };
+}
+
+/** An OAuth 2 scheme: its authorization code flow when it has a usable one, else why not. */
+function oauthAsk(name: string, scheme: Record<string, unknown>, scopes: string[]): CredentialAsk {
+  const flows = isObject(scheme.flows) ? scheme.flows : {};
+  const code = flows.authorizationCode;
+  if (isObject(code)) {
+    const authorizationUrl = webUrl(code.authorizationUrl);
+    const tokenUrl = webUrl(code.tokenUrl);
+    if (!authorizationUrl || !tokenUrl)
+      return {
+        scheme: name,
+        label: 'OAuth 2 authorization code flow without a usable http(s) authorizationUrl and tokenUrl',
+      };
+    return {
+      scheme: name,
+      oauth: { authorizationUrl, tokenUrl, scopes },
+      label:
+        'OAuth 2 sign-in (authorization code flow), which `hub add` does not run for OpenAPI sources yet',
     };
   }
-  return { scheme: name, label: `${type || 'an unknown'} scheme, which the hub does not support yet` };
+  const named = Object.keys(flows).filter((f) => ['implicit', 'password', 'clientCredentials'].includes(f));
+  const flow = named.length > 0 ? `the ${named.join(' and ')} flow${named.length > 1 ? 's' : ''}` : 'no flow';
+  return {
+    scheme: name,
+    label: `OAuth 2 with ${flow}, which the hub does not support (only the authorization code flow can be signed in to)`,
+  };
+}
+
+/** `value` when it is an absolute http(s) URL, else undefined. */
+function webUrl(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !URL.canParse(value)) return undefined;
+  return /^https?:$/.test(new URL(value).protocol) ? value : undefined;
 }
 
 /** The value HTTP basic sends: base64 of `user:password` (UTF-8). */

@@ -127,7 +127,7 @@ describe('hub add of an OpenAPI document (J3)', () => {
       credentials: { stored: ['api_key (header api_key)'], later: [] },
     });
     expect(added.stderr).toContain(
-      '"petstore_auth" is OAuth 2 sign-in, which the hub does not support for OpenAPI sources yet',
+      '"petstore_auth" is OAuth 2 with the implicit flow, which the hub does not support (only the authorization code flow can be signed in to)',
     );
     expect(added.stderr).toContain(
       'left out operation POST /pet/{petId}/uploadImage: its request body is multipart/form-data, which the hub does not send',

@@ -158,11 +158,12 @@ describe('the Swagger Petstore (3.0)', () => {
     ]);
   });
 
-  it('asks for the api_key header and says OAuth 2 is not supported yet', () => {
+  it('asks for the api_key header and says the OAuth 2 implicit flow is not supported', () => {
     expect(credentialAsks(document)).toEqual([
       {
         scheme: 'petstore_auth',
-        label: 'OAuth 2 sign-in, which the hub does not support for OpenAPI sources yet',
+        label:
+          'OAuth 2 with the implicit flow, which the hub does not support (only the authorization code flow can be signed in to)',
       },
       {
         scheme: 'api_key',
@@ -273,5 +274,98 @@ describe('header and cookie parameters the hub leaves out', () => {
     });
     const [tool] = operationTools(readDocument(text, '/home/me/o.json')).tools;
     expect(tool?.operation?.parameters.map((p) => p.name)).toEqual(['X-Ok', 'ok']);
+  });
+});
+
+describe('OAuth 2 and OpenID Connect schemes', () => {
+  /** A small document whose operations use the schemes given, with the scopes given. */
+  function withSchemes(schemes: Record<string, unknown>, uses: Record<string, string[]>[]) {
+    const root = {
+      openapi: '3.0.3',
+      info: { title: 'Schemes', version: '1' },
+      servers: [{ url: 'http://127.0.0.1:9/v1' }],
+      components: { securitySchemes: schemes },
+      paths: Object.fromEntries(
+        uses.map((security, i) => [
+          `/thing${i}`,
+          {
+            get: {
+              operationId: `getThing${i}`,
+              security: [security],
+              responses: { '200': { description: 'ok' } },
+            },
+          },
+        ]),
+      ),
+    };
+    return readDocument(JSON.stringify(root), '/schemes.json');
+  }
+  const code = {
+    authorizationUrl: 'http://127.0.0.1:9/authorize',
+    tokenUrl: 'http://127.0.0.1:9/token',
+    scopes: { 'read:things': 'read', 'write:things': 'write', unused: 'never asked' },
+  };
+
+  it('reads an authorization code flow with every scope the operations list, and no delivery yet', () => {
+    const document = withSchemes({ auth: { type: 'oauth2', flows: { authorizationCode: code } } }, [
+      { auth: ['read:things'] },
+      { auth: ['write:things', 'read:things'] },
+    ]);
+    expect(credentialAsks(document)).toEqual([
+      {
+        scheme: 'auth',
+        oauth: {
+          authorizationUrl: 'http://127.0.0.1:9/authorize',
+          tokenUrl: 'http://127.0.0.1:9/token',
+          scopes: ['read:things', 'write:things'],
+        },
+        label:
+          'OAuth 2 sign-in (authorization code flow), which `hub add` does not run for OpenAPI sources yet',
+      },
+    ]);
+  });
+
+  it('names the flows and schemes it does not support, and a flow without usable URLs', () => {
+    const document = withSchemes(
+      {
+        implicit: {
+          type: 'oauth2',
+          flows: { implicit: { authorizationUrl: code.authorizationUrl, scopes: {} } },
+        },
+        machine: {
+          type: 'oauth2',
+          flows: {
+            password: { tokenUrl: code.tokenUrl, scopes: {} },
+            clientCredentials: { tokenUrl: code.tokenUrl, scopes: {} },
+          },
+        },
+        broken: { type: 'oauth2', flows: { authorizationCode: { ...code, tokenUrl: 'file:///etc/passwd' } } },
+        oidc: {
+          type: 'openIdConnect',
+          openIdConnectUrl: 'http://127.0.0.1:9/.well-known/openid-configuration',
+        },
+      },
+      [{ implicit: [] }, { machine: [] }, { broken: [] }, { oidc: [] }],
+    );
+    expect(credentialAsks(document)).toEqual([
+      {
+        scheme: 'implicit',
+        label:
+          'OAuth 2 with the implicit flow, which the hub does not support (only the authorization code flow can be signed in to)',
+      },
+      {
+        scheme: 'machine',
+        label:
+          'OAuth 2 with the password and clientCredentials flows, which the hub does not support (only the authorization code flow can be signed in to)',
+      },
+      {
+        scheme: 'broken',
+        label: 'OAuth 2 authorization code flow without a usable http(s) authorizationUrl and tokenUrl',
+      },
+      {
+        scheme: 'oidc',
+        label: 'OpenID Connect sign-in, which the hub does not support for OpenAPI sources yet',
+      },
+    ]);
   });
 });
