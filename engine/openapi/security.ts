@@ -3,9 +3,9 @@
  * key in a header, the query or a cookie; an HTTP bearer token; HTTP basic (a user and a
  * password, kept as their base64 with the `Basic` scheme). An OAuth 2 scheme with an
  * authorization code flow is read into what a sign-in needs (the document's authorization and
- * token URLs and the scopes its operations list); the sign-in itself is not run for OpenAPI
- * sources yet. OpenID Connect and the implicit, password and client credentials flows are named
- * as not supported. Operations with an unsupported scheme are still added, and called without it.
+ * token URLs and the scopes its operations list); its grant reaches the API as a bearer token.
+ * OpenID Connect and the implicit, password and client credentials flows are named as not
+ * supported. Operations with an unsupported scheme are still added, and called without it.
  */
 import type { SecretRef } from '../contracts/connections.ts';
 import { isObject, type OpenApiDocument } from './document.ts';
@@ -126,9 +126,9 @@ function oauthAsk(name: string, scheme: Record<string, unknown>, scopes: string[
       };
     return {
       scheme: name,
+      delivery: { kind: 'oauth' },
       oauth: { authorizationUrl, tokenUrl, scopes },
-      label:
-        'OAuth 2 sign-in (authorization code flow), which `hub add` does not run for OpenAPI sources yet',
+      label: 'OAuth 2 sign-in (authorization code flow)',
     };
   }
   const named = Object.keys(flows).filter((f) => ['implicit', 'password', 'clientCredentials'].includes(f));

@@ -124,6 +124,8 @@ export class Upstream {
       if (isHubError(error, 'unauthorized')) await this.#refused(source, options.connection, credentials);
       return failedCall(error, tool, clock.now() - started, scrub);
     }
+    // An API's 401 is its answer (an OpenAPI source's HTTP status), and says the same of the token.
+    if (result.httpStatus === 401) await this.#refused(source, options.connection, credentials);
     return answeredCall(result, tool, clock.now() - started, scrub);
   }
 
@@ -214,7 +216,7 @@ export class Upstream {
    * origin since its sign-in (a push, an edit) gets no token until a person signs in there.
    */
   #sameOrigin(source: Source, connection: string, grant: OAuthGrant): void {
-    const here = source.kind === 'mcp-http' ? new URL(source.url).origin : undefined;
+    const here = source.kind === 'mcp-stdio' ? undefined : new URL(source.url).origin;
     if (grant.issued_for === undefined || here === grant.issued_for) return;
     throw new SignInNeeded(
       source.namespace,

@@ -12,8 +12,10 @@ import {
   describeDelivery as describeSecretDelivery,
   type SecretRef,
 } from '../../engine/contracts/connections.ts';
+import type { Source } from '../../engine/contracts/sources.ts';
 import { HubError } from '../../engine/errors.ts';
-import { basicCredential } from '../../engine/openapi/security.ts';
+import { basicCredential, type OAuthFlowAsk } from '../../engine/openapi/security.ts';
+import type { Sources } from '../../engine/sources/sources.ts';
 import { hubAction } from './hub-action.ts';
 import { readSecret } from './read-secret.ts';
 
@@ -77,18 +79,16 @@ export function registerConnections(hub: Command): void {
           .connections(namespace)
           .some((c) => c.secrets.some((s) => s.delivery.kind === 'oauth'));
         const given = options.env ?? options.header ?? options.query ?? options.cookie ?? options.basic;
-        if (source.kind === 'mcp-http' && given === undefined && (options.oauth || signsIn)) {
-          const [{ signInFromCli }, { keptGrant, notRevoked, revokeGrant }] = await Promise.all([
-            import('./source-sign-in.ts'),
-            import('../oauth/revoke-grant.ts'),
-          ]);
+        const signsInHere = source.kind === 'mcp-http' || source.kind === 'openapi';
+        if (signsInHere && given === undefined && (options.oauth || signsIn)) {
+          const [{ signInFromCli, apiSignInFromCli }, { keptGrant, notRevoked, revokeGrant }] =
+            await Promise.all([import('./source-sign-in.ts'), import('../oauth/revoke-grant.ts')]);
           const named = options.connection === 'default' ? '' : ` --connection ${options.connection}`;
-          const grant = await signInFromCli(
-            out,
-            source.url,
-            options,
-            `\`capabilities hub auth ${namespace}${named}\``,
-          );
+          const again = `\`capabilities hub auth ${namespace}${named}${options.oauth ? ' --oauth' : ''}\``;
+          const grant =
+            source.kind === 'openapi'
+              ? await apiSignInFromCli(out, await documentFlow(sources, source), source.url, options, again)
+              : await signInFromCli(out, source.url, options, again);
           const former = await keptGrant(namespace, options.connection);
           const connection = await sources.saveCredential(
             namespace,
@@ -131,6 +131,27 @@ export function registerConnections(hub: Command): void {
         );
       }),
     );
+}
+
+/**
+ * The OAuth 2 flow an OpenAPI source's document names, read again now (its authorization and
+ * token URLs are the service's to move); a document that names none says so.
+ */
+async function documentFlow(
+  sources: Sources,
+  source: Extract<Source, { kind: 'openapi' }>,
+): Promise<OAuthFlowAsk> {
+  const inspection = await sources.inspect({
+    kind: 'openapi',
+    document: source.document,
+    server: source.url,
+  });
+  const flow = inspection.credentials.find((ask) => ask.oauth !== undefined)?.oauth;
+  if (flow) return flow;
+  throw new HubError(
+    'invalid_input',
+    `the OpenAPI document of "${source.namespace}" names no OAuth 2 authorization code flow, so there is nothing to sign in to; enter its key with \`capabilities hub auth ${source.namespace}\` (with --header, --query, --cookie or --basic as its document says)`,
+  );
 }
 
 function describeDelivery(delivery: SecretRef['delivery']): string {

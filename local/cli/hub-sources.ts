@@ -16,6 +16,7 @@ import type { Inspection, Refreshed, SourceDraft, Sources } from '../../engine/s
 import { hubAction, type OnHub } from './hub-action.ts';
 import type { Output } from './output.ts';
 import type { Interaction } from './review-prompt.ts';
+import type { SignInOptions } from './source-sign-in.ts';
 
 interface AddOptions {
   namespace?: string;
@@ -97,7 +98,13 @@ export function registerSources(hub: Command): void {
             throw new HubError('invalid_input', '--env is for a stdio server; an OpenAPI source takes none');
           return addDocument(
             out,
-            { document, server: options.server, namespace: options.namespace, ask },
+            {
+              document,
+              server: options.server,
+              namespace: options.namespace,
+              ask,
+              signIn: { clientId: options.clientId, clientSecret: options.clientSecret },
+            },
             openapi,
           );
         }
@@ -331,7 +338,13 @@ function describeSource(source: Source): string {
 /** `add` of an OpenAPI document: read it, review its operations, store the source, then ask for its keys once. */
 function addDocument(
   out: Output,
-  given: { document: string; server?: string | undefined; namespace?: string | undefined; ask: Interaction },
+  given: {
+    document: string;
+    server?: string | undefined;
+    namespace?: string | undefined;
+    ask: Interaction;
+    signIn: SignInOptions;
+  },
   openapi: typeof import('./openapi-add.ts'),
 ): OnHub {
   return async ({ sources }) => {
@@ -353,7 +366,10 @@ function addDocument(
       return;
     }
     sources.addSource(inspection, effects);
-    const keys = await openapi.askCredentials(out, sources, source.namespace, inspection.credentials);
+    const keys = await openapi.askCredentials(out, sources, source.namespace, inspection.credentials, {
+      serverUrl: source.url,
+      options: given.signIn,
+    });
     const counts = countEffects(effects);
     out.result(
       {

@@ -4,6 +4,7 @@
  * source is added, asking once for each credential its operations use. On a terminal each is
  * read at a masked prompt; otherwise from standard input, one value a line (a user and a password
  * take two); with nothing there, or with --no-input, the `hub auth` command to run is said instead.
+ * An OAuth 2 authorization code flow is signed in to in the person's browser instead.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -11,9 +12,11 @@ import { describeDelivery, type SecretRef } from '../../engine/contracts/connect
 import { isHubError } from '../../engine/errors.ts';
 import { inertLine } from '../../engine/inert.ts';
 import { MAX_DOCUMENT_BYTES, openApiVersion, parseText } from '../../engine/openapi/document.ts';
-import { basicCredential, type CredentialAsk } from '../../engine/openapi/security.ts';
+import { basicCredential, type CredentialAsk, type OAuthFlowAsk } from '../../engine/openapi/security.ts';
+import type { OAuthGrant } from '../../engine/sources/oauth-grant.ts';
 import type { Sources } from '../../engine/sources/sources.ts';
 import type { Output } from './output.ts';
+import type { SignInOptions } from './source-sign-in.ts';
 
 /** How long the probe of a URL waits for an answer before taking it for an MCP server. */
 const PROBE_MS = 10_000;
@@ -58,11 +61,53 @@ async function probeUrl(url: string): Promise<boolean> {
 function authCommand(namespace: string, ask: CredentialAsk): string {
   const d = ask.delivery;
   const base = `capabilities hub auth ${namespace}`;
-  if (!d || d.kind === 'env' || d.kind === 'oauth') return base;
+  if (!d || d.kind === 'env') return base;
+  if (d.kind === 'oauth') return `${base} --oauth`;
   if (d.kind === 'query') return `${base} --query ${d.name}`;
   if (d.kind === 'cookie') return `${base} --cookie ${d.name}`;
   if (ask.basic) return `${base} --basic`;
   return d.scheme === 'Bearer' && d.name === 'Authorization' ? base : `${base} --header ${d.name}`;
+}
+
+/** `--client-id` (and `--client-secret`) as the person gave them, for a command to run again. */
+function clientArguments(options: SignInOptions): string {
+  if (!options.clientId) return '';
+  return ` --client-id ${options.clientId}${options.clientSecret ? ' --client-secret' : ''}`;
+}
+
+/**
+ * Signs in through the document's OAuth 2 flow and keeps the grant as the default connection;
+ * false when the sign-in did not complete (said on stderr). A grant that cannot be kept is
+ * revoked where it was issued, so it does not linger there.
+ */
+async function signInAsDefault(
+  out: Output,
+  sources: Sources,
+  namespace: string,
+  flow: OAuthFlowAsk,
+  signIn: SignInGiven,
+  command: string,
+): Promise<boolean> {
+  const { apiSignInFromCli } = await import('./source-sign-in.ts');
+  let grant: OAuthGrant;
+  try {
+    grant = await apiSignInFromCli(out, flow, signIn.serverUrl, signIn.options, `\`${command}\``);
+  } catch (error) {
+    if (!isHubError(error)) throw error;
+    out.note(`  ${inertLine(error.message)}`);
+    return false;
+  }
+  try {
+    await sources.saveCredential(namespace, 'default', { kind: 'oauth' }, JSON.stringify(grant));
+    return true;
+  } catch (error) {
+    const { notRevoked, revokeGrant } = await import('../oauth/revoke-grant.ts');
+    const why = await revokeGrant(grant);
+    if (why) out.note(notRevoked(`the sign-in at ${new URL(grant.authorization_server).origin}`, why));
+    if (!isHubError(error, 'invalid_input')) throw error;
+    out.note(`  ${inertLine(error.message)}`);
+    return false;
+  }
 }
 
 /** Standard input's lines, all of it (a pipe or a file), without line ends. */
@@ -73,12 +118,24 @@ async function stdinLines(): Promise<string[]> {
   return text === '' ? [] : text.replace(/\r?\n$/, '').split(/\r?\n/);
 }
 
-/** Asks once for each credential the document's operations use, into the default connection. */
+/** Where an OAuth sign-in goes: the API's server, and the client the person named on the command line. */
+export interface SignInGiven {
+  serverUrl: string;
+  options: SignInOptions;
+}
+
+/**
+ * Asks once for each credential the document's operations use, into the default connection. An
+ * OAuth 2 sign-in is made in the person's browser; a document that also takes keys keeps those as
+ * the default connection, and the sign-in is left for another connection (one connection holds a
+ * sign-in or keys, never both).
+ */
 export async function askCredentials(
   out: Output,
   sources: Sources,
   namespace: string,
   asks: readonly CredentialAsk[],
+  signIn: SignInGiven,
 ): Promise<{ stored: string[]; later: string[] }> {
   const stored: string[] = [];
   const later: string[] = [];
@@ -88,9 +145,23 @@ export async function askCredentials(
     );
   }
   const wanted = asks.filter(
-    (a): a is CredentialAsk & { delivery: SecretRef['delivery'] } => a.delivery !== undefined,
+    (a): a is CredentialAsk & { delivery: SecretRef['delivery'] } =>
+      a.delivery !== undefined && a.delivery.kind !== 'oauth',
   );
-  if (wanted.length === 0) return { stored, later };
+  const flow = asks.find((a) => a.oauth !== undefined);
+  if (flow?.oauth && wanted.length > 0) {
+    later.push(`${authCommand(namespace, flow)}${clientArguments(signIn.options)} --connection signed-in`);
+  } else if (flow?.oauth && !out.options.input) later.push(authCommand(namespace, flow));
+  else if (flow?.oauth) {
+    const command = `${authCommand(namespace, flow)}${clientArguments(signIn.options)}`;
+    const signedIn = await signInAsDefault(out, sources, namespace, flow.oauth, signIn, command);
+    if (signedIn) stored.push(`${flow.scheme} (${flow.label})`);
+    else later.push(command);
+  }
+  if (wanted.length === 0) {
+    for (const command of later) out.note(`  Enter the credential later with \`${command}\`.`);
+    return { stored, later };
+  }
   const tty = process.stdin.isTTY === true;
   const lines = !out.options.input ? [] : tty ? undefined : await stdinLines();
   const next = async (message: string): Promise<string | undefined> => {

@@ -2,8 +2,10 @@
  * The CLI's side of signing the hub in to a source that asks for OAuth, for `hub add` and
  * `hub auth`: the person's browser (opened as hub.json's `openPages` and CAPABILITIES_OPEN_PAGES
  * say), a pre-registered client's secret read at a masked prompt (never an argument), and the
- * grant as credentials for listing the source's tools before anything is stored.
+ * grant as credentials for listing the source's tools before anything is stored. An OpenAPI
+ * source's API signs in through the flow its document names instead (api-sign-in.ts).
  */
+import type { OAuthFlowAsk } from '../../engine/openapi/security.ts';
 import type { Credentials } from '../../engine/sources/connector.ts';
 import { deliver } from '../../engine/sources/connector.ts';
 import { grantSecretValues, type OAuthGrant } from '../../engine/sources/oauth-grant.ts';
@@ -34,6 +36,34 @@ export async function signInFromCli(
   return signInToSource({
     url,
     resourceMetadataUrl,
+    clientId: options.clientId,
+    clientSecret,
+    again,
+    env: process.env,
+    openBrowser: opensPages(readHubFile(homePaths().hubFile).settings.openPages),
+    note: (text) => out.note(text),
+  });
+}
+
+/**
+ * Signs in to an OpenAPI source's API through the OAuth 2 flow its document names; `serverUrl`
+ * is the API the tokens are for.
+ */
+export async function apiSignInFromCli(
+  out: Output,
+  flow: OAuthFlowAsk,
+  serverUrl: string,
+  options: SignInOptions,
+  again: string,
+): Promise<OAuthGrant> {
+  const clientSecret =
+    options.clientId && options.clientSecret
+      ? await readSecret(out, `Client secret of ${options.clientId}`)
+      : undefined;
+  const { signInToApi } = await import('../oauth/api-sign-in.ts');
+  return signInToApi({
+    flow,
+    serverUrl,
     clientId: options.clientId,
     clientSecret,
     again,

@@ -14,27 +14,31 @@ import type { LoopbackRedirect } from './loopback-redirect.ts';
 import { SIGN_IN_TIMEOUT_MS } from './loopback-redirect.ts';
 import type { LoopbackOAuthProvider } from './oauth-client.ts';
 
-export interface BrowserSignIn {
-  provider: LoopbackOAuthProvider;
+/** The person's part: where the browser goes and comes back, and what they are told. */
+export interface BrowserWait {
   /** Where the provider's redirect URL listens. */
   redirect: LoopbackRedirect;
-  /** The protected resource (the MCP endpoint). */
-  serverUrl: URL;
-  scope?: string | undefined;
   /** What is signed in to, for the person ("https://hub.example.com"). */
   what: string;
   /** The command that starts again, for the person: "`capabilities hub login`". */
   again: string;
-  /** An error met on the way, as the person should see it. */
-  failure: (error: unknown) => HubError;
-  /** When the server asked for no sign-in: the error to show. */
-  notAsked: () => HubError;
   /** For the browser opener ($BROWSER). */
   env: NodeJS.ProcessEnv;
   /** False: print the address instead of opening a browser (CAPABILITIES_OPEN_PAGES=0). */
   openBrowser?: boolean | undefined;
   /** A line for the person on stderr. */
   note: (text: string) => void;
+}
+
+export interface BrowserSignIn extends BrowserWait {
+  provider: LoopbackOAuthProvider;
+  /** The protected resource (the MCP endpoint). */
+  serverUrl: URL;
+  scope?: string | undefined;
+  /** An error met on the way, as the person should see it. */
+  failure: (error: unknown) => HubError;
+  /** When the server asked for no sign-in: the error to show. */
+  notAsked: () => HubError;
 }
 
 /** Runs the browser part of the sign-in; once it resolves, `provider` holds the tokens. */
@@ -45,7 +49,28 @@ export async function signInWithBrowser(sign: BrowserSignIn): Promise<void> {
   });
   const authorizationUrl = provider.authorizationUrl;
   if (started !== 'REDIRECT' || !authorizationUrl) throw sign.notAsked();
-  const arrival = sign.redirect.arrival(() => provider.lastState);
+  const callback = await awaitBrowser(sign, authorizationUrl, () => provider.lastState);
+  await auth(provider, {
+    serverUrl,
+    ...(scope ? { scope } : {}),
+    authorizationCode: callback.code,
+    iss: callback.iss,
+  }).catch((error: unknown) => {
+    throw sign.failure(error);
+  });
+}
+
+/**
+ * Sends the person's browser to `authorizationUrl` and waits for it to come back with `state`:
+ * the code to redeem, or a HubError saying the sign-in was not completed (cancelled, refused, or
+ * nothing came back in time) and how to start again.
+ */
+export async function awaitBrowser(
+  sign: BrowserWait,
+  authorizationUrl: URL,
+  state: () => string,
+): Promise<{ code: string; iss: string | undefined }> {
+  const arrival = sign.redirect.arrival(state);
   const opened = sign.openBrowser !== false && (await openInBrowser(authorizationUrl.href, sign.env));
   if (!opened) sign.note(`Open this address in a browser to sign in: ${authorizationUrl.href}`);
   sign.note(
@@ -59,12 +84,5 @@ export async function signInWithBrowser(sign: BrowserSignIn): Promise<void> {
       `the sign-in to ${sign.what} was not completed (${why}); run ${sign.again} to try again`,
     );
   }
-  await auth(provider, {
-    serverUrl,
-    ...(scope ? { scope } : {}),
-    authorizationCode: callback.code,
-    iss: callback.iss,
-  }).catch((error: unknown) => {
-    throw sign.failure(error);
-  });
+  return callback;
 }

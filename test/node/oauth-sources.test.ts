@@ -12,8 +12,7 @@
  * what the person does on the authorization page (test/fixtures/oauth-board-server.ts). Chromium
  * does it for real in test/e2e/oauth-sources.test.ts.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -23,9 +22,9 @@ import { OAuthGrant } from '../../engine/sources/oauth-grant.ts';
 import { homePaths } from '../../local/home.ts';
 import { EnvFileSecretStore } from '../../local/secret-store.ts';
 import { type OAuthBoard, startOAuthBoard } from '../fixtures/oauth-board-server.ts';
-import { cli, cliEnv, REPO, runCli, tempHome } from './cli-process.ts';
+import { cli, runCli, tempHome } from './cli-process.ts';
+import { browser, resume } from './oauth-person.ts';
 
-const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
 const KEY = secretKey('board', 'default', 'oauth');
 
 let board: OAuthBoard;
@@ -44,30 +43,6 @@ function home(): string {
 afterEach(() => {
   for (const made of homes.splice(0)) made.remove();
 });
-
-/** The person's browser: a script that writes down the address it was given. */
-function browser(at: string): { env: NodeJS.ProcessEnv; opened(run: Promise<unknown>): Promise<string> } {
-  const file = join(at, 'opened-url');
-  const script = join(at, 'browser.sh');
-  writeFileSync(script, `#!/bin/sh\nprintf '%s' "$1" > '${file}'\n`);
-  chmodSync(script, 0o700);
-  return {
-    env: { BROWSER: script, CAPABILITIES_OPEN_PAGES: '1' },
-    async opened(run) {
-      let done = false;
-      void run.finally(() => {
-        done = true;
-      });
-      while (!existsSync(file) || readFileSync(file, 'utf8') === '') {
-        if (done) throw new Error('the command ended before it opened a browser');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      const url = readFileSync(file, 'utf8');
-      rmSync(file);
-      return url;
-    },
-  };
-}
 
 /** The person allows (or denies) on the authorization page; the browser then goes to the loopback. */
 async function person(url: string, choice: 'allow' | 'deny'): Promise<string> {
@@ -267,29 +242,6 @@ describe('an OAuth-protected MCP server, end to end on loopback', { timeout: 120
     expect(await kept(at)).toBeUndefined();
   });
 });
-
-/**
- * `execute({ resume })` in a fresh process, as the MCP surface does it (test/node/resume-run.ts);
- * spawned without blocking, since the board answers from this process.
- */
-async function resume(at: string, runId: string): Promise<{ status: string }> {
-  const child = spawn(
-    NODE,
-    ['--disable-warning=ExperimentalWarning', join(REPO, 'test', 'node', 'resume-run.ts'), runId],
-    { env: cliEnv(at), stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-  if (code !== 0) throw new Error(stderr);
-  return JSON.parse(stdout);
-}
 
 describe('bad input: each says what to do next, and nothing is half-added', { timeout: 60_000 }, () => {
   let own: OAuthBoard;
