@@ -50,10 +50,19 @@ beforeAll(async () => {
     const { status, type, body } = answer(new URL(request.url ?? '/', 'http://x').pathname);
     response.writeHead(status, { 'content-type': type }).end(body);
   });
+  // Idle sockets stay open: a CLI run with spawnSync blocks this process past the default 5 s, and
+  // the server closing a socket the client is reusing at that moment would be ECONNRESET.
+  stranger.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => stranger.listen(0, '127.0.0.1', resolve));
   strangerUrl = `http://127.0.0.1:${(stranger.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((resolve) => stranger.close(() => resolve())));
+afterAll(
+  () =>
+    new Promise<void>((resolve) => {
+      stranger.closeAllConnections();
+      stranger.close(() => resolve());
+    }),
+);
 
 /** A home signed in to `url` as `hub login` leaves it, with tokens that are made up. */
 async function signedIn(at: string, url: string, expiresAt = Date.now() + 3_600_000) {

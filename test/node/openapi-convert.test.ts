@@ -306,7 +306,7 @@ describe('OAuth 2 and OpenID Connect schemes', () => {
     scopes: { 'read:things': 'read', 'write:things': 'write', unused: 'never asked' },
   };
 
-  it('reads an authorization code flow with every scope the operations list, and no delivery yet', () => {
+  it('reads an authorization code flow with every scope the operations list, delivered as a sign-in', () => {
     const document = withSchemes({ auth: { type: 'oauth2', flows: { authorizationCode: code } } }, [
       { auth: ['read:things'] },
       { auth: ['write:things', 'read:things'] },
@@ -319,8 +319,8 @@ describe('OAuth 2 and OpenID Connect schemes', () => {
           tokenUrl: 'http://127.0.0.1:9/token',
           scopes: ['read:things', 'write:things'],
         },
-        label:
-          'OAuth 2 sign-in (authorization code flow), which `hub add` does not run for OpenAPI sources yet',
+        delivery: { kind: 'oauth' },
+        label: 'OAuth 2 sign-in (authorization code flow)',
       },
     ]);
   });
