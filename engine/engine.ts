@@ -79,7 +79,7 @@ export function createEngine(deps: EngineDeps): Engine {
     ownRefresh: deps.ownSecretsRefresh,
     clock,
   });
-  const upstream = new Upstream({ store, connector, secrets, clock, hubSecrets, wording });
+  const upstream = new Upstream({ store, connector, secrets, clock, random, hubSecrets, wording });
   const sources = new Sources({ store, connector, secrets, clock, random, hubSecrets, upstream, wording });
   const lookup = new Lookup(store, wording);
   const answerLookup: SandboxHost['lookup'] = async (request) => {

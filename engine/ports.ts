@@ -38,6 +38,16 @@ export interface RunExpectation {
   updatedAt?: number;
 }
 
+/**
+ * A refresh lease: `holder` (one id per refresher, so per process) refreshes the OAuth token
+ * stored under the secret key `key` until `expiresAt` (epoch ms, the Clock's time).
+ */
+export interface RefreshLease {
+  key: string;
+  holder: string;
+  expiresAt: number;
+}
+
 /** A journal entry as it is appended when the call starts: no outcome yet. */
 export type JournalStart = Omit<JournalEntry, 'outcome' | 'settledAt'>;
 
@@ -178,6 +188,16 @@ export interface HubStore {
   takeSourceDraft(id: string): SourceDraftRecord | undefined;
   /** Deletes the drafts whose `expiresAt` is at or before `now` and returns them (for their secrets). */
   sweepSourceDrafts(now: number): SourceDraftRecord[];
+
+  /**
+   * Takes the refresh lease on `lease.key`, atomically: stored and true when there is none, when
+   * the one there expired (its `expiresAt` is at or before `now`: its holder died), or when the
+   * same holder holds it (renewed); false, and nothing changes, while another holder holds it.
+   * Of processes taking one key at once, one gets it.
+   */
+  takeRefreshLease(lease: RefreshLease, now: number): boolean;
+  /** Ends the refresh lease on `key` when `holder` holds it; another holder's lease, or none, is left as is. */
+  releaseRefreshLease(key: string, holder: string): void;
 }
 
 // ── The sandbox (spec: The MCP surface, "Inside the sandbox" and "Default limits") ────────

@@ -33,6 +33,7 @@ export async function sourceChecks(paths: HomePaths, version: string): Promise<C
     connector,
     secrets,
     clock: systemClock,
+    random: cryptoRandom,
     hubSecrets,
     wording: localWording,
   });

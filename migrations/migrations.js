@@ -6,6 +6,7 @@ import m0003 from './0003_pending_call_binding.sql';
 import m0004 from './0004_page_access.sql';
 import m0005 from './0005_source_drafts.sql';
 import m0006 from './0006_openapi_sources.sql';
+import m0007 from './0007_refresh_leases.sql';
 
   export default {
     journal,
@@ -16,7 +17,8 @@ m0002,
 m0003,
 m0004,
 m0005,
-m0006
+m0006,
+m0007
     }
   }
   

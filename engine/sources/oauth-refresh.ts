@@ -5,8 +5,11 @@
  * (through the guarded fetch, so the hosted hub's refusal of private addresses holds here too).
  *
  * A token that has expired, or will within the margin (oauth-grant.ts), is refreshed; concurrent
- * requests on one connection share one refresh; the new grant goes back to the secret store and
- * the connection's `setAt` moves, which records that a refresh happened (never the value) and
+ * requests on one connection share one refresh, and so do the processes serving one hub (the
+ * refresh lease, refresh-lease.ts: one sends the refresh token, the others wait for the grant it
+ * writes, since a rotating refresh token is refused once used). A token request ends within
+ * TOKEN_REQUEST_MS, before its lease does. The new grant goes back to the secret store and the
+ * connection's `setAt` moves, which records that a refresh happened (never the value) and
  * makes every process serving the hub read the new tokens for scrubbing. A refresh that fails
  * (the grant was revoked, the token endpoint is down or answers garbage, no refresh token was
  * given) throws `SignInNeeded`: the person must sign in again; nothing was sent upstream.
@@ -19,14 +22,17 @@ import {
 import type { Connection, SecretRef } from '../contracts/connections.ts';
 import { sha256Hex } from '../digest.ts';
 import { HubError } from '../errors.ts';
-import type { Clock, HubStore } from '../ports.ts';
+import type { Clock, HubStore, Random } from '../ports.ts';
 import type { HubSecrets } from '../secrets/hub-secrets.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import { type FetchLike, guardedFetch, type PrivateAddresses } from './guarded-fetch.ts';
 import { grantSecretValues, needsRefresh, OAuthGrant, parseGrant, renewedGrant } from './oauth-grant.ts';
+import { RefreshLeases } from './refresh-lease.ts';
 
 /** A token response is small; anything larger is not one. */
 const TOKEN_RESPONSE_BYTES = 64 * 1024;
+/** How long a token request may take, answer included: well within the refresh lease (REFRESH_LEASE_MS). */
+const TOKEN_REQUEST_MS = 20_000;
 
 /** The connection's sign-in no longer works: a person must sign in again. Nothing was sent upstream. */
 export class SignInNeeded extends HubError {
@@ -47,6 +53,8 @@ export interface OAuthRefreshDeps {
   store: HubStore;
   secrets: SecretStore;
   clock: Clock;
+  /** For this refresher's id as the holder of refresh leases. */
+  random: Random;
   hubSecrets: HubSecrets;
   /** Where the host refuses private addresses (the hosted hub), the token endpoint may not be one. */
   privateAddresses?: PrivateAddresses | undefined;
@@ -59,9 +67,12 @@ export class OAuthRefresher {
   readonly #deps: OAuthRefreshDeps;
   /** Refreshes under way, by secret key: concurrent requests share one. */
   readonly #inFlight = new Map<string, Promise<OAuthGrant>>();
+  /** The refresh lease: one refresh between the processes serving the hub. */
+  readonly #leases: RefreshLeases;
 
   constructor(deps: OAuthRefreshDeps) {
     this.#deps = deps;
+    this.#leases = new RefreshLeases(deps);
   }
 
   /**
@@ -80,11 +91,37 @@ export class OAuthRefresher {
     return pending;
   }
 
+  /**
+   * A refreshed grant, under the refresh lease: while another process holds it, the grant that
+   * process writes (when usable) is taken instead, and no token request is sent from here.
+   */
   async #refresh(connection: Connection, ref: SecretRef, grant: OAuthGrant): Promise<OAuthGrant> {
     const { namespace, name } = connection;
-    const needed = (why: string) =>
-      new SignInNeeded(namespace, name, why, this.#deps.signIn(namespace, name));
-    if (!grant.refresh_token) throw needed('the access token expired and the server gave no refresh token');
+    const refreshToken = grant.refresh_token;
+    if (!refreshToken) {
+      throw this.#needed(namespace, name, 'the access token expired and the server gave no refresh token');
+    }
+    return this.#leases.hold(
+      ref.key,
+      async () => {
+        if (!this.#holds(namespace, name, ref)) {
+          throw this.#needed(namespace, name, 'the connection was removed while its token was refreshed');
+        }
+        return this.#refreshedElsewhere(connection, ref, grant);
+      },
+      () => this.#refreshHeld(connection, ref, grant, refreshToken),
+    );
+  }
+
+  /** The refresh itself, with the lease held (or given up waiting for). */
+  async #refreshHeld(
+    connection: Connection,
+    ref: SecretRef,
+    grant: OAuthGrant,
+    refreshToken: string,
+  ): Promise<OAuthGrant> {
+    const { namespace, name } = connection;
+    const needed = (why: string) => this.#needed(namespace, name, why);
     let tokens: Awaited<ReturnType<typeof refreshAuthorization>>;
     try {
       tokens = await refreshAuthorization(grant.authorization_server, {
@@ -93,7 +130,7 @@ export class OAuthRefresher {
           client_id: grant.client_id,
           ...(grant.client_secret ? { client_secret: grant.client_secret } : {}),
         },
-        refreshToken: grant.refresh_token,
+        refreshToken,
         ...(grant.resource ? { resource: grant.resource } : {}),
         fetchFn: this.#tokenEndpointOnly(grant),
       });
@@ -140,6 +177,10 @@ export class OAuthRefresher {
       }),
     });
     return renewed;
+  }
+
+  #needed(namespace: string, name: string, why: string): SignInNeeded {
+    return new SignInNeeded(namespace, name, why, this.#deps.signIn(namespace, name));
   }
 
   /** True while the connection `namespace/name` still holds `ref`. */
@@ -213,7 +254,11 @@ export class OAuthRefresher {
       if (new URL(String(url)).href !== endpoint.href) {
         throw new HubError('denied', 'a refresh goes only to the token endpoint recorded at sign-in');
       }
-      return guarded(url, init);
+      const timeout = AbortSignal.timeout(TOKEN_REQUEST_MS);
+      return guarded(url, {
+        ...init,
+        signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout,
+      });
     };
   }
 }
@@ -247,6 +292,8 @@ function refreshFailure(error: unknown, hubSecrets: HubSecrets): string {
   let why: string;
   if (code === 'invalid_grant')
     why = 'the authorization server no longer accepts the grant: it was revoked or expired';
+  else if (error instanceof Error && error.name === 'TimeoutError')
+    why = `the token endpoint did not answer within ${TOKEN_REQUEST_MS / 1000} seconds`;
   else if (error instanceof TypeError) why = `the token endpoint could not be reached: ${message}`;
   else if (error instanceof HubError) why = `the token endpoint: ${message}`;
   else

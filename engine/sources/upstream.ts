@@ -11,7 +11,7 @@ import type { JsonValue } from '../contracts/names.ts';
 import type { CallOutcome } from '../contracts/runs.ts';
 import type { ManifestTool, Source } from '../contracts/sources.ts';
 import { HubError, isHubError } from '../errors.ts';
-import type { Clock, HubStore } from '../ports.ts';
+import type { Clock, HubStore, Random } from '../ports.ts';
 import type { HubSecrets } from '../secrets/hub-secrets.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import type { HostWording } from '../wording.ts';
@@ -38,6 +38,8 @@ export interface UpstreamDeps {
   /** Absent where the host keeps no secrets (then connections cannot be used). */
   secrets?: SecretStore | undefined;
   clock: Clock;
+  /** For the refresh lease's holder id (refresh-lease.ts). */
+  random: Random;
   /** Every secret the hub holds, for scrubbing (one per engine). */
   hubSecrets: HubSecrets;
   /** How a person acts, in the host's words (entering a missing secret again). */
@@ -231,6 +233,7 @@ export class Upstream {
       store: this.#deps.store,
       secrets,
       clock: this.#deps.clock,
+      random: this.#deps.random,
       hubSecrets: this.#deps.hubSecrets,
       privateAddresses: this.#deps.connector.privateAddresses,
       signIn: (namespace, connection) => this.#deps.wording.signInAgain(namespace, connection),

@@ -235,3 +235,14 @@ export const hubSourceDrafts = sqliteTable(
   },
   (t) => [index('hub_source_drafts_expires').on(t.expiresAt)],
 );
+
+/**
+ * Who is refreshing an OAuth connection's token (engine/sources/oauth-refresh.ts), across the
+ * processes serving one hub: one row per secret key while a refresh is under way. A lease past
+ * `expires_at` was left by a process that died and may be taken over.
+ */
+export const hubRefreshLeases = sqliteTable('hub_refresh_leases', {
+  key: text('key').primaryKey(),
+  holder: text('holder').notNull(),
+  expiresAt: integer('expires_at').notNull(),
+});

@@ -2,7 +2,8 @@
  * The HubStore contract. One suite, a runner per runtime: test/node/hub-store.test.ts (the
  * local SQLite file) and test/workers/hub-store.test.ts (the HubObject Durable Object). Runs,
  * the journal and decisions are checked in hub-store-runs.suite.ts, page links and sessions in
- * hub-store-pages.suite.ts, with the same harness.
+ * hub-store-pages.suite.ts, source drafts in hub-store-drafts.suite.ts and refresh leases in
+ * hub-store-leases.suite.ts, with the same harness.
  */
 import { describe, expect, it } from 'vitest';
 import type { Connection } from '../../engine/contracts/connections.ts';
@@ -10,6 +11,7 @@ import type { PolicyRule } from '../../engine/contracts/policy.ts';
 import type { HubStore } from '../../engine/ports.ts';
 import { digest, fixtures, LATEST_SCHEMA_VERSION, rejectsWith, T0 } from './hub-store.fixtures.ts';
 import { describeDraftRecords } from './hub-store-drafts.suite.ts';
+import { describeLeaseRecords } from './hub-store-leases.suite.ts';
 import { describePageRecords } from './hub-store-pages.suite.ts';
 import { describeRunRecords } from './hub-store-runs.suite.ts';
 
@@ -380,5 +382,6 @@ export function describeHubStore(h: HubStoreHarness): void {
     describeRunRecords(check);
     describePageRecords(check);
     describeDraftRecords(check);
+    describeLeaseRecords(check);
   });
 }

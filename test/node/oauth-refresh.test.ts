@@ -19,6 +19,7 @@ import type { SourceConnector } from '../../engine/sources/connector.ts';
 import type { OAuthGrant } from '../../engine/sources/oauth-grant.ts';
 import { SignInNeeded } from '../../engine/sources/oauth-refresh.ts';
 import { Upstream } from '../../engine/sources/upstream.ts';
+import { cryptoRandom } from '../../engine/system.ts';
 import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
 import { localWording } from '../../local/wording.ts';
 
@@ -96,6 +97,7 @@ function hub(
     connector,
     secrets,
     clock,
+    random: cryptoRandom,
     hubSecrets,
     wording: localWording,
     fetch: async (url: string | URL, init?: RequestInit) => {
