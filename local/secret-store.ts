@@ -5,7 +5,8 @@
  * never as arguments, so they never show in a process list.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { HubError } from '../engine/errors.ts';
 import type { SecretStore } from '../engine/secrets/secret-store.ts';
 import { writeFileAtomic } from './home.ts';
 import { fallbackNotice, KEYCHAIN_SERVICE, keychainStatus } from './keychain.ts';
@@ -24,7 +25,13 @@ export function openSecretStore(
   return new EnvFileSecretStore(envFile);
 }
 
-/** `<home>/.env`: KEY="json-escaped value" lines, written atomically with mode 600. */
+/** How long a writer waits for another process's lock on the secret file, and how often it looks. */
+const LOCK_WAIT_MS = 10_000;
+const LOCK_POLL_MS = 10;
+/** A lock this old was left by a process that died mid-write (a write takes milliseconds). */
+const STALE_LOCK_MS = 30_000;
+
+/** `<home>/.env`: KEY="json-escaped value" lines, written atomically with mode 600, one writer at a time. */
 export class EnvFileSecretStore implements SecretStore {
   readonly where: string;
   readonly #path: string;
@@ -39,14 +46,50 @@ export class EnvFileSecretStore implements SecretStore {
   }
 
   async set(key: string, value: string): Promise<void> {
-    const entries = this.#read();
-    entries.set(key, value);
-    this.#write(entries);
+    await this.#locked(() => {
+      const entries = this.#read();
+      entries.set(key, value);
+      this.#write(entries);
+    });
   }
 
   async delete(key: string): Promise<void> {
-    const entries = this.#read();
-    if (entries.delete(key)) this.#write(entries);
+    await this.#locked(() => {
+      const entries = this.#read();
+      if (entries.delete(key)) this.#write(entries);
+    });
+  }
+
+  /**
+   * `change` (a read, then a write of the whole file) while holding `<file>.lock`: several
+   * processes serve one hub (a token refresh in one, `hub auth` in another), and without it one
+   * writer's file would replace the other's, losing a secret. Readers need no lock: the file is
+   * replaced whole, by a rename. A lock older than STALE_LOCK_MS was left by a process that died.
+   */
+  async #locked(change: () => void): Promise<void> {
+    const lock = `${this.#path}.lock`;
+    for (let waited = 0; ; waited += LOCK_POLL_MS) {
+      try {
+        closeSync(openSync(lock, 'wx', 0o600));
+        break;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > STALE_LOCK_MS) rmSync(lock, { force: true });
+      else if (waited >= LOCK_WAIT_MS) {
+        throw new HubError(
+          'unavailable',
+          `another process has been writing the secret file ${this.#path} for over ${LOCK_WAIT_MS / 1000} s; try again, and if it goes on, delete ${lock}`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+    }
+    try {
+      change();
+    } finally {
+      rmSync(lock, { force: true });
+    }
   }
 
   #read(): Map<string, string> {
