@@ -10,7 +10,7 @@ import type { Credentials } from '../../engine/sources/connector.ts';
 import { deliver } from '../../engine/sources/connector.ts';
 import { grantSecretValues, type OAuthGrant } from '../../engine/sources/oauth-grant.ts';
 import { homePaths, readHubFile } from '../home.ts';
-import { challengeOf, signInToSource } from '../oauth/upstream-sign-in.ts';
+import { challengeOf, type SignInPerson, signInToSource } from '../oauth/upstream-sign-in.ts';
 import { opensPages } from '../pages/page-opener.ts';
 import type { Output } from './output.ts';
 import { readSecret } from './read-secret.ts';
@@ -28,21 +28,8 @@ export async function signInFromCli(
   options: SignInOptions,
   again: string,
 ): Promise<OAuthGrant> {
-  const clientSecret =
-    options.clientId && options.clientSecret
-      ? await readSecret(out, `Client secret of ${options.clientId}`)
-      : undefined;
-  const resourceMetadataUrl = await challengeOf(url);
-  return signInToSource({
-    url,
-    resourceMetadataUrl,
-    clientId: options.clientId,
-    clientSecret,
-    again,
-    env: process.env,
-    openBrowser: opensPages(readHubFile(homePaths().hubFile).settings.openPages),
-    note: (text) => out.note(text),
-  });
+  const person = await personSide(out, options, again);
+  return signInToSource({ ...person, url, resourceMetadataUrl: await challengeOf(url) });
 }
 
 /**
@@ -56,21 +43,25 @@ export async function apiSignInFromCli(
   options: SignInOptions,
   again: string,
 ): Promise<OAuthGrant> {
+  const person = await personSide(out, options, again);
+  const { signInToApi } = await import('../oauth/api-sign-in.ts');
+  return signInToApi({ ...person, flow, serverUrl });
+}
+
+/** The person's side of a sign-in from the CLI: the client they named (its secret read masked), their browser. */
+async function personSide(out: Output, options: SignInOptions, again: string): Promise<SignInPerson> {
   const clientSecret =
     options.clientId && options.clientSecret
       ? await readSecret(out, `Client secret of ${options.clientId}`)
       : undefined;
-  const { signInToApi } = await import('../oauth/api-sign-in.ts');
-  return signInToApi({
-    flow,
-    serverUrl,
+  return {
     clientId: options.clientId,
     clientSecret,
     again,
     env: process.env,
     openBrowser: opensPages(readHubFile(homePaths().hubFile).settings.openPages),
     note: (text) => out.note(text),
-  });
+  };
 }
 
 /** The grant as credentials for one listing: its access token as a bearer, every token scrubbed. */

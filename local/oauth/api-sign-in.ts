@@ -25,23 +25,15 @@ import type { OAuthFlowAsk } from '../../engine/openapi/security.ts';
 import type { OAuthGrant } from '../../engine/sources/oauth-grant.ts';
 import { awaitBrowser } from './browser-sign-in.ts';
 import { startLoopbackRedirect } from './loopback-redirect.ts';
-import { SOURCE_CLIENT_NAME, signInFailure } from './upstream-sign-in.ts';
+import { type SignInPerson, SOURCE_CLIENT_NAME, signInFailure } from './upstream-sign-in.ts';
 
 /** How long the look for the authorization server's metadata may take before going without it. */
 const DISCOVERY_MS = 10_000;
 
-export interface ApiSignIn {
+export interface ApiSignIn extends SignInPerson {
   flow: OAuthFlowAsk;
   /** The API's server URL: the tokens are issued for its origin. */
   serverUrl: string;
-  clientId?: string | undefined;
-  clientSecret?: string | undefined;
-  /** The command that starts again, for the person: "`capabilities hub auth petstore --oauth`". */
-  again: string;
-  env: NodeJS.ProcessEnv;
-  openBrowser?: boolean | undefined;
-  note: (text: string) => void;
-  now?: () => number;
 }
 
 /** Signs in to the API's authorization server in the person's browser; resolves with the grant. */

@@ -29,11 +29,8 @@ import { LoopbackOAuthProvider } from './oauth-client.ts';
 /** What the hub calls itself on a source's consent page. */
 export const SOURCE_CLIENT_NAME = 'capabilities hub';
 
-export interface SourceSignIn {
-  /** The source's MCP endpoint (the protected resource). */
-  url: string;
-  /** From the 401's WWW-Authenticate, when it named one. */
-  resourceMetadataUrl?: URL | undefined;
+/** What every sign-in to a source takes from the person's side: the client, the browser, the words. */
+export interface SignInPerson {
   /** A pre-registered client (`--client-id`), and its secret when it is a confidential one. */
   clientId?: string | undefined;
   clientSecret?: string | undefined;
@@ -43,6 +40,13 @@ export interface SourceSignIn {
   openBrowser?: boolean | undefined;
   note: (text: string) => void;
   now?: () => number;
+}
+
+export interface SourceSignIn extends SignInPerson {
+  /** The source's MCP endpoint (the protected resource). */
+  url: string;
+  /** From the 401's WWW-Authenticate, when it named one. */
+  resourceMetadataUrl?: URL | undefined;
 }
 
 /** Signs in to the source at `sign.url` in the person's browser; resolves with the grant. */

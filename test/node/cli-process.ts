@@ -53,11 +53,17 @@ export function runCli(
   args: readonly string[],
   extra: NodeJS.ProcessEnv = {},
 ): Promise<CliResult> {
-  const child = spawn(BIN, args, {
-    cwd: tmpdir(),
-    env: cliEnv(home, extra),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return collected(
+    spawn(BIN, args, { cwd: tmpdir(), env: cliEnv(home, extra), stdio: ['ignore', 'pipe', 'pipe'] }),
+    'the CLI',
+  );
+}
+
+/**
+ * What a child process printed and how it ended, once it exits; `what` names it if it runs past
+ * RUN_CLI_LIMIT_MS and is killed, so the test fails saying so instead of at its own timeout.
+ */
+export function collected(child: ChildProcess, what: string): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk) => {
@@ -66,9 +72,8 @@ export function runCli(
   child.stderr?.on('data', (chunk) => {
     stderr += chunk;
   });
-  // A CLI that never exits is killed, so the test fails saying so instead of at its own timeout.
   const killer = setTimeout(() => {
-    stderr += `\n[test] the CLI did not exit within ${RUN_CLI_LIMIT_MS} ms and was killed`;
+    stderr += `\n[test] ${what} did not exit within ${RUN_CLI_LIMIT_MS} ms and was killed`;
     child.kill('SIGKILL');
   }, RUN_CLI_LIMIT_MS);
   return new Promise((resolve, reject) => {

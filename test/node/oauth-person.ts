@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliEnv, REPO } from './cli-process.ts';
+import { cliEnv, collected, REPO } from './cli-process.ts';
 
 const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
 
@@ -45,15 +45,7 @@ export async function resume(at: string, runId: string): Promise<{ status: strin
     ['--disable-warning=ExperimentalWarning', join(REPO, 'test', 'node', 'resume-run.ts'), runId],
     { env: cliEnv(at), stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-  if (code !== 0) throw new Error(stderr);
-  return JSON.parse(stdout);
+  const run = await collected(child, 'the resumed run');
+  if (run.status !== 0) throw new Error(run.stderr);
+  return JSON.parse(run.stdout);
 }
