@@ -2,8 +2,10 @@
  * One call of an OpenAPI tool as one HTTP request, and its answer as an MCP call result. The
  * request is built from the operation as it was reviewed (method, path, where each argument
  * goes) and the connection's credentials; the answer's body is the result (JSON parsed, an
- * object also as structured content), and a status of 400 or more is an error whose text
- * starts with the status.
+ * object also as structured content), with its status and only the allowlisted response headers
+ * (content type, `retry-after`, pagination `link`, rate-limit headers: nothing that sets or names
+ * state, like `set-cookie` or `server`); a status of 400 or more is an error whose text starts
+ * with the status, with a hint read from the body when it says what went wrong.
  */
 import type { JsonValue } from '../contracts/names.ts';
 import type { ToolOperation } from '../contracts/sources.ts';
@@ -13,6 +15,44 @@ import type { McpCallResult } from '../sources/tool-result.ts';
 
 /** How much of an error body is quoted in the error's text. */
 const ERROR_BODY_CHARS = 2000;
+/** How much of an error body's own message becomes the error's hint. */
+const HINT_CHARS = 300;
+/** How much of one allowed response header reaches the code. */
+const HEADER_CHARS = 2000;
+
+/** Response headers that reach the code, by exact (lowercase) name. */
+const RESPONSE_HEADERS = new Set(['content-type', 'retry-after', 'link', 'ratelimit', 'ratelimit-policy']);
+/** Response headers that reach the code, by prefix: the rate-limit families. */
+const RESPONSE_HEADER_PREFIXES = ['x-ratelimit-', 'ratelimit-'];
+
+/** The answer's headers the code may read (names lowercase), every other one left out. */
+export function allowedHeaders(headers: Headers): { [name: string]: string } {
+  const allowed: { [name: string]: string } = {};
+  headers.forEach((value, name) => {
+    const lower = name.toLowerCase();
+    if (RESPONSE_HEADERS.has(lower) || RESPONSE_HEADER_PREFIXES.some((p) => lower.startsWith(p)))
+      allowed[lower] = value.slice(0, HEADER_CHARS);
+  });
+  return allowed;
+}
+
+/**
+ * What an error body says went wrong, as APIs commonly put it: `message`, `error` (a string, or an
+ * object with a `message`), `error_description`, `detail` or `title`; undefined when none is text.
+ */
+function bodyHint(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const body = value as { [key: string]: unknown };
+  const error = body.error;
+  const nested =
+    typeof error === 'object' && error !== null && !Array.isArray(error)
+      ? (error as { [key: string]: unknown }).message
+      : undefined;
+  for (const said of [body.message, nested, error, body.error_description, body.detail, body.title]) {
+    if (typeof said === 'string' && said.trim() !== '') return said.trim().slice(0, HINT_CHARS);
+  }
+  return undefined;
+}
 
 function scalar(value: JsonValue): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
@@ -128,13 +168,17 @@ export async function callResult(response: Response): Promise<McpCallResult> {
       value = undefined;
     }
   }
+  const httpHeaders = allowedHeaders(response.headers);
   if (response.status >= 400) {
     const said = text.trim().slice(0, ERROR_BODY_CHARS);
     const retry =
       response.status === 429 || response.status >= 500 ? ' (it may succeed if retried later)' : '';
+    const httpHint = bodyHint(value);
     return {
       isError: true,
       httpStatus: response.status,
+      httpHeaders,
+      ...(httpHint === undefined ? {} : { httpHint }),
       content: [
         {
           type: 'text',
@@ -143,7 +187,11 @@ export async function callResult(response: Response): Promise<McpCallResult> {
       ],
     };
   }
-  const result: McpCallResult = { content: [{ type: 'text', text }], httpStatus: response.status };
+  const result: McpCallResult = {
+    content: [{ type: 'text', text }],
+    httpStatus: response.status,
+    httpHeaders,
+  };
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     result.structuredContent = value as { [key: string]: unknown };
   }

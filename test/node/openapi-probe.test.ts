@@ -40,15 +40,13 @@ beforeEach(async () => {
     else if (path === '/away') res.writeHead(302, { location: `${otherBase}/openapi.json` }).end();
     else if (path === '/mcp') {
       // What an MCP server answers a GET that does not accept an event stream.
-      res
-        .writeHead(405, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            jsonrpc: '2.0',
-            error: { code: -32000, message: 'Method not allowed.' },
-            id: null,
-          }),
-        );
+      res.writeHead(405, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          error: { code: -32000, message: 'Method not allowed.' },
+          id: null,
+        }),
+      );
     } else res.writeHead(404).end();
   });
   namedBase = await listen(named);

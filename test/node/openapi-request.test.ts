@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { hostedCannotRun } from '../../durable-objects/hosted-configuration.ts';
 import type { ToolOperation } from '../../engine/contracts/sources.ts';
-import { buildRequest, callResult } from '../../engine/openapi/http-call.ts';
+import { allowedHeaders, buildRequest, callResult } from '../../engine/openapi/http-call.ts';
 import { basicCredential } from '../../engine/openapi/security.ts';
 import { deliver, NO_CREDENTIALS } from '../../engine/sources/connector.ts';
 
@@ -139,6 +139,7 @@ describe('callResult', () => {
       content: [{ type: 'text', text: '{"id":1}' }],
       structuredContent: { id: 1 },
       httpStatus: 200,
+      httpHeaders: { 'content-type': 'application/json' },
     });
     const limited = await callResult(
       new Response('slow down', { status: 429, statusText: 'Too Many Requests' }),
@@ -146,10 +147,62 @@ describe('callResult', () => {
     expect(limited).toEqual({
       isError: true,
       httpStatus: 429,
+      httpHeaders: { 'content-type': 'text/plain;charset=UTF-8' },
       content: [
         { type: 'text', text: 'HTTP 429 Too Many Requests (it may succeed if retried later): slow down' },
       ],
     });
+  });
+
+  it('passes only the allowlisted response headers: content type, retry-after, link and rate limits', async () => {
+    const headers = new Headers([
+      ['Content-Type', 'application/json'],
+      ['Retry-After', '30'],
+      ['Link', '<https://api.example/v1/pets?page=2>; rel="next"'],
+      ['X-RateLimit-Remaining', '0'],
+      ['X-RateLimit-Reset', '1700000000'],
+      ['RateLimit', 'limit=100, remaining=0, reset=30'],
+      ['RateLimit-Policy', '100;w=60'],
+      ['RateLimit-Limit', '100'],
+      ['Set-Cookie', 'session=abc'],
+      ['Server', 'nginx/1.2'],
+      ['X-Request-Id', 'req-1'],
+      ['WWW-Authenticate', 'Bearer realm="api"'],
+      ['Location', 'https://elsewhere.example/'],
+      ['X-Rate-Limited-By', 'not a rate-limit family'],
+    ]);
+    expect(allowedHeaders(headers)).toEqual({
+      'content-type': 'application/json',
+      'retry-after': '30',
+      link: '<https://api.example/v1/pets?page=2>; rel="next"',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': '1700000000',
+      ratelimit: 'limit=100, remaining=0, reset=30',
+      'ratelimit-policy': '100;w=60',
+      'ratelimit-limit': '100',
+    });
+    const ok = await callResult(new Response('[1]', { status: 200, headers }));
+    expect(ok.httpHeaders).toEqual(allowedHeaders(headers));
+  });
+
+  it("reads an error body's own message as a hint", async () => {
+    const bodies: [unknown, string | undefined][] = [
+      [{ message: 'Pet not found' }, 'Pet not found'],
+      [{ error: { code: 7, message: 'quota exceeded' } }, 'quota exceeded'],
+      [{ error: 'invalid_grant', error_description: 'expired' }, 'invalid_grant'],
+      [{ detail: 'id must be a number', title: 'Bad Request' }, 'id must be a number'],
+      [{ title: 'Bad Request' }, 'Bad Request'],
+      [{ code: 12 }, undefined],
+      [['not', 'an', 'object'], undefined],
+    ];
+    for (const [body, hint] of bodies) {
+      const answer = await callResult(
+        new Response(JSON.stringify(body), { status: 400, headers: { 'content-type': 'application/json' } }),
+      );
+      expect(answer.httpHint).toBe(hint);
+    }
+    const text = await callResult(new Response('{"message": "not json after all', { status: 500 }));
+    expect(text.httpHint).toBeUndefined();
   });
 });
 
