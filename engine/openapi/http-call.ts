@@ -1,7 +1,7 @@
 /**
  * One call of an OpenAPI tool as one HTTP request, and its answer as an MCP call result. The
  * request is built from the operation as it was reviewed (method, path, where each argument
- * goes) and the connection's credentials; the answer's body is the result (JSON parsed, an
+ * goes and in which style: parameter-style.ts) and the connection's credentials; the answer's body is the result (JSON parsed, an
  * object also as structured content), with its status and only the allowlisted response headers
  * (content type, `retry-after`, pagination `link`, rate-limit headers: nothing that sets or names
  * state, like `set-cookie` or `server`); a status of 400 or more is an error whose text starts
@@ -12,6 +12,7 @@ import type { ToolOperation } from '../contracts/sources.ts';
 import { HubError } from '../errors.ts';
 import type { Credentials } from '../sources/connector.ts';
 import type { McpCallResult } from '../sources/tool-result.ts';
+import { headerText, pathText, queryPieces } from './parameter-style.ts';
 
 /** How much of an error body is quoted in the error's text. */
 const ERROR_BODY_CHARS = 2000;
@@ -72,8 +73,8 @@ function setHeader(headers: Headers, name: string, value: string, property: stri
 }
 
 /**
- * A path argument, URL-encoded; an empty value, `.` and `..` are refused (they would change the
- * reviewed path: `DELETE /users/{id}` with an empty id is `DELETE /users/`).
+ * A path argument as its style writes it (URL-encoded); an empty value, `.` and `..` are refused
+ * (they would change the reviewed path: `DELETE /users/{id}` with an empty id is `DELETE /users/`).
  */
 function pathSegment(property: string, value: string): string {
   if (value === '' || value === '.' || value === '..') {
@@ -82,7 +83,7 @@ function pathSegment(property: string, value: string): string {
       `the argument "${property}" is "${value}", which would change the path the tool was reviewed with; give a plain value`,
     );
   }
-  return encodeURIComponent(value);
+  return value;
 }
 
 /** The URL and init of the request that calls `operation` with `args`. */
@@ -93,7 +94,7 @@ export function buildRequest(
   credentials: Credentials,
 ): { url: URL; init: RequestInit } {
   let path = operation.path;
-  const query = new URLSearchParams();
+  const query: string[] = [];
   const headers = new Headers();
   const cookies: string[] = [];
   for (const p of operation.parameters) {
@@ -107,14 +108,18 @@ export function buildRequest(
       }
       continue;
     }
-    if (p.in === 'path') path = path.split(`{${p.name}}`).join(pathSegment(p.property, scalar(value)));
-    else if (p.in === 'query') {
-      for (const item of Array.isArray(value) ? value : [value]) query.append(p.name, scalar(item));
-    } else if (p.in === 'header') setHeader(headers, p.name, scalar(value), p.property);
+    if (p.in === 'path') path = path.split(`{${p.name}}`).join(pathSegment(p.property, pathText(p, value)));
+    else if (p.in === 'query') query.push(...queryPieces(p, value));
+    else if (p.in === 'header') setHeader(headers, p.name, headerText(p, value), p.property);
     else if (!Object.hasOwn(credentials.cookies, p.name))
       cookies.push(`${p.name}=${encodeURIComponent(scalar(value))}`);
   }
-  for (const [name, value] of Object.entries(credentials.query)) query.set(name, value);
+  // A credential in the query replaces an argument of the same name.
+  for (const [name, value] of Object.entries(credentials.query)) {
+    const key = `${encodeURIComponent(name)}=`;
+    const kept = query.filter((piece) => !piece.startsWith(key));
+    query.splice(0, query.length, ...kept, `${key}${encodeURIComponent(value)}`);
+  }
   for (const [name, value] of Object.entries(credentials.cookies)) cookies.push(`${name}=${value}`);
   for (const [name, value] of Object.entries(credentials.headers)) headers.set(name, value);
   if (cookies.length > 0) headers.set('cookie', cookies.join('; '));
@@ -136,7 +141,7 @@ export function buildRequest(
       `the arguments make the path ${url.pathname}, outside the API's ${basePath || '/'}; give path arguments that are plain values`,
     );
   }
-  const search = query.toString();
+  const search = query.join('&');
   if (search) url.search = url.search ? `${url.search}&${search}` : search;
   const init: RequestInit = { method: operation.method.toUpperCase(), headers };
   const body = operation.body ? args[operation.body.property] : undefined;

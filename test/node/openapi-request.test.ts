@@ -7,7 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { hostedCannotRun } from '../../durable-objects/hosted-configuration.ts';
 import type { ToolOperation } from '../../engine/contracts/sources.ts';
+import { readDocument } from '../../engine/openapi/document.ts';
 import { allowedHeaders, buildRequest, callResult } from '../../engine/openapi/http-call.ts';
+import { operationTools } from '../../engine/openapi/operations.ts';
 import { basicCredential } from '../../engine/openapi/security.ts';
 import { deliver, NO_CREDENTIALS } from '../../engine/sources/connector.ts';
 
@@ -222,5 +224,149 @@ describe('the hosted hub', () => {
       'its OpenAPI document is a file on your computer (/home/ann/openapi.json), which the hosted hub cannot read',
     );
     expect(hostedCannotRun(false)(source('https://api.example/openapi.json'))).toBeUndefined();
+  });
+});
+
+describe('parameter styles (OpenAPI style and explode)', () => {
+  const param = (name: string, where: string, extra: object = {}) => ({
+    name,
+    in: where,
+    schema: { type: 'array', items: { type: 'string' } },
+    ...extra,
+  });
+  const object = { type: 'object', additionalProperties: { type: 'string' } };
+  const text = JSON.stringify({
+    openapi: '3.1.0',
+    info: { title: 't', version: '1' },
+    paths: {
+      '/items/{ids}/{label}/{matrix}/{point}': {
+        get: {
+          operationId: 'styles',
+          parameters: [
+            param('ids', 'path'),
+            param('label', 'path', { style: 'label' }),
+            param('matrix', 'path', { style: 'matrix', explode: true }),
+            param('point', 'path', { schema: object, explode: true }),
+            param('tags', 'query'),
+            param('csv', 'query', { style: 'form', explode: false }),
+            param('spaced', 'query', { style: 'spaceDelimited' }),
+            param('piped', 'query', { style: 'pipeDelimited', explode: false }),
+            param('filter', 'query', { style: 'deepObject', explode: true, schema: object }),
+            param('color', 'query', { schema: object }),
+            param('X-Ids', 'header'),
+            {
+              name: 'where',
+              in: 'query',
+              content: { 'application/json': { schema: { type: 'object' } } },
+            },
+          ],
+          responses: {},
+        },
+      },
+      '/plain': {
+        get: {
+          operationId: 'plain',
+          parameters: [
+            param('tags', 'query', { style: 'form', explode: true }),
+            param('id', 'header', { style: 'simple', explode: false }),
+          ],
+          responses: {},
+        },
+      },
+    },
+  });
+  const tools = operationTools(readDocument(text, '/home/me/styles.json')).tools;
+  const styles = tools.find((tool) => tool.name === 'styles')?.operation;
+  const plain = tools.find((tool) => tool.name === 'plain')?.operation;
+
+  it('keeps style and explode in the binding only where they are not the defaults', () => {
+    expect(styles?.parameters).toEqual([
+      { name: 'ids', in: 'path', property: 'ids' },
+      { name: 'label', in: 'path', property: 'label', style: 'label' },
+      { name: 'matrix', in: 'path', property: 'matrix', style: 'matrix', explode: true },
+      { name: 'point', in: 'path', property: 'point', explode: true },
+      { name: 'tags', in: 'query', property: 'tags' },
+      { name: 'csv', in: 'query', property: 'csv', explode: false },
+      { name: 'spaced', in: 'query', property: 'spaced', style: 'spaceDelimited', explode: false },
+      { name: 'piped', in: 'query', property: 'piped', style: 'pipeDelimited', explode: false },
+      { name: 'filter', in: 'query', property: 'filter', style: 'deepObject' },
+      { name: 'color', in: 'query', property: 'color' },
+      { name: 'X-Ids', in: 'header', property: 'X-Ids' },
+      { name: 'where', in: 'query', property: 'where', mediaType: 'application/json' },
+    ]);
+    // Defaults said out loud bind (and so digest) as defaults left unsaid.
+    expect(plain?.parameters).toEqual([
+      { name: 'tags', in: 'query', property: 'tags' },
+      { name: 'id', in: 'header', property: 'id' },
+    ]);
+  });
+
+  it('writes each style as OpenAPI says', () => {
+    if (!styles) throw new Error('no binding');
+    const { url, init } = buildRequest(
+      'https://api.example/v1',
+      styles,
+      {
+        ids: ['a', 'b c'],
+        label: ['x', 'y'],
+        matrix: ['m', 'n'],
+        point: { x: '1', y: '2' },
+        tags: ['red', 'blue'],
+        csv: ['1', '2'],
+        spaced: ['a', 'b'],
+        piped: ['a', 'b'],
+        filter: { role: 'admin', 'first name': 'Ann' },
+        color: { R: '100', G: '200' },
+        'X-Ids': ['1', '2'],
+        where: { age: 3 },
+      },
+      NO_CREDENTIALS,
+    );
+    expect(url.pathname).toBe('/v1/items/a,b%20c/.x,y/;matrix=m;matrix=n/x=1,y=2');
+    expect(url.search.slice(1).split('&')).toEqual([
+      'tags=red',
+      'tags=blue',
+      'csv=1,2',
+      'spaced=a%20b',
+      'piped=a|b',
+      'filter[role]=admin',
+      'filter[first%20name]=Ann',
+      'R=100',
+      'G=200',
+      'where=%7B%22age%22%3A3%7D',
+    ]);
+    expect(new Headers(init.headers).get('x-ids')).toBe('1,2');
+  });
+
+  it('encodes a delimiter inside a value, and still refuses a dot segment', () => {
+    if (!styles) throw new Error('no binding');
+    const args = { label: ['x'], matrix: ['m'], point: { x: '1' } };
+    const { url } = buildRequest(
+      'https://api.example',
+      styles,
+      { ...args, ids: ['a,b', 'c'], csv: ['1,2', '3'] },
+      NO_CREDENTIALS,
+    );
+    expect(url.pathname).toBe('/items/a%2Cb,c/.x/;matrix=m/x=1');
+    expect(url.search).toBe('?csv=1%2C2,3');
+    expect(() =>
+      buildRequest('https://api.example', styles, { ...args, ids: ['..'] }, NO_CREDENTIALS),
+    ).toThrow('which would change the path the tool was reviewed with');
+  });
+
+  it('lets a query credential replace an argument of the same name', () => {
+    const keyed: ToolOperation = {
+      method: 'get',
+      path: '/a',
+      parameters: [
+        { name: 'key', in: 'query', property: 'key' },
+        { name: 'q', in: 'query', property: 'q' },
+      ],
+    };
+    const credentials = deliver('default', [
+      { delivery: { kind: 'query', name: 'key' }, value: 's3cret key' },
+    ]);
+    const { url } = buildRequest('https://api.example', keyed, { key: 'mine', q: 'a b' }, credentials);
+    expect(url.search).toBe('?q=a%20b&key=s3cret%20key');
   });
 });
