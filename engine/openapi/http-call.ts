@@ -1,11 +1,12 @@
 /**
  * One call of an OpenAPI tool as one HTTP request, and its answer as an MCP call result. The
  * request is built from the operation as it was reviewed (method, path, where each argument
- * goes and in which style: parameter-style.ts) and the connection's credentials; the answer's body is the result (JSON parsed, an
- * object also as structured content), with its status and only the allowlisted response headers
- * (content type, `retry-after`, pagination `link`, rate-limit headers: nothing that sets or names
- * state, like `set-cookie` or `server`); a status of 400 or more is an error whose text starts
- * with the status, with a hint read from the body when it says what went wrong.
+ * goes and in which style: parameter-style.ts) and the connection's credentials. The answer's
+ * body is the result (JSON parsed, an object also as structured content), with its status and
+ * only the allowlisted response headers (content type, `retry-after`, pagination `link`,
+ * rate-limit headers: nothing that sets or names state, like `set-cookie` or `server`); a status
+ * of 400 or more is an error whose text starts with the status, with a hint read from the body
+ * when it says what went wrong.
  */
 import type { JsonValue } from '../contracts/names.ts';
 import type { ToolOperation } from '../contracts/sources.ts';
@@ -38,8 +39,9 @@ export function allowedHeaders(headers: Headers): { [name: string]: string } {
 }
 
 /**
- * What an error body says went wrong, as APIs commonly put it: `message`, `error` (a string, or an
- * object with a `message`), `error_description`, `detail` or `title`; undefined when none is text.
+ * What an error body says went wrong, as APIs commonly put it: `message`, `error.message`,
+ * `error_description`, `detail`, `error` (a string: often only a code) or `title`; undefined when
+ * none is text.
  */
 function bodyHint(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
@@ -49,7 +51,7 @@ function bodyHint(value: unknown): string | undefined {
     typeof error === 'object' && error !== null && !Array.isArray(error)
       ? (error as { [key: string]: unknown }).message
       : undefined;
-  for (const said of [body.message, nested, error, body.error_description, body.detail, body.title]) {
+  for (const said of [body.message, nested, body.error_description, body.detail, error, body.title]) {
     if (typeof said === 'string' && said.trim() !== '') return said.trim().slice(0, HINT_CHARS);
   }
   return undefined;

@@ -5,8 +5,8 @@
  * `pipeDelimited` (`a=1|2`), `deepObject` (`a[k]=v`). Path: `simple` (the default: `1,2`;
  * an object `k,v` or, exploded, `k=v`), `label` (`.1.2` or `.1,2`) and `matrix` (`;a=1;a=2` or
  * `;a=1,2`). Header: `simple`. A parameter the document gives as `content` is its media type's
- * text (JSON for a JSON type). Names and values are percent-encoded; the delimiters the style puts between them are
- * not.
+ * text (JSON for a JSON type). Names and values are percent-encoded; the delimiters the style
+ * puts between them are not.
  *
  * The operation binding keeps a parameter's style and explode only where they differ from its
  * location's default (see {@link bindingStyle}), so an operation that uses the defaults keeps its

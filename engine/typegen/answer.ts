@@ -3,11 +3,10 @@
  * to inline, how much of each description to keep). The budget is not this module's business:
  * describe.ts tries plans and subsets until one fits.
  *
- * Layout, in order: `interface CallOptions` when a method uses it, with the HTTP answer's types when
- * an OpenAPI tool's method is shown (such a method takes `{ response: true }` to resolve to
- * `{ status, headers, body }`: its type says so) (and, in a terse answer with
- * several untyped methods, one line saying what they return, which is otherwise each one's
- * `@returns`); per namespace, in order of first appearance, a `declare const <namespace>: { … }`
+ * Layout, in order: `interface CallOptions` when a method uses it, and the HTTP answer's types
+ * when an OpenAPI tool's method is shown (such a method takes `{ response: true }` to resolve to
+ * `{ status, headers, body }`, and its type says so); in a terse answer with several untyped
+ * methods, one line saying what they return, which is otherwise each one's `@returns`; per namespace, in order of first appearance, a `declare const <namespace>: { … }`
  * block with one method per tool, then a `declare namespace <namespace> { … }` block declaring
  * every type a line of the answer names:
  * requested types first, then the rest in the order they were reached, expanded as deep as the

@@ -191,7 +191,8 @@ describe('callResult', () => {
     const bodies: [unknown, string | undefined][] = [
       [{ message: 'Pet not found' }, 'Pet not found'],
       [{ error: { code: 7, message: 'quota exceeded' } }, 'quota exceeded'],
-      [{ error: 'invalid_grant', error_description: 'expired' }, 'invalid_grant'],
+      [{ error: 'invalid_grant', error_description: 'expired' }, 'expired'],
+      [{ error: 'invalid_grant' }, 'invalid_grant'],
       [{ detail: 'id must be a number', title: 'Bad Request' }, 'id must be a number'],
       [{ title: 'Bad Request' }, 'Bad Request'],
       [{ code: 12 }, undefined],

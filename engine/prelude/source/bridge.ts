@@ -2,8 +2,9 @@
  * Prelude fragment: the guest half of the bridge. Each namespace is a deeply frozen global of
  * async functions; `hub.search` and `hub.describe` ask the host; `ToolError` carries a tool's
  * failure (with an HTTP API's status and allowed response headers). A call with
- * `{ response: true }` resolves to `{ status, headers, body }` instead of the body alone. Calls wait in order in a queue and at most `maxConcurrent` are handed to the host at
- * once (the host numbers them and enforces the same bound: nothing here is trusted). Arguments
+ * `{ response: true }` resolves to `{ status, headers, body }` instead of the body alone. Calls
+ * wait in order in a queue and at most `maxConcurrent` are handed to the host at once (the host
+ * numbers them and enforces the same bound: nothing here is trusted). Arguments
  * leave as JSON text with an id; the answer comes back through `deliver(id, text)` as JSON text,
  * parsed here into the guest's own objects, so no host object ever enters the guest and the host
  * never holds a guest promise.
