@@ -8,7 +8,7 @@ import type { Connection } from './contracts/connections.ts';
 import type { JsonValue } from './contracts/names.ts';
 import type { PageLink, PageLinkRedemption, PageSession } from './contracts/pages.ts';
 import type { PolicyRule } from './contracts/policy.ts';
-import type { Decision, JournalEntry, PendingInput, Run, RunStatus } from './contracts/runs.ts';
+import type { Decision, HttpResponse, JournalEntry, PendingInput, Run, RunStatus } from './contracts/runs.ts';
 import type { SourceDraftRecord } from './contracts/source-drafts.ts';
 import type { Manifest, ManifestTool, Source, ToolReview } from './contracts/sources.ts';
 
@@ -258,6 +258,8 @@ export interface ToolErrorInfo {
   code: string;
   message: string;
   status?: number;
+  /** An HTTP API's allowed response headers (contracts/runs.ts ResponseHeaders). */
+  headers?: { [name: string]: string };
   hint?: string;
   retryable: boolean;
 }
@@ -274,7 +276,8 @@ export type SandboxEnding =
 
 /** The host's answer to a call: a value or a ToolError for the guest, or the end of the attempt. */
 export type SandboxAnswer =
-  | { kind: 'value'; value: JsonValue }
+  /** `response`: an HTTP API's status and allowed headers, for code that asks `{ response: true }`. */
+  | { kind: 'value'; value: JsonValue; response?: HttpResponse }
   | { kind: 'error'; error: ToolErrorInfo }
   | SandboxEnding;
 

@@ -53,15 +53,33 @@ export const Run = z.object({
 });
 export type Run = z.infer<typeof Run>;
 
+/**
+ * The response headers of an HTTP API's answer that reach the code: only content-type,
+ * retry-after, link and rate-limit headers (engine/openapi/http-call.ts), names lowercase.
+ */
+export const ResponseHeaders = z.record(z.string(), z.string());
+
+/** An HTTP API's answer beside its body: what the code reads with `{ response: true }`. */
+export const HttpResponse = z.object({ status: z.number().int(), headers: ResponseHeaders });
+export type HttpResponse = z.infer<typeof HttpResponse>;
+
 /** How one settled call ended; stored scrubbed. */
 export const CallOutcome = z.discriminatedUnion('ok', [
-  z.object({ ok: z.literal(true), value: JsonValue, ms: z.number().nonnegative() }),
+  z.object({
+    ok: z.literal(true),
+    value: JsonValue,
+    /** An OpenAPI tool's status and allowed headers; the value is its body. */
+    response: HttpResponse.optional(),
+    ms: z.number().nonnegative(),
+  }),
   z.object({
     ok: z.literal(false),
     /** Why the call failed, as journaled and as the guest's ToolError carries it. */
     error: ErrorInfo.extend({
       code: ToolErrorCode,
       status: z.number().int().optional(),
+      /** An OpenAPI tool's allowed response headers (a 429's `retry-after`). */
+      headers: ResponseHeaders.optional(),
       retryable: z.boolean(),
     }),
     ms: z.number().nonnegative(),

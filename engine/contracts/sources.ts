@@ -78,12 +78,34 @@ export const ToolAnnotations = z.looseObject({
   openWorldHint: z.boolean().optional(),
 });
 
-/** Where one operation parameter goes in the HTTP request, and which input property holds it. */
+/** How an array or object parameter is written (OpenAPI `style`, engine/openapi/parameter-style.ts). */
+export const ParameterStyle = z.enum([
+  'form',
+  'spaceDelimited',
+  'pipeDelimited',
+  'deepObject',
+  'simple',
+  'label',
+  'matrix',
+]);
+export type ParameterStyle = z.infer<typeof ParameterStyle>;
+
+/**
+ * Where one operation parameter goes in the HTTP request, and which input property holds it.
+ * `style` and `explode` only where they differ from the location's default (query and cookie:
+ * form, exploded; path and header: simple, not exploded), so a binding that uses the defaults
+ * digests as it always did; `mediaType` when the document gives the parameter as `content` (its
+ * value is then sent as JSON text).
+ */
 export const OperationParameter = z.object({
   name: z.string().min(1),
   in: z.enum(['path', 'query', 'header', 'cookie']),
   property: z.string().min(1),
+  style: ParameterStyle.optional(),
+  explode: z.boolean().optional(),
+  mediaType: z.string().min(1).optional(),
 });
+export type OperationParameter = z.infer<typeof OperationParameter>;
 
 /**
  * How an OpenAPI tool becomes an HTTP request: the method, the path template, and where each

@@ -1,18 +1,61 @@
 /**
  * One call of an OpenAPI tool as one HTTP request, and its answer as an MCP call result. The
  * request is built from the operation as it was reviewed (method, path, where each argument
- * goes) and the connection's credentials; the answer's body is the result (JSON parsed, an
- * object also as structured content), and a status of 400 or more is an error whose text
- * starts with the status.
+ * goes and in which style: parameter-style.ts) and the connection's credentials. The answer's
+ * body is the result (JSON parsed, an object also as structured content), with its status and
+ * only the allowlisted response headers (content type, `retry-after`, pagination `link`,
+ * rate-limit headers: nothing that sets or names state, like `set-cookie` or `server`); a status
+ * of 400 or more is an error whose text starts with the status, with a hint read from the body
+ * when it says what went wrong.
  */
 import type { JsonValue } from '../contracts/names.ts';
 import type { ToolOperation } from '../contracts/sources.ts';
 import { HubError } from '../errors.ts';
 import type { Credentials } from '../sources/connector.ts';
 import type { McpCallResult } from '../sources/tool-result.ts';
+import { headerText, pathText, queryPieces } from './parameter-style.ts';
 
 /** How much of an error body is quoted in the error's text. */
 const ERROR_BODY_CHARS = 2000;
+/** How much of an error body's own message becomes the error's hint. */
+const HINT_CHARS = 300;
+/** How much of one allowed response header reaches the code. */
+const HEADER_CHARS = 2000;
+
+/** Response headers that reach the code, by exact (lowercase) name. */
+const RESPONSE_HEADERS = new Set(['content-type', 'retry-after', 'link', 'ratelimit', 'ratelimit-policy']);
+/** Response headers that reach the code, by prefix: the rate-limit families. */
+const RESPONSE_HEADER_PREFIXES = ['x-ratelimit-', 'ratelimit-'];
+
+/** The answer's headers the code may read (names lowercase), every other one left out. */
+export function allowedHeaders(headers: Headers): { [name: string]: string } {
+  const allowed: { [name: string]: string } = {};
+  headers.forEach((value, name) => {
+    const lower = name.toLowerCase();
+    if (RESPONSE_HEADERS.has(lower) || RESPONSE_HEADER_PREFIXES.some((p) => lower.startsWith(p)))
+      allowed[lower] = value.slice(0, HEADER_CHARS);
+  });
+  return allowed;
+}
+
+/**
+ * What an error body says went wrong, as APIs commonly put it: `message`, `error.message`,
+ * `error_description`, `detail`, `error` (a string: often only a code) or `title`; undefined when
+ * none is text.
+ */
+function bodyHint(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const body = value as { [key: string]: unknown };
+  const error = body.error;
+  const nested =
+    typeof error === 'object' && error !== null && !Array.isArray(error)
+      ? (error as { [key: string]: unknown }).message
+      : undefined;
+  for (const said of [body.message, nested, body.error_description, body.detail, error, body.title]) {
+    if (typeof said === 'string' && said.trim() !== '') return said.trim().slice(0, HINT_CHARS);
+  }
+  return undefined;
+}
 
 function scalar(value: JsonValue): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
@@ -32,8 +75,8 @@ function setHeader(headers: Headers, name: string, value: string, property: stri
 }
 
 /**
- * A path argument, URL-encoded; an empty value, `.` and `..` are refused (they would change the
- * reviewed path: `DELETE /users/{id}` with an empty id is `DELETE /users/`).
+ * A path argument as its style writes it (URL-encoded); an empty value, `.` and `..` are refused
+ * (they would change the reviewed path: `DELETE /users/{id}` with an empty id is `DELETE /users/`).
  */
 function pathSegment(property: string, value: string): string {
   if (value === '' || value === '.' || value === '..') {
@@ -42,7 +85,7 @@ function pathSegment(property: string, value: string): string {
       `the argument "${property}" is "${value}", which would change the path the tool was reviewed with; give a plain value`,
     );
   }
-  return encodeURIComponent(value);
+  return value;
 }
 
 /** The URL and init of the request that calls `operation` with `args`. */
@@ -53,7 +96,7 @@ export function buildRequest(
   credentials: Credentials,
 ): { url: URL; init: RequestInit } {
   let path = operation.path;
-  const query = new URLSearchParams();
+  const query: string[] = [];
   const headers = new Headers();
   const cookies: string[] = [];
   for (const p of operation.parameters) {
@@ -67,14 +110,18 @@ export function buildRequest(
       }
       continue;
     }
-    if (p.in === 'path') path = path.split(`{${p.name}}`).join(pathSegment(p.property, scalar(value)));
-    else if (p.in === 'query') {
-      for (const item of Array.isArray(value) ? value : [value]) query.append(p.name, scalar(item));
-    } else if (p.in === 'header') setHeader(headers, p.name, scalar(value), p.property);
+    if (p.in === 'path') path = path.split(`{${p.name}}`).join(pathSegment(p.property, pathText(p, value)));
+    else if (p.in === 'query') query.push(...queryPieces(p, value));
+    else if (p.in === 'header') setHeader(headers, p.name, headerText(p, value), p.property);
     else if (!Object.hasOwn(credentials.cookies, p.name))
       cookies.push(`${p.name}=${encodeURIComponent(scalar(value))}`);
   }
-  for (const [name, value] of Object.entries(credentials.query)) query.set(name, value);
+  // A credential in the query replaces an argument of the same name.
+  for (const [name, value] of Object.entries(credentials.query)) {
+    const key = `${encodeURIComponent(name)}=`;
+    const kept = query.filter((piece) => !piece.startsWith(key));
+    query.splice(0, query.length, ...kept, `${key}${encodeURIComponent(value)}`);
+  }
   for (const [name, value] of Object.entries(credentials.cookies)) cookies.push(`${name}=${value}`);
   for (const [name, value] of Object.entries(credentials.headers)) headers.set(name, value);
   if (cookies.length > 0) headers.set('cookie', cookies.join('; '));
@@ -96,7 +143,7 @@ export function buildRequest(
       `the arguments make the path ${url.pathname}, outside the API's ${basePath || '/'}; give path arguments that are plain values`,
     );
   }
-  const search = query.toString();
+  const search = query.join('&');
   if (search) url.search = url.search ? `${url.search}&${search}` : search;
   const init: RequestInit = { method: operation.method.toUpperCase(), headers };
   const body = operation.body ? args[operation.body.property] : undefined;
@@ -128,13 +175,17 @@ export async function callResult(response: Response): Promise<McpCallResult> {
       value = undefined;
     }
   }
+  const httpHeaders = allowedHeaders(response.headers);
   if (response.status >= 400) {
     const said = text.trim().slice(0, ERROR_BODY_CHARS);
     const retry =
       response.status === 429 || response.status >= 500 ? ' (it may succeed if retried later)' : '';
+    const httpHint = bodyHint(value);
     return {
       isError: true,
       httpStatus: response.status,
+      httpHeaders,
+      ...(httpHint === undefined ? {} : { httpHint }),
       content: [
         {
           type: 'text',
@@ -143,7 +194,11 @@ export async function callResult(response: Response): Promise<McpCallResult> {
       ],
     };
   }
-  const result: McpCallResult = { content: [{ type: 'text', text }], httpStatus: response.status };
+  const result: McpCallResult = {
+    content: [{ type: 'text', text }],
+    httpStatus: response.status,
+    httpHeaders,
+  };
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     result.structuredContent = value as { [key: string]: unknown };
   }

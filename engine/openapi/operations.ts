@@ -7,10 +7,11 @@
  * operation whose request body the hub cannot encode (multipart, binary) is left out, saying why.
  */
 import type { JsonValue } from '../contracts/names.ts';
-import type { ToolOperation } from '../contracts/sources.ts';
+import type { ParameterStyle, ToolOperation } from '../contracts/sources.ts';
 import { HubError } from '../errors.ts';
 import type { ListedTool } from '../manifest.ts';
 import { isObject, type JsonObject, type OpenApiDocument } from './document.ts';
+import { bindingStyle } from './parameter-style.ts';
 import { Refs, type SchemaConversion } from './refs.ts';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -106,6 +107,8 @@ interface Parameter {
   schema: JsonValue;
   required: boolean;
   description?: string | undefined;
+  /** How the binding writes it: its style and explode when not the defaults, or its media type. */
+  writing: { style?: ParameterStyle; explode?: boolean; mediaType?: string };
 }
 
 function parameters(refs: Refs, input: OperationInput): Parameter[] {
@@ -122,14 +125,19 @@ function parameters(refs: Refs, input: OperationInput): Parameter[] {
       continue;
     if (location === 'header' && RESERVED_HEADERS.has(p.name.toLowerCase())) continue;
     if ((location === 'header' || location === 'cookie') && !TOKEN.test(p.name)) continue;
-    const content = isObject(p.content) ? Object.values(p.content).find(isObject) : undefined;
-    const schema = p.schema ?? content?.schema ?? {};
+    const content = isObject(p.content) ? Object.entries(p.content).find(([, m]) => isObject(m)) : undefined;
+    const media = content?.[1];
+    const schema = p.schema ?? (isObject(media) ? media.schema : undefined) ?? {};
     const parameter: Parameter = {
       name: p.name,
       in: location,
       schema,
       required: location === 'path' || p.required === true,
       description: typeof p.description === 'string' ? p.description : undefined,
+      writing:
+        p.schema === undefined && content !== undefined
+          ? { mediaType: content[0] }
+          : bindingStyle(location, p.style, p.explode),
     };
     // An operation's parameter overrides the path item's of the same name and place.
     byKey.set(`${location}\u0000${p.name}`, parameter);
@@ -221,7 +229,7 @@ function operationTool(refs: Refs, input: OperationInput): ListedTool {
         ? { ...schema, description: p.description }
         : schema;
     if (p.required) required.push(property);
-    binding.parameters.push({ name: p.name, in: p.in, property });
+    binding.parameters.push({ name: p.name, in: p.in, property, ...p.writing });
   }
   const body = requestBody(refs, input);
   if (body) {

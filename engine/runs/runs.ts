@@ -252,7 +252,11 @@ export class Runs {
         if (answer.kind === 'end') return ending.witnessed(answer.ending);
         if (answer.replayed) await pace.wait(answer.outcome.ms);
         return answer.outcome.ok
-          ? { kind: 'value', value: answer.outcome.value }
+          ? {
+              kind: 'value',
+              value: answer.outcome.value,
+              ...(answer.outcome.response ? { response: answer.outcome.response } : {}),
+            }
           : { kind: 'error', error: answer.outcome.error };
       },
       lookup: (request: SandboxLookup) => this.#deps.lookup(request),

@@ -157,12 +157,12 @@ export class HostBridge {
   #answerText(answer: SandboxAnswer): string {
     switch (answer.kind) {
       case 'value':
-        return JSON.stringify({ ok: true, value: answer.value });
+        return JSON.stringify({ ok: true, value: answer.value, response: answer.response });
       case 'error': {
-        const { code, message, status, hint, retryable } = answer.error;
+        const { code, message, status, headers, hint, retryable } = answer.error;
         return JSON.stringify({
           ok: false,
-          error: { code, message, status, hint, retryable: retryable === true },
+          error: { code, message, status, headers, hint, retryable: retryable === true },
         });
       }
       case 'suspend':

@@ -4,7 +4,8 @@
  * or what to say when the call failed. Whether calling again is safe is the tool's to say: a
  * request may have reached the server before it failed (a timeout, a crash), so a failure is
  * retryable only for a tool that declares itself read-only or idempotent, and an answer the hub
- * could not read never is: the call was made.
+ * could not read never is: the call was made. An OpenAPI tool's answer also carries its status
+ * and allowed response headers (beside the value, or on the error with the body's hint).
  *
  * Pure: the caller hands in the scrubber and the time taken.
  */
@@ -22,25 +23,32 @@ export function answeredCall(
 ): CallOutcome {
   try {
     const value = toolValue(result);
-    if (value.ok) return { ok: true, value: scrub.value(value.value), ms };
-    const message = scrub.text(value.message);
     const status = result.httpStatus;
+    const headers = result.httpHeaders === undefined ? undefined : scrubHeaders(result.httpHeaders, scrub);
+    if (value.ok) {
+      const response = status === undefined ? {} : { response: { status, headers: headers ?? {} } };
+      return { ok: true, value: scrub.value(value.value), ...response, ms };
+    }
+    const message = scrub.text(value.message);
     if (status === undefined)
       return { ok: false, error: { code: 'upstream_error', message, retryable: false }, ms };
     // An API's error status: 429 was refused, so calling again later is safe; a 5xx only when
     // the tool says calling it twice does no harm (the request may have been half done).
     const safe = tool.annotations?.readOnlyHint === true || tool.annotations?.idempotentHint === true;
     const retryable = status === 429 || (status >= 500 && safe);
+    const hints = [
+      status === 429 ? 'the API limits how often it is called: wait before calling again' : undefined,
+      result.httpHint === undefined ? undefined : `the API says: ${scrub.text(result.httpHint)}`,
+    ].filter((hint) => hint !== undefined);
     return {
       ok: false,
       error: {
         code: 'upstream_error',
         message,
         status,
+        ...(headers === undefined ? {} : { headers }),
         retryable,
-        ...(status === 429
-          ? { hint: 'the API limits how often it is called: wait before calling again' }
-          : {}),
+        ...(hints.length > 0 ? { hint: hints.join('; ') } : {}),
       },
       ms,
     };
@@ -56,6 +64,16 @@ export function answeredCall(
       ms,
     };
   }
+}
+
+/** Response headers as they may reach the code: every value scrubbed, as everything from upstream. */
+function scrubHeaders(
+  headers: { readonly [name: string]: string },
+  scrub: Scrubber,
+): { [name: string]: string } {
+  const clean: { [name: string]: string } = {};
+  for (const [name, value] of Object.entries(headers)) clean[scrub.text(name)] = scrub.text(value);
+  return clean;
 }
 
 /** The outcome of a call that failed on its way to the server or back. */

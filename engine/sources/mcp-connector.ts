@@ -135,8 +135,13 @@ export class McpConnector implements SourceConnector {
         { timeout: request.timeoutMs, signal: request.signal },
       );
       this.#supervisor.succeeded(source.namespace);
-      // An HTTP status is the OpenAPI connector's to report, never an MCP server's to claim.
-      const { httpStatus: _claimed, ...answer } = result as McpCallResult;
+      // An HTTP answer is the OpenAPI connector's to report, never an MCP server's to claim.
+      const {
+        httpStatus: _status,
+        httpHeaders: _headers,
+        httpHint: _hint,
+        ...answer
+      } = result as McpCallResult;
       return answer;
     } catch (error) {
       throw this.#explain(source, `failed on ${request.name}`, error);

@@ -17,6 +17,10 @@ export interface McpCallResult {
    * connector; an MCP server's result never carries one to the hub).
    */
   httpStatus?: number | undefined;
+  /** The response headers of an OpenAPI tool's answer that may reach the code (http-call.ts). */
+  httpHeaders?: { [name: string]: string } | undefined;
+  /** What an OpenAPI tool's error body says went wrong, when it says it in a field APIs use. */
+  httpHint?: string | undefined;
 }
 
 export type McpContent =

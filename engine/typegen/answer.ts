@@ -3,9 +3,10 @@
  * to inline, how much of each description to keep). The budget is not this module's business:
  * describe.ts tries plans and subsets until one fits.
  *
- * Layout, in order: `interface CallOptions` when a method uses it (and, in a terse answer with
- * several untyped methods, one line saying what they return, which is otherwise each one's
- * `@returns`); per namespace, in order of first appearance, a `declare const <namespace>: { … }`
+ * Layout, in order: `interface CallOptions` when a method uses it, and the HTTP answer's types
+ * when an OpenAPI tool's method is shown (such a method takes `{ response: true }` to resolve to
+ * `{ status, headers, body }`, and its type says so); in a terse answer with several untyped
+ * methods, one line saying what they return, which is otherwise each one's `@returns`; per namespace, in order of first appearance, a `declare const <namespace>: { … }`
  * block with one method per tool, then a `declare namespace <namespace> { … }` block declaring
  * every type a line of the answer names:
  * requested types first, then the rest in the order they were reached, expanded as deep as the
@@ -36,6 +37,20 @@ const CALL_OPTIONS = `interface CallOptions {
 \t/** A named connection of this source instead of its default. */
 \tconnection?: string;
 }
+`;
+
+/** The declarations an OpenAPI tool's method uses (the guest's bridge and CallOutcome.response). */
+const HTTP_OPTIONS = `/** An HTTP API's methods take { response: true } to resolve to the whole answer instead of the body alone. */
+interface HttpCallOptions extends CallOptions {
+\tresponse?: boolean;
+}
+interface HttpResponse<Body> {
+\tstatus: number;
+\t/** Only content-type, retry-after, link and rate-limit headers, names in lowercase. */
+\theaders: { [name: string]: string };
+\tbody: Body;
+}
+type HttpAnswer<O, Body> = O extends { response: true } ? HttpResponse<Body> : Body;
 `;
 
 /** What the hub returns for a tool that declares no output schema: a line of each such method's JSDoc. */
@@ -70,6 +85,7 @@ function render(
   for (const item of shown) groups.set(item.model, [...(groups.get(item.model) ?? []), item]);
   const tools = [...groups.values()].flat().flatMap((item) => (item.kind === 'tool' ? [item.tool] : []));
   let text = tools.length > 0 ? CALL_OPTIONS : '';
+  if (tools.some(isHttp)) text += HTTP_OPTIONS;
   // Said once it is shorter than said on each untyped method (from two on).
   const once = plan.docs === 'terse' && tools.filter((tool) => tool.output === undefined).length > 1;
   if (once) text += UNTYPED_RESULT_NOTE;
@@ -146,7 +162,15 @@ function printMethod(tool: ToolModel, plan: Plan, options: PrintOptions, untyped
     input = `${options.qualifier}${tool.input.name}`;
   }
   const output = tool.output === undefined ? 'unknown' : printType(tool.output, options, 0, '\t').text;
-  return `${jsdoc(lines, '\t')}\t${tool.method}(input: ${input}, options?: CallOptions): Promise<${output}>;\n`;
+  const signature = isHttp(tool)
+    ? `<O extends HttpCallOptions = CallOptions>(input: ${input}, options?: O): Promise<HttpAnswer<O, ${output}>>`
+    : `(input: ${input}, options?: CallOptions): Promise<${output}>`;
+  return `${jsdoc(lines, '\t')}\t${tool.method}${signature};\n`;
+}
+
+/** An OpenAPI tool (it calls an HTTP API): its answer has a status and headers. */
+function isHttp(tool: ToolModel): boolean {
+  return tool.tool.operation !== undefined;
 }
 
 function printDeclaration(node: NamedType, options: PrintOptions): string {

@@ -13,6 +13,7 @@ import { isHubError } from '../../engine/errors.ts';
 import { inertLine } from '../../engine/inert.ts';
 import { MAX_DOCUMENT_BYTES, openApiVersion, parseText } from '../../engine/openapi/document.ts';
 import { basicCredential, type CredentialAsk, type OAuthFlowAsk } from '../../engine/openapi/security.ts';
+import { guardedFetch } from '../../engine/sources/guarded-fetch.ts';
 import type { OAuthGrant } from '../../engine/sources/oauth-grant.ts';
 import type { Sources } from '../../engine/sources/sources.ts';
 import type { Output } from './output.ts';
@@ -34,19 +35,21 @@ export async function openApiDocument(given: string): Promise<string | undefined
   return openApiVersion(parseText(await readFile(path, 'utf8'))) === undefined ? undefined : path;
 }
 
-/** True when a GET of `url` answers a JSON or YAML document with `openapi` or `swagger` at the top. */
+/**
+ * True when a GET of `url` answers a JSON or YAML document with `openapi` or `swagger` at the top.
+ * The probe goes only where the person pointed: through guardedFetch, so a redirect is followed
+ * within the URL's own origin and never to another host (the answer is then "not a document").
+ */
 async function probeUrl(url: string): Promise<boolean> {
   try {
+    const fetch = guardedFetch({ allowedHosts: [new URL(url).host], maxResponseBytes: MAX_DOCUMENT_BYTES });
     const response = await fetch(url, {
       // An MCP server answers a GET without text/event-stream in Accept with an error, never a stream.
       headers: { accept: 'application/json, application/yaml;q=0.9, text/yaml;q=0.8' },
-      // Followed here only to recognise a document; the hub's own read follows same-origin redirects only.
-      redirect: 'follow',
       signal: AbortSignal.timeout(PROBE_MS),
     });
     const type = response.headers.get('content-type') ?? '';
-    const length = Number(response.headers.get('content-length') ?? 0);
-    if (!response.ok || /event-stream/i.test(type) || length > MAX_DOCUMENT_BYTES) {
+    if (!response.ok || /event-stream/i.test(type)) {
       await response.body?.cancel();
       return false;
     }

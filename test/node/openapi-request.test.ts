@@ -7,7 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { hostedCannotRun } from '../../durable-objects/hosted-configuration.ts';
 import type { ToolOperation } from '../../engine/contracts/sources.ts';
-import { buildRequest, callResult } from '../../engine/openapi/http-call.ts';
+import { readDocument } from '../../engine/openapi/document.ts';
+import { allowedHeaders, buildRequest, callResult } from '../../engine/openapi/http-call.ts';
+import { operationTools } from '../../engine/openapi/operations.ts';
 import { basicCredential } from '../../engine/openapi/security.ts';
 import { deliver, NO_CREDENTIALS } from '../../engine/sources/connector.ts';
 
@@ -139,6 +141,7 @@ describe('callResult', () => {
       content: [{ type: 'text', text: '{"id":1}' }],
       structuredContent: { id: 1 },
       httpStatus: 200,
+      httpHeaders: { 'content-type': 'application/json' },
     });
     const limited = await callResult(
       new Response('slow down', { status: 429, statusText: 'Too Many Requests' }),
@@ -146,10 +149,63 @@ describe('callResult', () => {
     expect(limited).toEqual({
       isError: true,
       httpStatus: 429,
+      httpHeaders: { 'content-type': 'text/plain;charset=UTF-8' },
       content: [
         { type: 'text', text: 'HTTP 429 Too Many Requests (it may succeed if retried later): slow down' },
       ],
     });
+  });
+
+  it('passes only the allowlisted response headers: content type, retry-after, link and rate limits', async () => {
+    const headers = new Headers([
+      ['Content-Type', 'application/json'],
+      ['Retry-After', '30'],
+      ['Link', '<https://api.example/v1/pets?page=2>; rel="next"'],
+      ['X-RateLimit-Remaining', '0'],
+      ['X-RateLimit-Reset', '1700000000'],
+      ['RateLimit', 'limit=100, remaining=0, reset=30'],
+      ['RateLimit-Policy', '100;w=60'],
+      ['RateLimit-Limit', '100'],
+      ['Set-Cookie', 'session=abc'],
+      ['Server', 'nginx/1.2'],
+      ['X-Request-Id', 'req-1'],
+      ['WWW-Authenticate', 'Bearer realm="api"'],
+      ['Location', 'https://elsewhere.example/'],
+      ['X-Rate-Limited-By', 'not a rate-limit family'],
+    ]);
+    expect(allowedHeaders(headers)).toEqual({
+      'content-type': 'application/json',
+      'retry-after': '30',
+      link: '<https://api.example/v1/pets?page=2>; rel="next"',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': '1700000000',
+      ratelimit: 'limit=100, remaining=0, reset=30',
+      'ratelimit-policy': '100;w=60',
+      'ratelimit-limit': '100',
+    });
+    const ok = await callResult(new Response('[1]', { status: 200, headers }));
+    expect(ok.httpHeaders).toEqual(allowedHeaders(headers));
+  });
+
+  it("reads an error body's own message as a hint", async () => {
+    const bodies: [unknown, string | undefined][] = [
+      [{ message: 'Pet not found' }, 'Pet not found'],
+      [{ error: { code: 7, message: 'quota exceeded' } }, 'quota exceeded'],
+      [{ error: 'invalid_grant', error_description: 'expired' }, 'expired'],
+      [{ error: 'invalid_grant' }, 'invalid_grant'],
+      [{ detail: 'id must be a number', title: 'Bad Request' }, 'id must be a number'],
+      [{ title: 'Bad Request' }, 'Bad Request'],
+      [{ code: 12 }, undefined],
+      [['not', 'an', 'object'], undefined],
+    ];
+    for (const [body, hint] of bodies) {
+      const answer = await callResult(
+        new Response(JSON.stringify(body), { status: 400, headers: { 'content-type': 'application/json' } }),
+      );
+      expect(answer.httpHint).toBe(hint);
+    }
+    const text = await callResult(new Response('{"message": "not json after all', { status: 500 }));
+    expect(text.httpHint).toBeUndefined();
   });
 });
 
@@ -169,5 +225,149 @@ describe('the hosted hub', () => {
       'its OpenAPI document is a file on your computer (/home/ann/openapi.json), which the hosted hub cannot read',
     );
     expect(hostedCannotRun(false)(source('https://api.example/openapi.json'))).toBeUndefined();
+  });
+});
+
+describe('parameter styles (OpenAPI style and explode)', () => {
+  const param = (name: string, where: string, extra: object = {}) => ({
+    name,
+    in: where,
+    schema: { type: 'array', items: { type: 'string' } },
+    ...extra,
+  });
+  const object = { type: 'object', additionalProperties: { type: 'string' } };
+  const text = JSON.stringify({
+    openapi: '3.1.0',
+    info: { title: 't', version: '1' },
+    paths: {
+      '/items/{ids}/{label}/{matrix}/{point}': {
+        get: {
+          operationId: 'styles',
+          parameters: [
+            param('ids', 'path'),
+            param('label', 'path', { style: 'label' }),
+            param('matrix', 'path', { style: 'matrix', explode: true }),
+            param('point', 'path', { schema: object, explode: true }),
+            param('tags', 'query'),
+            param('csv', 'query', { style: 'form', explode: false }),
+            param('spaced', 'query', { style: 'spaceDelimited' }),
+            param('piped', 'query', { style: 'pipeDelimited', explode: false }),
+            param('filter', 'query', { style: 'deepObject', explode: true, schema: object }),
+            param('color', 'query', { schema: object }),
+            param('X-Ids', 'header'),
+            {
+              name: 'where',
+              in: 'query',
+              content: { 'application/json': { schema: { type: 'object' } } },
+            },
+          ],
+          responses: {},
+        },
+      },
+      '/plain': {
+        get: {
+          operationId: 'plain',
+          parameters: [
+            param('tags', 'query', { style: 'form', explode: true }),
+            param('id', 'header', { style: 'simple', explode: false }),
+          ],
+          responses: {},
+        },
+      },
+    },
+  });
+  const tools = operationTools(readDocument(text, '/home/me/styles.json')).tools;
+  const styles = tools.find((tool) => tool.name === 'styles')?.operation;
+  const plain = tools.find((tool) => tool.name === 'plain')?.operation;
+
+  it('keeps style and explode in the binding only where they are not the defaults', () => {
+    expect(styles?.parameters).toEqual([
+      { name: 'ids', in: 'path', property: 'ids' },
+      { name: 'label', in: 'path', property: 'label', style: 'label' },
+      { name: 'matrix', in: 'path', property: 'matrix', style: 'matrix', explode: true },
+      { name: 'point', in: 'path', property: 'point', explode: true },
+      { name: 'tags', in: 'query', property: 'tags' },
+      { name: 'csv', in: 'query', property: 'csv', explode: false },
+      { name: 'spaced', in: 'query', property: 'spaced', style: 'spaceDelimited', explode: false },
+      { name: 'piped', in: 'query', property: 'piped', style: 'pipeDelimited', explode: false },
+      { name: 'filter', in: 'query', property: 'filter', style: 'deepObject' },
+      { name: 'color', in: 'query', property: 'color' },
+      { name: 'X-Ids', in: 'header', property: 'X-Ids' },
+      { name: 'where', in: 'query', property: 'where', mediaType: 'application/json' },
+    ]);
+    // Defaults said out loud bind (and so digest) as defaults left unsaid.
+    expect(plain?.parameters).toEqual([
+      { name: 'tags', in: 'query', property: 'tags' },
+      { name: 'id', in: 'header', property: 'id' },
+    ]);
+  });
+
+  it('writes each style as OpenAPI says', () => {
+    if (!styles) throw new Error('no binding');
+    const { url, init } = buildRequest(
+      'https://api.example/v1',
+      styles,
+      {
+        ids: ['a', 'b c'],
+        label: ['x', 'y'],
+        matrix: ['m', 'n'],
+        point: { x: '1', y: '2' },
+        tags: ['red', 'blue'],
+        csv: ['1', '2'],
+        spaced: ['a', 'b'],
+        piped: ['a', 'b'],
+        filter: { role: 'admin', 'first name': 'Ann' },
+        color: { R: '100', G: '200' },
+        'X-Ids': ['1', '2'],
+        where: { age: 3 },
+      },
+      NO_CREDENTIALS,
+    );
+    expect(url.pathname).toBe('/v1/items/a,b%20c/.x,y/;matrix=m;matrix=n/x=1,y=2');
+    expect(url.search.slice(1).split('&')).toEqual([
+      'tags=red',
+      'tags=blue',
+      'csv=1,2',
+      'spaced=a%20b',
+      'piped=a|b',
+      'filter[role]=admin',
+      'filter[first%20name]=Ann',
+      'R=100',
+      'G=200',
+      'where=%7B%22age%22%3A3%7D',
+    ]);
+    expect(new Headers(init.headers).get('x-ids')).toBe('1,2');
+  });
+
+  it('encodes a delimiter inside a value, and still refuses a dot segment', () => {
+    if (!styles) throw new Error('no binding');
+    const args = { label: ['x'], matrix: ['m'], point: { x: '1' } };
+    const { url } = buildRequest(
+      'https://api.example',
+      styles,
+      { ...args, ids: ['a,b', 'c'], csv: ['1,2', '3'] },
+      NO_CREDENTIALS,
+    );
+    expect(url.pathname).toBe('/items/a%2Cb,c/.x/;matrix=m/x=1');
+    expect(url.search).toBe('?csv=1%2C2,3');
+    expect(() =>
+      buildRequest('https://api.example', styles, { ...args, ids: ['..'] }, NO_CREDENTIALS),
+    ).toThrow('which would change the path the tool was reviewed with');
+  });
+
+  it('lets a query credential replace an argument of the same name', () => {
+    const keyed: ToolOperation = {
+      method: 'get',
+      path: '/a',
+      parameters: [
+        { name: 'key', in: 'query', property: 'key' },
+        { name: 'q', in: 'query', property: 'q' },
+      ],
+    };
+    const credentials = deliver('default', [
+      { delivery: { kind: 'query', name: 'key' }, value: 's3cret key' },
+    ]);
+    const { url } = buildRequest('https://api.example', keyed, { key: 'mine', q: 'a b' }, credentials);
+    expect(url.search).toBe('?q=a%20b&key=s3cret%20key');
   });
 });

@@ -109,6 +109,16 @@ describe('a hostile source', () => {
     ).toEqual(['hostile.post_note']);
   });
 
+  it('a call result claiming an HTTP status, headers and hint is only its content', async () => {
+    const tail = join(dir, 'tail.txt');
+    writeFileSync(tail, 'The end.');
+    const h = hub();
+    const inspection = await h.sources.inspect(draft(tail), 'hostile');
+    h.sources.addSource(inspection, new Map(inspection.review.map((item) => [item.address, item.proposed])));
+    const outcome = await h.upstream.callTool('hostile.post_note', {});
+    expect(outcome).toEqual({ ok: true, value: [], ms: expect.any(Number) });
+  });
+
   it('the CLI shows what add and refresh left out or cut', () => {
     const added = cli(dir, ['hub', 'add', '--yes', '--namespace', 'hostile', '--', ...SERVER]);
     expect(added.status, added.stderr).toBe(0);

@@ -1,8 +1,10 @@
 /**
  * Prelude fragment: the guest half of the bridge. Each namespace is a deeply frozen global of
  * async functions; `hub.search` and `hub.describe` ask the host; `ToolError` carries a tool's
- * failure. Calls wait in order in a queue and at most `maxConcurrent` are handed to the host at
- * once (the host numbers them and enforces the same bound: nothing here is trusted). Arguments
+ * failure (with an HTTP API's status and allowed response headers). A call with
+ * `{ response: true }` resolves to `{ status, headers, body }` instead of the body alone. Calls
+ * wait in order in a queue and at most `maxConcurrent` are handed to the host at once (the host
+ * numbers them and enforces the same bound: nothing here is trusted). Arguments
  * leave as JSON text with an id; the answer comes back through `deliver(id, text)` as JSON text,
  * parsed here into the guest's own objects, so no host object ever enters the guest and the host
  * never holds a guest promise.
@@ -54,6 +56,7 @@ class ToolError extends Error {
     this.code = typeof d.code === 'string' ? d.code : 'tool_error';
     this.address = typeof d.address === 'string' ? d.address : null;
     this.status = typeof d.status === 'number' ? d.status : undefined;
+    this.headers = d.headers && typeof d.headers === 'object' && !isArray(d.headers) ? d.headers : undefined;
     this.hint = typeof d.hint === 'string' ? d.hint : undefined;
     this.retryable = d.retryable === true;
   }
@@ -70,9 +73,9 @@ const awaiting = new Map();
 let lastCallId = 0;
 
 /** Queues a call or lookup; send(id) hands it to the host when a slot is free. */
-function enqueue(address, send) {
+function enqueue(address, send, whole) {
   return new NativePromise((resolve, reject) => {
-    const job = { address, send, resolve, reject };
+    const job = { address, send, resolve, reject, whole: whole === true };
     if (!finished && inflight < MAX_CONCURRENT && queueHead === queue.length) dispatch(job);
     else {
       queue.push(job);
@@ -120,13 +123,20 @@ function settle(job, text, failure) {
     const answer = parseJson(text);
     // The host ended the attempt: this await never returns, the host reports the outcome.
     if (answer.ended) return;
-    if (answer.ok) job.resolve(answer.value);
+    if (answer.ok) job.resolve(job.whole ? wholeAnswer(answer) : answer.value);
     else job.reject(new ToolError(answer.error.message, { ...answer.error, address: job.address }));
   } catch (error) {
     job.reject(new ToolError('the hub could not answer ' + job.address, { code: 'bridge', address: job.address }));
   } finally {
     checkIdle();
   }
+}
+
+/** An answer with its HTTP status and allowed headers (an MCP tool's has no status and no headers). */
+function wholeAnswer(answer) {
+  const response = answer.response && typeof answer.response === 'object' ? answer.response : {};
+  const headers = response.headers && typeof response.headers === 'object' && !isArray(response.headers) ? response.headers : {};
+  return { status: typeof response.status === 'number' ? response.status : undefined, headers, body: answer.value };
 }
 
 function toJsonArgument(address, value, what) {
@@ -147,6 +157,7 @@ function callArguments(address, args, options) {
     throw new TypeError(address + ' takes one object of arguments, e.g. ' + address + '({ … })');
   }
   let connection = null;
+  let response = false;
   if (options !== undefined) {
     if (options === null || typeof options !== 'object') throw new TypeError(address + ': options must be an object, e.g. { connection: "work" }');
     if (options.connection !== undefined) {
@@ -155,8 +166,12 @@ function callArguments(address, args, options) {
       }
       connection = options.connection;
     }
+    if (options.response !== undefined) {
+      if (typeof options.response !== 'boolean') throw new TypeError(address + ': options.response must be true or false');
+      response = options.response;
+    }
   }
-  return { text: toJsonArgument(address, args, 'the arguments'), connection };
+  return { text: toJsonArgument(address, args, 'the arguments'), connection, response };
 }
 
 /** A tool as the guest sees it: an async function (a plain one returning a promise: fewer ticks). */
@@ -166,7 +181,7 @@ function toolFunction(namespace, tool) {
     [tool](args, options) {
       let call;
       try { call = callArguments(address, args, options); } catch (error) { return NativePromise.reject(error); }
-      return enqueue(address, (id) => host.call(id, address, call.text, call.connection));
+      return enqueue(address, (id) => host.call(id, address, call.text, call.connection), call.response);
     },
   };
   return freeze(holder[tool]);

@@ -63,6 +63,50 @@ export function preludeChecks(check: Check): void {
     ]);
   });
 
+  check('an HTTP answer: the body, or with { response: true } its status, headers and body', async (run) => {
+    const host = new RecordingHost((call) =>
+      call.address === 'github.getIssue'
+        ? { kind: 'value', value: { n: 1 }, response: { status: 200, headers: { link: '<next>' } } }
+        : call.address === 'github.createIssue'
+          ? {
+              kind: 'error',
+              error: {
+                code: 'upstream_error',
+                message: 'HTTP 429',
+                status: 429,
+                headers: { 'retry-after': '30' },
+                retryable: true,
+              },
+            }
+          : { kind: 'value', value: 'plain' },
+    );
+    const outcome = await run(
+      [
+        'const body = await github.getIssue({});',
+        'const whole = await github.getIssue({}, { response: true });',
+        'const mcp = await github.searchIssues({}, { response: true });',
+        'let error; try { await github.createIssue({}); } catch (e) { error = [e.status, e.headers]; }',
+        'let wrong; try { await github.getIssue({}, { response: "yes" }); } catch (e) { wrong = [e.name, e.message]; }',
+        'return { body, whole, mcp, hasStatus: "status" in mcp && mcp.status !== undefined, error, wrong };',
+      ].join('\n'),
+      { host },
+    );
+    expect(resultOf(outcome)).toEqual({
+      body: { n: 1 },
+      whole: { status: 200, headers: { link: '<next>' }, body: { n: 1 } },
+      mcp: { headers: {}, body: 'plain' },
+      hasStatus: false,
+      error: [429, { 'retry-after': '30' }],
+      wrong: ['TypeError', 'github.getIssue: options.response must be true or false'],
+    });
+    expect(host.calls.map((call) => call.address)).toEqual([
+      'github.getIssue',
+      'github.getIssue',
+      'github.searchIssues',
+      'github.createIssue',
+    ]);
+  });
+
   check('an uncaught ToolError fails the attempt with its code and hint', async (run) => {
     const host = new RecordingHost(() => ({
       kind: 'error',
