@@ -127,9 +127,9 @@ export class SourceDrafts {
 
   /**
    * Inspects the server at `request.url` (or reads the OpenAPI document there) and keeps what was
-   * found as a draft. Refused before anything is reached: a URL that is not http(s), a credential
-   * too short to store, a header that is not one, a credential or server given for the wrong
-   * kind. A server or document that cannot be reached or read throws (scrubbed, by Sources).
+   * found as a draft. Refused before anything is reached: a URL (or a document's API server) that
+   * is not http(s), a credential too short to store, a header that is not one. A server or
+   * document that cannot be reached or read throws (scrubbed, by Sources).
    */
   async begin(request: NewRemoteSource): Promise<OpenDraft> {
     await this.sweep();
