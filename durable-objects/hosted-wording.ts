@@ -17,6 +17,9 @@ export const hostedWording: HostWording = {
   // working is signed in again on the local hub it was pushed from, and pushed again.
   signInAgain: (namespace, connection) =>
     `sign in to "${namespace}/${connection}" again on the local hub it was pushed from, then push again`,
+  // As signInAgain: a sign-in runs on a local hub, whose push brings the grant here.
+  signInToApi: (namespace) =>
+    `A hub in the cloud cannot sign in to an API yet: add the document on the local hub you push from, sign in to "${namespace}" there, then push again.`,
   listRuns: "see the runs in the hub's dashboard",
   decideRun: (runId) => `decide on run ${runId} in the hub's dashboard`,
   decideElsewhere: "decide in the hub's dashboard",

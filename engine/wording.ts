@@ -24,6 +24,12 @@ export interface HostWording {
   enterSecretAgain(namespace: string, connection: string): string;
   /** After "A person must sign in again: ": how a person signs an OAuth connection in again. */
   signInAgain(namespace: string, connection: string): string;
+  /**
+   * A whole sentence after "The dashboard cannot run this sign-in (it opens the API's sign-in page
+   * in a browser and waits for its answer).": how a person signs an OpenAPI source added from the
+   * dashboard in to its API's OAuth once it is added.
+   */
+  signInToApi(namespace: string): string;
   /** After "… no run X; ": how a person sees the hub's runs. */
   listRuns: string;
   /** After "Tell the user to " and "A person must decide: ": how a person decides a run's calls. */

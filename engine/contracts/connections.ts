@@ -29,6 +29,33 @@ export const SecretDelivery = z.discriminatedUnion('kind', [
 
 export type SecretDelivery = z.infer<typeof SecretDelivery>;
 
+/** An OAuth 2 authorization code flow as an OpenAPI document gives it (no discovery). */
+export const OAuthFlowAsk = z.object({
+  authorizationUrl: z.string(),
+  tokenUrl: z.string(),
+  /** Every scope the document's operations list for the scheme, in first-seen order. */
+  scopes: z.array(z.string()),
+});
+export type OAuthFlowAsk = z.infer<typeof OAuthFlowAsk>;
+
+/**
+ * One credential an OpenAPI document's operations use (engine/openapi/security.ts reads them):
+ * what `hub add` asks for, and what the dashboard's review of a document shows.
+ */
+export const CredentialAsk = z.object({
+  /** The scheme's name in the document (`api_key`). */
+  scheme: z.string(),
+  /** How the value reaches the API; undefined when the hub does not support the scheme yet. */
+  delivery: SecretDelivery.optional(),
+  /** HTTP basic: ask for a user and a password and keep base64 of `user:password`. */
+  basic: z.boolean().optional(),
+  /** What the scheme is, for a person (`API key in header api_key`, `OAuth 2 (not supported yet)`). */
+  label: z.string(),
+  /** OAuth 2 with an authorization code flow: what a sign-in needs, from the document. */
+  oauth: OAuthFlowAsk.optional(),
+});
+export type CredentialAsk = z.infer<typeof CredentialAsk>;
+
 /** How a secret reaches its source, in a few words for a person (`header X-Key`, `query key`). */
 export function describeDelivery(delivery: SecretDelivery): string {
   switch (delivery.kind) {

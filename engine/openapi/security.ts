@@ -7,30 +7,11 @@
  * OpenID Connect and the implicit, password and client credentials flows are named as not
  * supported. Operations with an unsupported scheme are still added, and called without it.
  */
-import type { SecretRef } from '../contracts/connections.ts';
+import type { CredentialAsk } from '../contracts/connections.ts';
 import { isObject, type OpenApiDocument } from './document.ts';
 
-/** One credential `hub add` asks for. */
-export interface CredentialAsk {
-  /** The scheme's name in the document (`api_key`). */
-  scheme: string;
-  /** How the value reaches the API; undefined when the hub does not support the scheme yet. */
-  delivery?: SecretRef['delivery'] | undefined;
-  /** HTTP basic: ask for a user and a password and keep base64 of `user:password`. */
-  basic?: boolean | undefined;
-  /** What the scheme is, for a person (`API key in header api_key`, `OAuth 2 (not supported yet)`). */
-  label: string;
-  /** OAuth 2 with an authorization code flow: what a sign-in needs, from the document. */
-  oauth?: OAuthFlowAsk | undefined;
-}
-
-/** An OAuth 2 authorization code flow as the document gives it (no discovery). */
-export interface OAuthFlowAsk {
-  authorizationUrl: string;
-  tokenUrl: string;
-  /** Every scope the document's operations list for the scheme, in first-seen order. */
-  scopes: string[];
-}
+/** One credential `hub add` asks for, and an OAuth flow's part: defined with the connections. */
+export type { CredentialAsk, OAuthFlowAsk } from '../contracts/connections.ts';
 
 /** The schemes the document's operations use, in the order the document names them. */
 export function credentialAsks(document: OpenApiDocument): CredentialAsk[] {

@@ -1,27 +1,33 @@
 /**
- * class SourceDrafts: adding a remote MCP server in two steps, for a host where a person adds
- * sources from the dashboard (no CLI, no terminal prompt). `begin` inspects the server (with the
- * credential the person entered delivered, so a server that requires one can be listed) and
- * keeps what it found as a source draft for `DRAFT_LIFETIME_MS`: the record (what was shown) in
- * the store, the credential's value in the secret store under a draft key. The page between
- * carries only the draft's id. `confirm` stores exactly what was shown, under the namespace the
- * person chose, and moves the credential to the source's `default` connection; `cancel` and
- * expiry delete the draft and its secret.
+ * class SourceDrafts: adding a remote MCP server or an OpenAPI document in two steps, for a host
+ * where a person adds sources from the dashboard (no CLI, no terminal prompt). `begin` inspects
+ * the server (with the credential the person entered delivered, so a server that requires one can
+ * be listed) or reads the document at its http(s) URL (which needs no credential: the document
+ * says which its operations take), and keeps what it found as a source draft for
+ * `DRAFT_LIFETIME_MS`: the record (what was shown) in the store, a server's credential's value in
+ * the secret store under a draft key. The page between carries only the draft's id. `confirm`
+ * stores exactly what was shown, under the namespace the person chose, and moves the credential
+ * to the source's `default` connection: a server's from the draft key, a document's as typed on
+ * the review for the first key it asks for (`keyAsk`). `cancel` and expiry delete the draft and
+ * its secret.
  *
  * A confirmation covers what the person saw, never the server's answer of the moment: the tools
  * and contracts come from the draft, and each decision must carry the contract it was shown with.
  */
+
+import { type CredentialAsk, deliveryName, type SecretDelivery } from '../contracts/connections.ts';
 import { Namespace } from '../contracts/names.ts';
 import type { PolicyEffect } from '../contracts/policy.ts';
 import type { SourceDraftRecord } from '../contracts/source-drafts.ts';
 import type { Source } from '../contracts/sources.ts';
 import { HubError } from '../errors.ts';
 import { randomId } from '../hex.ts';
+import { basicCredential } from '../openapi/security.ts';
 import type { Clock, HubStore, Random } from '../ports.ts';
 import { type SecretStore, secretKey } from '../secrets/secret-store.ts';
 import { deliver, NO_CREDENTIALS } from './connector.ts';
 import { type ReviewItem, reviewItem } from './review.ts';
-import { MIN_STORED_SECRET_LENGTH, type Sources } from './sources.ts';
+import { type Inspection, MIN_STORED_SECRET_LENGTH, type Sources } from './sources.ts';
 import { heldSecrets } from './upstream.ts';
 
 /** How long a draft waits for the person's Confirm. */
@@ -30,12 +36,46 @@ export const DRAFT_LIFETIME_MS = 10 * 60_000;
 /** The connection a draft's credential becomes. */
 export const DRAFT_CONNECTION = 'default';
 
-/** What a person entered to add a remote server. */
-export interface NewRemoteSource {
-  url: string;
-  /** A secret for the `default` connection, sent as `<header>: <scheme> <value>`. */
-  credential?: { value: string; header: string; scheme: string } | undefined;
+/** A secret for a server's `default` connection, sent as `<header>: <scheme> <value>`. */
+export interface ServerCredential {
+  value: string;
+  header: string;
+  scheme: string;
 }
+
+/** What a person entered to add a remote source: a server (the default) or an OpenAPI document. */
+export type NewRemoteSource =
+  | {
+      kind?: 'mcp-http' | undefined;
+      url: string;
+      credential?: ServerCredential | undefined;
+    }
+  | {
+      kind: 'openapi';
+      /** The document's http(s) URL. */
+      url: string;
+      /** The API's base URL; absent: the document's first server (as `hub add --server`). */
+      server?: string | undefined;
+    };
+
+/**
+ * What a person typed on a document's review for its first key (`keyAsk`): the key, or for HTTP
+ * basic a user and a password. Empty fields: no credential (it can be entered later).
+ */
+export interface EnteredKey {
+  value?: string | undefined;
+  user?: string | undefined;
+  password?: string | undefined;
+}
+
+/** The first credential of a document a person can type (a key or HTTP basic): the one the review takes. */
+export const keyAsk = (
+  asks: readonly CredentialAsk[],
+): (CredentialAsk & { delivery: SecretDelivery }) | undefined =>
+  asks.find(
+    (ask): ask is CredentialAsk & { delivery: SecretDelivery } =>
+      ask.delivery !== undefined && ask.delivery.kind !== 'oauth',
+  );
 
 /** A draft as a page shows it: the record and its tools as review items. */
 export interface OpenDraft {
@@ -54,18 +94,26 @@ export interface SourceDraftsDeps {
 const HEADER_NAME = /^[A-Za-z0-9-]{1,100}$/;
 const SCHEME = /^[A-Za-z0-9._~+/-]{0,40}$/;
 
+/** What each kind of remote source is called in a refusal of its URL. */
+const CALLED = {
+  'mcp-http': { whose: 'the server’s', not: 'a Streamable HTTP server' },
+  openapi: { whose: 'the document’s', not: 'a document the dashboard reads' },
+  server: { whose: 'the API server’s', not: 'an API server' },
+} as const;
+
 /** `url` as an http(s) URL, or an invalid_input that says what to give instead. */
-export function remoteUrl(url: string): URL {
+export function remoteUrl(url: string, what: keyof typeof CALLED = 'mcp-http'): URL {
+  const called = CALLED[what];
   let parsed: URL;
   try {
     parsed = new URL(url.trim());
   } catch {
-    throw new HubError('invalid_input', 'That is not a URL; give the server’s full address, https://…');
+    throw new HubError('invalid_input', `That is not a URL; give ${called.whose} full address, https://…`);
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
     throw new HubError(
       'invalid_input',
-      `A ${parsed.protocol} address is not a Streamable HTTP server; give its http:// or https:// address.`,
+      `A ${parsed.protocol} address is not ${called.not}; give its http:// or https:// address.`,
     );
   return parsed;
 }
@@ -78,12 +126,14 @@ export class SourceDrafts {
   }
 
   /**
-   * Inspects the server at `request.url` and keeps what was found as a draft. Refused before
-   * anything is reached: a URL that is not http(s), a credential too short to store, a header
-   * that is not one. A server that cannot be reached or listed throws (scrubbed, by Sources).
+   * Inspects the server at `request.url` (or reads the OpenAPI document there) and keeps what was
+   * found as a draft. Refused before anything is reached: a URL (or a document's API server) that
+   * is not http(s), a credential too short to store, a header that is not one. A server or
+   * document that cannot be reached or read throws (scrubbed, by Sources).
    */
   async begin(request: NewRemoteSource): Promise<OpenDraft> {
     await this.sweep();
+    if (request.kind === 'openapi') return this.#keep(await this.#readDocument(request));
     const url = remoteUrl(request.url).href;
     const credential = request.credential;
     const delivery = credential && this.#delivery(credential);
@@ -92,16 +142,34 @@ export class SourceDrafts {
         ? deliver(DRAFT_CONNECTION, [{ delivery, value: credential.value }])
         : NO_CREDENTIALS;
     const inspection = await this.#deps.sources.inspect({ kind: 'mcp-http', url }, undefined, credentials);
-    if (inspection.source.kind !== 'mcp-http') throw new HubError('internal', 'an HTTP draft became stdio');
+    return this.#keep(inspection, credential && delivery ? { delivery, value: credential.value } : undefined);
+  }
+
+  /** The document at `request.url` read, its server the one given or its own. */
+  async #readDocument(request: Extract<NewRemoteSource, { kind: 'openapi' }>): Promise<Inspection> {
+    const document = remoteUrl(request.url, 'openapi').href;
+    const given = request.server?.trim();
+    const server = given ? remoteUrl(given, 'server').href : undefined;
+    return this.#deps.sources.inspect({ kind: 'openapi', document, server });
+  }
+
+  /** Keeps `inspection` as a draft, with the credential it was listed with under a draft key. */
+  async #keep(
+    inspection: Inspection,
+    credential?: { delivery: SecretDelivery; value: string },
+  ): Promise<OpenDraft> {
+    const source = inspection.source;
+    if (source.kind === 'mcp-stdio') throw new HubError('internal', 'a remote draft became stdio');
     const now = this.#deps.clock.now();
     const id = randomId(this.#deps.random, 'draft', 16);
-    const key = delivery ? secretKey('draft', id, delivery.name) : undefined;
+    const key = credential ? secretKey('draft', id, deliveryName(credential.delivery)) : undefined;
     const record: SourceDraftRecord = {
       id,
-      source: inspection.source,
+      source,
       manifest: inspection.manifest,
       notices: inspection.notices,
-      credential: key && delivery ? { key, delivery } : null,
+      credential: key && credential ? { key, delivery: credential.delivery } : null,
+      asks: source.kind === 'openapi' ? inspection.credentials : [],
       createdAt: now,
       expiresAt: now + DRAFT_LIFETIME_MS,
     };
@@ -126,14 +194,16 @@ export class SourceDrafts {
   /**
    * Stores the draft's source under `namespace` with its manifest as shown, each tool in
    * `effects` (keyed by the addresses shown) pinned to the contract in `shown`, and the
-   * credential as the `default` connection; then the draft is gone. A namespace that is not one
-   * or is taken is refused and the draft kept, to choose another.
+   * credential as the `default` connection: a server's as entered at `begin`, a document's as
+   * `entered` on its review for its first key (`keyAsk`); then the draft is gone. A namespace that
+   * is not one or is taken, or a key refused, is refused and the draft kept, to try again.
    */
   async confirm(
     id: string,
     namespace: string,
     effects: ReadonlyMap<string, PolicyEffect>,
     shown: ReadonlyMap<string, string>,
+    entered: EnteredKey = {},
   ): Promise<Source> {
     const parsed = Namespace.safeParse(namespace);
     if (!parsed.success)
@@ -156,13 +226,16 @@ export class SourceDrafts {
       if (shown.get(address) !== tool.contract)
         throw new HubError('conflict', `${address} is not the tool shown for review; nothing was stored.`);
     }
+    const typed = this.#typed(record, entered);
     const secrets = this.#deps.secrets;
-    const value = record.credential ? await heldSecrets(secrets).get(record.credential.key) : undefined;
-    if (record.credential && value === undefined)
+    const held = record.credential ? await heldSecrets(secrets).get(record.credential.key) : undefined;
+    if (record.credential && held === undefined)
       throw new HubError(
         'not_found',
         'The credential entered for this server is gone from the secret store; nothing was stored. Add the server again.',
       );
+    const credential =
+      record.credential && held !== undefined ? { delivery: record.credential.delivery, value: held } : typed;
     if (!this.#deps.store.takeSourceDraft(id)) throw expired();
     const renamed = renamedDraft(record, namespace);
     try {
@@ -176,13 +249,13 @@ export class SourceDrafts {
       this.#deps.store.addSourceDraft(record);
       throw error;
     }
-    if (record.credential && value !== undefined) {
+    if (credential) {
       try {
         await this.#deps.sources.saveCredential(
           namespace,
           DRAFT_CONNECTION,
-          record.credential.delivery,
-          value,
+          credential.delivery,
+          credential.value,
         );
       } catch (error) {
         // Whole or not at all: the source goes again and the draft comes back with its key, so
@@ -191,9 +264,45 @@ export class SourceDrafts {
         this.#deps.store.addSourceDraft(record);
         throw error;
       }
-      await secrets?.delete(record.credential.key);
+      if (record.credential) await secrets?.delete(record.credential.key);
     }
     return renamed.source;
+  }
+
+  /**
+   * The key typed on a document's review, with how it reaches the API; undefined when none was
+   * typed. Checked before anything is stored: a draft with no key to take, a key too short to
+   * store, a user without a password (or the other way round), a host that keeps no secrets.
+   */
+  #typed(
+    record: SourceDraftRecord,
+    entered: EnteredKey,
+  ): { delivery: SecretDelivery; value: string } | undefined {
+    const value = entered.value?.trim() ?? '';
+    const user = entered.user ?? '';
+    const password = entered.password ?? '';
+    if (value === '' && user === '' && password === '') return undefined;
+    const ask = keyAsk(record.asks);
+    if (record.source.kind !== 'openapi' || !ask)
+      throw new HubError(
+        'invalid_input',
+        'The review asked for no key: this source takes none here; nothing was stored. Leave the key out.',
+      );
+    heldSecrets(this.#deps.secrets);
+    if (ask.basic) {
+      if (user === '' || password === '')
+        throw new HubError(
+          'invalid_input',
+          `${ask.label} takes a user and a password; enter both, or neither to add the source without it. Nothing was stored.`,
+        );
+      return { delivery: ask.delivery, value: basicCredential(user, password) };
+    }
+    if (value.length < MIN_STORED_SECRET_LENGTH)
+      throw new HubError(
+        'invalid_input',
+        `The key is shorter than ${MIN_STORED_SECRET_LENGTH} characters, short enough to be guessed; nothing was stored. Use the API’s full key.`,
+      );
+    return { delivery: ask.delivery, value };
   }
 
   /** Deletes the draft and its secret; false when there was none (confirmed, cancelled, swept). */
@@ -216,7 +325,7 @@ export class SourceDrafts {
   }
 
   /** How the credential reaches the server, checked before anything is sent anywhere. */
-  #delivery(credential: NonNullable<NewRemoteSource['credential']>) {
+  #delivery(credential: ServerCredential) {
     heldSecrets(this.#deps.secrets);
     if (credential.value.trim() === '')
       throw new HubError('invalid_input', 'The credential is empty; leave it out, or paste the whole token.');

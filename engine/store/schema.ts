@@ -219,8 +219,9 @@ export const hubPageSessions = sqliteTable(
 
 /**
  * Sources a person is adding from the dashboard, shown for review and waiting for Confirm
- * (contracts/source-drafts.ts): what was shown, whole, and a pointer to the credential entered
- * (its value is in the secret store, never here). Minutes long; swept at `expires_at`.
+ * (contracts/source-drafts.ts): what was shown, whole (with, for an OpenAPI document, the
+ * credentials it asks for: `asks`, added in 0008), and a pointer to the credential entered (its
+ * value is in the secret store, never here). Minutes long; swept at `expires_at`.
  */
 export const hubSourceDrafts = sqliteTable(
   'hub_source_drafts',
@@ -230,6 +231,7 @@ export const hubSourceDrafts = sqliteTable(
     manifest: json<Record<string, unknown>>('manifest').notNull(),
     notices: json<string[]>('notices').notNull(),
     credential: json<Record<string, unknown>>('credential'),
+    asks: json<Record<string, unknown>[]>('asks').notNull().default([]),
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
   },

@@ -1,9 +1,10 @@
 /**
  * The HubStore contract, part four: source drafts (engine/store/draft-records.ts), the sources a
  * person is adding from the dashboard. Called from describeHubStore (hub-store.suite.ts), so it
- * runs in both runtimes. A draft is stored whole and read back as stored, taken once (of two
- * takers one gets it), swept at its expiry (returned, so the caller can delete its secret), and
- * refused when it fails its schema.
+ * runs in both runtimes. A draft is stored whole and read back as stored (an OpenAPI document's
+ * with its server, allowed hosts and the credentials it asks for), taken once (of two takers one
+ * gets it), swept at its expiry (returned, so the caller can delete its secret), and refused when
+ * it fails its schema.
  */
 import { expect } from 'vitest';
 import type { z } from 'zod';
@@ -36,6 +37,7 @@ const draft = (n: string, expiresAt = T0 + 600_000): SourceDraftRecord => ({
     key: `DRAFT__DRAFT_${n.toUpperCase().repeat(32)}__AUTHORIZATION`,
     delivery: { kind: 'header', name: 'Authorization', scheme: 'Bearer' },
   },
+  asks: [],
   createdAt: T0,
   expiresAt,
 });
@@ -50,6 +52,49 @@ export function describeDraftRecords(check: Check): void {
     expect(store.getSourceDraft(draft('a').id)).toBeUndefined();
     store.addSourceDraft({ ...draft('b'), credential: null });
     expect(store.getSourceDraft(draft('b').id)?.credential).toBeNull();
+  });
+
+  check('an OpenAPI document’s draft reads back with its server, hosts and credential asks', ({ store }) => {
+    const document: SourceDraftRecord = {
+      ...draft('c'),
+      source: {
+        kind: 'openapi',
+        namespace: 'petstore',
+        document: 'https://petstore.example/openapi.json',
+        url: 'https://api.petstore.example/v2',
+        allowedHosts: ['api.petstore.example'],
+        addedAt: T0,
+        updatedAt: T0,
+      },
+      credential: null,
+      asks: [
+        {
+          scheme: 'petstore_auth',
+          delivery: { kind: 'oauth' },
+          label: 'OAuth 2 sign-in (authorization code flow)',
+          oauth: {
+            authorizationUrl: 'https://petstore.example/oauth/authorize',
+            tokenUrl: 'https://petstore.example/oauth/token',
+            scopes: ['read:pets'],
+          },
+        },
+        {
+          scheme: 'api_key',
+          delivery: { kind: 'header', name: 'api_key', scheme: '' },
+          label: 'API key in header api_key',
+        },
+        {
+          scheme: 'pass',
+          delivery: { kind: 'header', name: 'Authorization', scheme: 'Basic' },
+          basic: true,
+          label: 'HTTP basic',
+        },
+        { scheme: 'oidc', label: 'OpenID Connect sign-in, which the hub does not support' },
+      ],
+    };
+    store.addSourceDraft(document);
+    expect(store.getSourceDraft(document.id)).toEqual(document);
+    expect(store.takeSourceDraft(document.id)).toEqual(document);
   });
 
   check('sweeping deletes and returns the drafts that expired', ({ store }) => {

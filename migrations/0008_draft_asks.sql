@@ -1,0 +1,1 @@
+ALTER TABLE `hub_source_drafts` ADD `asks` text DEFAULT '[]' NOT NULL;
