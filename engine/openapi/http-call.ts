@@ -15,12 +15,14 @@ import type { Credentials } from '../sources/connector.ts';
 import type { McpCallResult } from '../sources/tool-result.ts';
 import { headerText, pathText, queryPieces } from './parameter-style.ts';
 
-/** How much of an error body is quoted in the error's text. */
-const ERROR_BODY_CHARS = 2000;
-/** How much of an error body's own message becomes the error's hint. */
-const HINT_CHARS = 300;
-/** How much of one allowed response header reaches the code. */
-const HEADER_CHARS = 2000;
+/**
+ * How much of an error's text, of the body's own message (the hint) and of one allowed response
+ * header reaches the code. Cut after scrubbing (call-outcome.ts), never before: a secret cut in
+ * two would no longer match, and its first part would get through.
+ */
+export const ERROR_TEXT_CHARS = 2000;
+export const HINT_CHARS = 300;
+export const HEADER_CHARS = 2000;
 
 /** Response headers that reach the code, by exact (lowercase) name. */
 const RESPONSE_HEADERS = new Set(['content-type', 'retry-after', 'link', 'ratelimit', 'ratelimit-policy']);
@@ -33,7 +35,7 @@ export function allowedHeaders(headers: Headers): { [name: string]: string } {
   headers.forEach((value, name) => {
     const lower = name.toLowerCase();
     if (RESPONSE_HEADERS.has(lower) || RESPONSE_HEADER_PREFIXES.some((p) => lower.startsWith(p)))
-      allowed[lower] = value.slice(0, HEADER_CHARS);
+      allowed[lower] = value;
   });
   return allowed;
 }
@@ -52,7 +54,7 @@ function bodyHint(value: unknown): string | undefined {
       ? (error as { [key: string]: unknown }).message
       : undefined;
   for (const said of [body.message, nested, body.error_description, body.detail, error, body.title]) {
-    if (typeof said === 'string' && said.trim() !== '') return said.trim().slice(0, HINT_CHARS);
+    if (typeof said === 'string' && said.trim() !== '') return said.trim();
   }
   return undefined;
 }
@@ -177,7 +179,7 @@ export async function callResult(response: Response): Promise<McpCallResult> {
   }
   const httpHeaders = allowedHeaders(response.headers);
   if (response.status >= 400) {
-    const said = text.trim().slice(0, ERROR_BODY_CHARS);
+    const said = text.trim();
     const retry =
       response.status === 429 || response.status >= 500 ? ' (it may succeed if retried later)' : '';
     const httpHint = bodyHint(value);

@@ -11,6 +11,7 @@
  */
 import type { CallOutcome } from '../contracts/runs.ts';
 import type { ManifestTool } from '../contracts/sources.ts';
+import { ERROR_TEXT_CHARS, HEADER_CHARS, HINT_CHARS } from '../openapi/http-call.ts';
 import type { Scrubber } from '../secrets/scrub.ts';
 import { type McpCallResult, toolValue } from './tool-result.ts';
 
@@ -29,16 +30,20 @@ export function answeredCall(
       const response = status === undefined ? {} : { response: { status, headers: headers ?? {} } };
       return { ok: true, value: scrub.value(value.value), ...response, ms };
     }
-    const message = scrub.text(value.message);
-    if (status === undefined)
+    if (status === undefined) {
+      const message = scrub.text(value.message);
       return { ok: false, error: { code: 'upstream_error', message, retryable: false }, ms };
+    }
+    const message = cut(scrub.text(value.message), ERROR_TEXT_CHARS);
     // An API's error status: 429 was refused, so calling again later is safe; a 5xx only when
     // the tool says calling it twice does no harm (the request may have been half done).
     const safe = tool.annotations?.readOnlyHint === true || tool.annotations?.idempotentHint === true;
     const retryable = status === 429 || (status >= 500 && safe);
     const hints = [
       status === 429 ? 'the API limits how often it is called: wait before calling again' : undefined,
-      result.httpHint === undefined ? undefined : `the API says: ${scrub.text(result.httpHint)}`,
+      result.httpHint === undefined
+        ? undefined
+        : `the API says: ${cut(scrub.text(result.httpHint), HINT_CHARS)}`,
     ].filter((hint) => hint !== undefined);
     return {
       ok: false,
@@ -72,8 +77,14 @@ function scrubHeaders(
   scrub: Scrubber,
 ): { [name: string]: string } {
   const clean: { [name: string]: string } = {};
-  for (const [name, value] of Object.entries(headers)) clean[scrub.text(name)] = scrub.text(value);
+  for (const [name, value] of Object.entries(headers))
+    clean[scrub.text(name)] = cut(scrub.text(value), HEADER_CHARS);
   return clean;
+}
+
+/** `text` cut to `max` characters, saying so; only ever applied to scrubbed text. */
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
 }
 
 /** The outcome of a call that failed on its way to the server or back. */

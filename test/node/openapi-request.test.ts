@@ -6,11 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { hostedCannotRun } from '../../durable-objects/hosted-configuration.ts';
-import type { ToolOperation } from '../../engine/contracts/sources.ts';
+import type { ManifestTool, ToolOperation } from '../../engine/contracts/sources.ts';
 import { readDocument } from '../../engine/openapi/document.ts';
 import { allowedHeaders, buildRequest, callResult } from '../../engine/openapi/http-call.ts';
 import { operationTools } from '../../engine/openapi/operations.ts';
 import { basicCredential } from '../../engine/openapi/security.ts';
+import { createScrubber } from '../../engine/secrets/scrub.ts';
+import { answeredCall } from '../../engine/sources/call-outcome.ts';
 import { deliver, NO_CREDENTIALS } from '../../engine/sources/connector.ts';
 
 const operation: ToolOperation = {
@@ -369,5 +371,31 @@ describe('parameter styles (OpenAPI style and explode)', () => {
     ]);
     const { url } = buildRequest('https://api.example', keyed, { key: 'mine', q: 'a b' }, credentials);
     expect(url.search).toBe('?q=a%20b&key=s3cret%20key');
+  });
+});
+
+describe('an error answer cut to size after scrubbing', () => {
+  it('never lets the first part of a secret through where the cut falls inside it', async () => {
+    const secret = 'sk-live-0123456789abcdef0123456789abcdef';
+    const scrub = createScrubber([secret]);
+    const tool = {
+      address: 'api.get_thing',
+      name: 'get_thing',
+      inputSchema: { type: 'object' },
+      contract: `sha256:${'0'.repeat(64)}`,
+    } as ManifestTool;
+    // The secret straddles each cut: the hint's 300th character, the header's and the text's 2000th.
+    const message = `${'m'.repeat(290)}${secret}`;
+    const link = `<https://api.example/next?key=${secret}>`.padStart(2010, ' ');
+    const body = JSON.stringify({ message, pad: 'p'.repeat(1960 - message.length), again: secret });
+    const result = await callResult(
+      new Response(body, { status: 400, headers: { 'content-type': 'application/json', link } }),
+    );
+    const outcome = answeredCall(result, tool, 1, scrub);
+    expect(outcome.ok).toBe(false);
+    const text = JSON.stringify(outcome);
+    for (let length = 8; length < secret.length; length++)
+      expect(text).not.toContain(secret.slice(0, length));
+    expect(text).toContain('[secret]');
   });
 });
