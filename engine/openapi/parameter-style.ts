@@ -79,9 +79,10 @@ export function queryPieces(parameter: OperationParameter, value: JsonValue): st
   const { style, explode } = styleOf(parameter);
   if (Array.isArray(value)) {
     const items = value.map((item) => encode(scalar(item)));
+    // Exploded, every style repeats the name (`a=1&a=2`); else the style's delimiter joins them.
+    if (explode) return items.map((item) => `${name}=${item}`);
     if (style === 'spaceDelimited') return [`${name}=${items.join('%20')}`];
     if (style === 'pipeDelimited') return [`${name}=${items.join('|')}`];
-    if (explode) return items.map((item) => `${name}=${item}`);
     return [`${name}=${items.join(',')}`];
   }
   if (isObject(value)) {

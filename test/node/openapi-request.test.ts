@@ -10,6 +10,7 @@ import type { ManifestTool, ToolOperation } from '../../engine/contracts/sources
 import { readDocument } from '../../engine/openapi/document.ts';
 import { allowedHeaders, buildRequest, callResult } from '../../engine/openapi/http-call.ts';
 import { operationTools } from '../../engine/openapi/operations.ts';
+import { queryPieces } from '../../engine/openapi/parameter-style.ts';
 import { basicCredential } from '../../engine/openapi/security.ts';
 import { createScrubber } from '../../engine/secrets/scrub.ts';
 import { answeredCall } from '../../engine/sources/call-outcome.ts';
@@ -397,5 +398,15 @@ describe('an error answer cut to size after scrubbing', () => {
     for (let length = 8; length < secret.length; length++)
       expect(text).not.toContain(secret.slice(0, length));
     expect(text).toContain('[secret]');
+  });
+});
+
+describe('delimited styles, exploded', () => {
+  it('repeat the name for each item, as form does', () => {
+    const spaced = { name: 'a', in: 'query', property: 'a', style: 'spaceDelimited', explode: true } as const;
+    const piped = { name: 'a', in: 'query', property: 'a', style: 'pipeDelimited', explode: true } as const;
+    expect(queryPieces(spaced, [1, 2])).toEqual(['a=1', 'a=2']);
+    expect(queryPieces(piped, ['x', 'y'])).toEqual(['a=x', 'a=y']);
+    expect(queryPieces({ ...piped, explode: false }, ['x', 'y'])).toEqual(['a=x|y']);
   });
 });
