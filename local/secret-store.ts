@@ -5,7 +5,8 @@
  * never as arguments, so they never show in a process list.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { HubError } from '../engine/errors.ts';
 import type { SecretStore } from '../engine/secrets/secret-store.ts';
 import { writeFileAtomic } from './home.ts';
@@ -25,11 +26,15 @@ export function openSecretStore(
   return new EnvFileSecretStore(envFile);
 }
 
-/** How long a writer waits for another process's lock on the secret file, and how often it looks. */
-const LOCK_WAIT_MS = 10_000;
-const LOCK_POLL_MS = 10;
 /** A lock this old was left by a process that died mid-write (a write takes milliseconds). */
-const STALE_LOCK_MS = 30_000;
+const STALE_LOCK_MS = 15_000;
+/**
+ * How long a writer waits for another process's lock on the secret file, and how often it looks:
+ * longer than a lock can go stale, so a lock left by a dead process is always taken over and a
+ * write (a refreshed grant whose refresh token was rotated) is never given up for it.
+ */
+const LOCK_WAIT_MS = 20_000;
+const LOCK_POLL_MS = 10;
 
 /** `<home>/.env`: KEY="json-escaped value" lines, written atomically with mode 600, one writer at a time. */
 export class EnvFileSecretStore implements SecretStore {
@@ -76,8 +81,19 @@ export class EnvFileSecretStore implements SecretStore {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
       const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > STALE_LOCK_MS) rmSync(lock, { force: true });
-      else if (waited >= LOCK_WAIT_MS) {
+      if (age > STALE_LOCK_MS) {
+        // Moved aside, not deleted: a rename happens once, so of the writers that saw it stale
+        // only one takes it over, and none deletes a fresh lock another has just made.
+        const aside = `${lock}.${randomBytes(6).toString('hex')}.stale`;
+        try {
+          renameSync(lock, aside);
+          rmSync(aside, { force: true });
+        } catch {
+          // Another writer moved it first.
+        }
+        continue;
+      }
+      if (waited >= LOCK_WAIT_MS) {
         throw new HubError(
           'unavailable',
           `another process has been writing the secret file ${this.#path} for over ${LOCK_WAIT_MS / 1000} s; try again, and if it goes on, delete ${lock}`,
