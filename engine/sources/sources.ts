@@ -275,7 +275,11 @@ export class Sources {
   }
 
   /**
-   * Stores a secret a person entered and the connection that points at it. Only a person's own
+   * Stores a secret a person entered and the connection that points at it. An OAuth sign-in is
+   * the connection's only credential: signing in drops every other secret it held (a header key
+   * beside it would be a second Authorization), and a secret of another kind drops the sign-in;
+   * the dropped values are deleted from the secret store. Other deliveries sit side by side (a
+   * query key and a header key of one API). Only a person's own
    * input reaches this: the CLI's `auth` (a masked prompt) and `import` (a harness's token, with
    * the person's consent), and the dashboard's Add a source on Confirm (source-drafts.ts, the
    * masked field of a dashboard session); no MCP-reachable path does.
@@ -305,7 +309,7 @@ export class Sources {
       setAt: this.#deps.clock.now(),
     };
     const existing = this.#store.getConnection(namespace, connectionName);
-    const others = (existing?.secrets ?? []).filter((s) => s.key !== ref.key);
+    const { others, dropped } = keptBeside(existing?.secrets ?? [], ref);
     await secrets.set(ref.key, value);
     this.#secrets.learn(secretValuesOf(value));
     rescrubStored(this.#store, this.#secrets.scrubber, this.#deps.clock.now());
@@ -317,6 +321,8 @@ export class Sources {
       createdAt: existing?.createdAt ?? this.#deps.clock.now(),
     };
     this.#store.putConnection(connection);
+    // Once the connection no longer points at them: a value that is gone is never delivered.
+    for (const gone of dropped) await secrets.delete(gone.key);
     return connection;
   }
 
@@ -388,4 +394,23 @@ export class Sources {
   #id(prefix: string): string {
     return randomId(this.#deps.random, prefix, 12);
   }
+}
+
+/**
+ * What a connection keeps beside `ref`, and what it drops: an `oauth` sign-in is exclusive (it
+ * replaces every other secret, and any other secret replaces it); other deliveries coexist.
+ */
+function keptBeside(
+  held: readonly SecretRef[],
+  ref: SecretRef,
+): { others: SecretRef[]; dropped: SecretRef[] } {
+  const signsIn = ref.delivery.kind === 'oauth';
+  const others: SecretRef[] = [];
+  const dropped: SecretRef[] = [];
+  for (const old of held) {
+    if (old.key === ref.key) continue;
+    const exclusive = signsIn || old.delivery.kind === 'oauth';
+    (exclusive ? dropped : others).push(old);
+  }
+  return { others, dropped };
 }
