@@ -24,7 +24,7 @@ import { type Credentials, type ListedTools, NO_CREDENTIALS, type SourceConnecto
 import { draftUrl, sourceFromDraft } from './draft-source.ts';
 import { diffManifests, type ManifestDiff } from './manifest-diff.ts';
 import { proposeNamespace } from './namespace.ts';
-import { secretValuesOf } from './oauth-grant.ts';
+import { parseGrant, secretValuesOf } from './oauth-grant.ts';
 import { type ReviewItem, reviewItem } from './review.ts';
 import { rescrubStored, scrubListed } from './scrub-listed.ts';
 import { storedManifest, storedSource } from './stored.ts';
@@ -301,6 +301,7 @@ export class Sources {
         `the secret is shorter than ${MIN_STORED_SECRET_LENGTH} characters, short enough to be guessed; nothing was stored. Use the service's full token or key.`,
       );
     }
+    if (delivery.kind === 'oauth') longEnoughGrant(value, `${namespace}/${connectionName}`);
     const name = deliveryName(delivery);
     // `setAt` moves with every value entered, so every process serving this hub reads it again.
     const ref: SecretRef = {
@@ -413,4 +414,28 @@ function keptBeside(
     (exclusive ? dropped : others).push(old);
   }
   return { others, dropped };
+}
+
+/**
+ * Refuses a grant any of whose secrets is too short to keep: each token is scrubbed on its own,
+ * so a short one could be found by returning guesses, whatever the length of the JSON around it.
+ */
+function longEnoughGrant(value: string, connection: string): void {
+  const grant = parseGrant(value, connection);
+  const secrets: [string, string | undefined][] = [
+    ['access token', grant.access_token],
+    ['refresh token', grant.refresh_token],
+    ['client secret', grant.client_secret],
+  ];
+  for (const [what, secret] of secrets) {
+    if (secret !== undefined && secret.length < MIN_STORED_SECRET_LENGTH) {
+      throw new HubError(
+        'invalid_input',
+        `the sign-in's ${what} is shorter than ${MIN_STORED_SECRET_LENGTH} characters, short enough to be guessed; nothing was stored. ` +
+          (what === 'client secret'
+            ? "Use the client's full secret."
+            : 'The service issues tokens too short for the hub to keep: give the connection an API key of the service instead, if it offers one.'),
+      );
+    }
+  }
 }

@@ -371,6 +371,17 @@ describe('bad input: each says what to do next, and nothing is half-added', { ti
     expect(own.calls.list_posts).toBeUndefined();
   });
 
+  it('a service that issues access tokens too short to keep: refused with why, and nothing is added', async () => {
+    const at = home();
+    own.tokenMode = 'short';
+    const run = await addOwn(at, 'allow');
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(
+      "the sign-in's access token is shorter than 8 characters, short enough to be guessed; nothing was stored.",
+    );
+    await nothingAdded(at);
+  });
+
   it('an authorization server that registers no clients: it says to register one, and --client-id signs in with it', async () => {
     const at = home();
     own.dynamicRegistration = false;

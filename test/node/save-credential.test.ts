@@ -142,3 +142,26 @@ describe('an OAuth sign-in is the only credential of its connection', () => {
     expect(values.get(secretKey('board', 'work', 'Authorization'))).toBe('sk-work-0123456789');
   });
 });
+
+describe('a grant is kept only when each of its secrets is long enough', () => {
+  const cases: [string, Partial<OAuthGrant>][] = [
+    ['access token', { access_token: 'at-123' }],
+    ['refresh token', { refresh_token: 'rt-123' }],
+    ['client secret', { client_secret: 'cs-123' }],
+  ];
+  for (const [what, short] of cases) {
+    it(`a ${what} shorter than the shortest secret kept is refused, and nothing is stored`, async () => {
+      const { sources, values } = hub();
+      const error = await hubErrorOf(() =>
+        sources.saveCredential('board', 'default', { kind: 'oauth' }, JSON.stringify({ ...grant, ...short })),
+      );
+      expect(error.code).toBe('invalid_input');
+      expect(error.message).toContain(
+        `the sign-in's ${what} is shorter than 8 characters, short enough to be guessed; nothing was stored.`,
+      );
+      expect(error.message).not.toContain(Object.values(short)[0]);
+      expect(values.size).toBe(0);
+      expect(local.store.getConnection('board', 'default')).toBeUndefined();
+    });
+  }
+});
