@@ -77,6 +77,12 @@ export function registerConnections(hub: Command): void {
           .connections(namespace)
           .some((c) => c.secrets.some((s) => s.delivery.kind === 'oauth'));
         const given = options.env ?? options.header ?? options.query ?? options.cookie ?? options.basic;
+        if (options.oauth && source.kind === 'mcp-stdio') {
+          throw new HubError(
+            'invalid_input',
+            `"${namespace}" is a stdio server, and OAuth sign-in is for HTTP sources; nothing was stored. Give it its secret as an environment variable with --env VAR`,
+          );
+        }
         if (source.kind === 'mcp-http' && given === undefined && (options.oauth || signsIn)) {
           const [{ signInFromCli }, { keptGrant, notRevoked, revokeGrant }] = await Promise.all([
             import('./source-sign-in.ts'),
