@@ -164,7 +164,9 @@ describe('an OAuth-protected MCP server, end to end on loopback', { timeout: 120
     expect(waiting.pending).toEqual([
       expect.objectContaining({
         kind: 'connection',
-        message: 'A person must add a connection for board: `capabilities hub auth board`. Then resume.',
+        message:
+          'A person must sign in again to connection board/default: `capabilities hub auth board`. Then resume.',
+        connection: 'default',
       }),
     ]);
     expect(JSON.stringify(waiting)).not.toContain(board.issuer);
