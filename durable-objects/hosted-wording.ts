@@ -13,13 +13,14 @@ export const hostedWording: HostWording = {
   addSourceAgain: "Add it again in the hub's dashboard",
   enterSecretAgain: (namespace, connection) =>
     `Enter it again for connection "${namespace}/${connection}" on the source's page in the hub's dashboard.`,
-  // The hosted hub has no OAuth sign-in of its own for sources yet: a source whose sign-in stopped
-  // working is signed in again on the local hub it was pushed from, and pushed again.
+  // The hosted hub has no OAuth sign-in of its own for sources yet, and `hub push` never carries
+  // the local hub's sign-in (its tokens belong to the local machine's client): an OAuth connection
+  // works on the local hub only, for now. The local `hub push` says the same (hub-hosted-config.ts).
   signInAgain: (namespace, connection) =>
-    `sign in to "${namespace}/${connection}" again on the local hub it was pushed from, then push again`,
-  // As signInAgain: a sign-in runs on a local hub, whose push brings the grant here.
+    `the hosted hub cannot sign in to a source with OAuth yet, and a push never carries the local hub's sign-in, so make the calls on "${namespace}/${connection}" from the local hub`,
+  // The same for an OpenAPI source's API: its sign-in runs on a local hub, and stays there.
   signInToApi: (namespace) =>
-    `A hub in the cloud cannot sign in to an API yet: add the document on the local hub you push from, sign in to "${namespace}" there, then push again.`,
+    `A hub in the cloud cannot sign in to an API with OAuth yet, and a push never carries a local hub's sign-in: call "${namespace}" from a local hub signed in to it, or give it a key if its document takes one.`,
   listRuns: "see the runs in the hub's dashboard",
   decideRun: (runId) => `decide on run ${runId} in the hub's dashboard`,
   decideElsewhere: "decide in the hub's dashboard",

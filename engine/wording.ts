@@ -22,7 +22,10 @@ export interface HostWording {
   addSourceAgain: string;
   /** A whole sentence: how a person enters a connection's missing secret again. */
   enterSecretAgain(namespace: string, connection: string): string;
-  /** After "A person must sign in again: ": how a person signs an OAuth connection in again. */
+  /**
+   * After "A person must sign in again: " and "… to connection X/Y: ", and in parentheses after
+   * "the connection X/Y must be signed in again": how a person signs an OAuth connection in again.
+   */
   signInAgain(namespace: string, connection: string): string;
   /**
    * A whole sentence after "The dashboard cannot run this sign-in (it opens the API's sign-in page
@@ -37,7 +40,7 @@ export interface HostWording {
   /** After "Resume the run to be asked again, or ": how a person decides without the prompt. */
   decideElsewhere: string;
   /**
-   * In parentheses after "a connection the user adds", and after "A person must add a connection
+   * In parentheses after "X needs a connection added", and after "A person must add a connection
    * for X: ". A connection other than `default` is named, so the person adds the one the call used.
    */
   addConnection(namespace: string, connection?: string | null): string;

@@ -50,6 +50,8 @@ export const ExecuteEnvelope = z.object({
         address: z.string().optional(),
         summary: z.string(),
         message: z.string().optional(),
+        /** With kind `connection`: the connection whose sign-in a person must make again. */
+        connection: z.string().optional(),
       }),
     )
     .optional(),

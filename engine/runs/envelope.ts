@@ -88,15 +88,24 @@ export function buildEnvelope({
   if (open.length > 0) {
     envelope.pending = open.map((p) => {
       const namespace = p.address.split('.')[0] ?? '';
+      // A connection named is one whose sign-in no longer works (call-gate-connection.ts); none
+      // named, the source has no connection to use.
+      const signIn = p.kind === 'connection' && p.connection !== null ? p.connection : undefined;
+      let message: string;
+      if (p.kind === 'approval') {
+        message = `A person must decide: ${wording.decideRun(run.id)}. Then call execute({ resume: "${run.id}" }).`;
+      } else if (signIn !== undefined) {
+        message = `A person must sign in again to connection ${namespace}/${signIn}: ${wording.signInAgain(namespace, signIn)}. Then resume.`;
+      } else {
+        message = `A person must add a connection for ${namespace}: ${wording.addConnection(namespace)}. Then resume.`;
+      }
       return {
         id: p.id,
         kind: p.kind,
         address: p.address,
         summary: p.summary,
-        message:
-          p.kind === 'approval'
-            ? `A person must decide: ${wording.decideRun(run.id)}. Then call execute({ resume: "${run.id}" }).`
-            : `A person must add a connection for ${namespace}: ${wording.addConnection(namespace, p.connection)}. Then resume.`,
+        message,
+        ...(signIn === undefined ? {} : { connection: signIn }),
       };
     });
   }

@@ -24,7 +24,7 @@ import { type Credentials, type ListedTools, NO_CREDENTIALS, type SourceConnecto
 import { draftUrl, sourceFromDraft } from './draft-source.ts';
 import { diffManifests, type ManifestDiff } from './manifest-diff.ts';
 import { proposeNamespace } from './namespace.ts';
-import { secretValuesOf } from './oauth-grant.ts';
+import { parseGrant, secretValuesOf } from './oauth-grant.ts';
 import { type ReviewItem, reviewItem } from './review.ts';
 import { rescrubStored, scrubListed } from './scrub-listed.ts';
 import { storedManifest, storedSource } from './stored.ts';
@@ -275,7 +275,11 @@ export class Sources {
   }
 
   /**
-   * Stores a secret a person entered and the connection that points at it. Only a person's own
+   * Stores a secret a person entered and the connection that points at it. An OAuth sign-in is
+   * the connection's only credential: signing in drops every other secret it held (a header key
+   * beside it would be a second Authorization), and a secret of another kind drops the sign-in;
+   * the dropped values are deleted from the secret store. Other deliveries sit side by side (a
+   * query key and a header key of one API). Only a person's own
    * input reaches this: the CLI's `auth` (a masked prompt) and `import` (a harness's token, with
    * the person's consent), and the dashboard's Add a source on Confirm (source-drafts.ts, the
    * masked field of a dashboard session); no MCP-reachable path does.
@@ -297,6 +301,7 @@ export class Sources {
         `the secret is shorter than ${MIN_STORED_SECRET_LENGTH} characters, short enough to be guessed; nothing was stored. Use the service's full token or key.`,
       );
     }
+    if (delivery.kind === 'oauth') longEnoughGrant(value, `${namespace}/${connectionName}`);
     const name = deliveryName(delivery);
     // `setAt` moves with every value entered, so every process serving this hub reads it again.
     const ref: SecretRef = {
@@ -305,7 +310,7 @@ export class Sources {
       setAt: this.#deps.clock.now(),
     };
     const existing = this.#store.getConnection(namespace, connectionName);
-    const others = (existing?.secrets ?? []).filter((s) => s.key !== ref.key);
+    const { others, dropped } = keptBeside(existing?.secrets ?? [], ref);
     await secrets.set(ref.key, value);
     this.#secrets.learn(secretValuesOf(value));
     rescrubStored(this.#store, this.#secrets.scrubber, this.#deps.clock.now());
@@ -317,6 +322,8 @@ export class Sources {
       createdAt: existing?.createdAt ?? this.#deps.clock.now(),
     };
     this.#store.putConnection(connection);
+    // Once the connection no longer points at them: a value that is gone is never delivered.
+    for (const gone of dropped) await secrets.delete(gone.key);
     return connection;
   }
 
@@ -387,5 +394,48 @@ export class Sources {
 
   #id(prefix: string): string {
     return randomId(this.#deps.random, prefix, 12);
+  }
+}
+
+/**
+ * What a connection keeps beside `ref`, and what it drops: an `oauth` sign-in is exclusive (it
+ * replaces every other secret, and any other secret replaces it); other deliveries coexist.
+ */
+function keptBeside(
+  held: readonly SecretRef[],
+  ref: SecretRef,
+): { others: SecretRef[]; dropped: SecretRef[] } {
+  const signsIn = ref.delivery.kind === 'oauth';
+  const others: SecretRef[] = [];
+  const dropped: SecretRef[] = [];
+  for (const old of held) {
+    if (old.key === ref.key) continue;
+    const exclusive = signsIn || old.delivery.kind === 'oauth';
+    (exclusive ? dropped : others).push(old);
+  }
+  return { others, dropped };
+}
+
+/**
+ * Refuses a grant any of whose secrets is too short to keep: each token is scrubbed on its own,
+ * so a short one could be found by returning guesses, whatever the length of the JSON around it.
+ */
+function longEnoughGrant(value: string, connection: string): void {
+  const grant = parseGrant(value, connection);
+  const secrets: [string, string | undefined][] = [
+    ['access token', grant.access_token],
+    ['refresh token', grant.refresh_token],
+    ['client secret', grant.client_secret],
+  ];
+  for (const [what, secret] of secrets) {
+    if (secret !== undefined && secret.length < MIN_STORED_SECRET_LENGTH) {
+      throw new HubError(
+        'invalid_input',
+        `the sign-in's ${what} is shorter than ${MIN_STORED_SECRET_LENGTH} characters, short enough to be guessed; nothing was stored. ` +
+          (what === 'client secret'
+            ? "Use the client's full secret."
+            : 'The service issues tokens too short for the hub to keep: give the connection an API key of the service instead, if it offers one.'),
+      );
+    }
   }
 }

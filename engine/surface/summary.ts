@@ -36,6 +36,22 @@ function callsMade(calls: ExecuteEnvelope['calls']): string {
   return parts.join(', ');
 }
 
+/**
+ * What a call waiting for a connection needs of a person: a connection named must be signed in
+ * again (its sign-in no longer works), a source with none named needs one added.
+ */
+function connectionWait(
+  address: string | undefined,
+  connection: string | undefined,
+  wording: HostWording,
+): string {
+  const namespace = (address ?? '').split('.')[0] || '<namespace>';
+  if (connection === undefined) {
+    return `${namespace} needs a connection added (${wording.addConnection(namespace)})`;
+  }
+  return `the connection ${namespace}/${connection} must be signed in again (${wording.signInAgain(namespace, connection)})`;
+}
+
 function head(envelope: ExecuteEnvelope, wording: HostWording): string {
   const { runId, status } = envelope;
   const resume = `call execute({ "resume": "${runId}" })`;
@@ -66,9 +82,12 @@ function head(envelope: ExecuteEnvelope, wording: HostWording): string {
       return `${runId} awaiting_approval: ${listed(waiting)} ${verb} a person's decision. ${decide}, then ${resume}.`;
     }
     case 'awaiting_connection': {
-      const namespaces = (envelope.pending ?? []).map((p) => (p.address ?? '').split('.')[0] || 'a source');
-      const verb = new Set(namespaces).size > 1 ? 'need' : 'needs';
-      return `${runId} awaiting_connection: ${listed(namespaces)} ${verb} a connection the user adds (${wording.addConnection(namespaces[0] ?? '<namespace>')}). Tell the user, then ${resume}.`;
+      const waits = new Set(
+        (envelope.pending ?? [])
+          .filter((p) => p.kind === 'connection')
+          .map((p) => connectionWait(p.address, p.connection, wording)),
+      );
+      return `${runId} awaiting_connection: ${[...waits].join('; ') || 'a connection waits for the user'}. Tell the user, then ${resume}.`;
     }
     case 'cancelled':
       return `${runId} cancelled.${envelope.calls.length > 0 ? ` Calls that ran: ${callsMade(envelope.calls)}.` : ''}`;

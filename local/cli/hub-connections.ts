@@ -79,6 +79,12 @@ export function registerConnections(hub: Command): void {
           .connections(namespace)
           .some((c) => c.secrets.some((s) => s.delivery.kind === 'oauth'));
         const given = options.env ?? options.header ?? options.query ?? options.cookie ?? options.basic;
+        if (options.oauth && source.kind === 'mcp-stdio') {
+          throw new HubError(
+            'invalid_input',
+            `"${namespace}" is a stdio server, and OAuth sign-in is for HTTP sources; nothing was stored. Give it its secret as an environment variable with --env VAR`,
+          );
+        }
         const signsInHere = source.kind === 'mcp-http' || source.kind === 'openapi';
         if (signsInHere && given === undefined && (options.oauth || signsIn)) {
           const [{ signInFromCli, apiSignInFromCli }, { keptGrant, notRevoked, revokeGrant }] =

@@ -7,6 +7,7 @@
  * `push` shows the plan (stdout) and asks before applying it; `--yes` applies the plan shown (and sends
  * every secret offered, with --secrets). With `--json` and no `--yes` it is a dry run: the plan
  * and its hash, nothing asked, no secret sent, nothing applied (a prompt would break the JSON).
+ * An OAuth sign-in is never sent, with or without --secrets: push says so for each such connection.
  * The local hub must exist: neither command creates one.
  */
 import { existsSync } from 'node:fs';
@@ -112,6 +113,8 @@ async function pushCommand(options: PushOptions, command: Command): Promise<void
         ),
     });
   });
+  for (const { namespace, connection } of outcome.signInsKept)
+    out.note(signInKeptText(namespace, connection));
   const json = {
     plan: outcome.plan,
     hash: outcome.hash,
@@ -127,6 +130,7 @@ async function pushCommand(options: PushOptions, command: Command): Promise<void
       connection,
       key,
     })),
+    signInsKept: outcome.signInsKept,
   };
   if (outcome.plan.empty) {
     return out.result(json, 'The hosted hub already matches this hub; nothing to push.');
@@ -140,6 +144,19 @@ async function pushCommand(options: PushOptions, command: Command): Promise<void
   out.result(
     json,
     `Applied plan ${text.shortHash(outcome.hash)} to ${client.url}: ${text.countsText(text.planCounts(outcome.plan))}.`,
+  );
+}
+
+/**
+ * What becomes of a pushed connection that signs in with OAuth, said as the hosted hub's own
+ * wording (hosted-wording.ts, signInAgain) says it: its sign-in stays here, and calls on it there
+ * wait for a sign-in the hosted hub cannot make yet.
+ */
+function signInKeptText(namespace: string, connection: string): string {
+  const name = `${inertLine(namespace)}/${inertLine(connection)}`;
+  return (
+    `${name} signs in with OAuth: its sign-in stays on this machine and is never pushed (its tokens were issued to this computer, and a refresh on the hosted hub would replace them under this hub). ` +
+    `The hosted hub cannot sign in to a source with OAuth yet, so a call on ${name} there waits for a sign-in; make those calls from this hub.`
   );
 }
 

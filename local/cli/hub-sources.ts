@@ -5,7 +5,8 @@
  * tool list, proposes a namespace and shows the review, with a notice for anything the hub left
  * out. A server that answers 401 asks the person to sign in with OAuth first
  * (source-sign-in.ts); the grant becomes the source's default connection. The source is stored
- * whole, with its sign-in, or not at all.
+ * whole, with its sign-in, or not at all: a sign-in not kept (cancelled, or anything after it
+ * failed) is revoked where it was issued.
  */
 import type { Command } from 'commander';
 import type { Source } from '../../engine/contracts/sources.ts';
@@ -160,21 +161,29 @@ export function registerSources(hub: Command): void {
             if (!isUrl || !isHubError(error, 'unauthorized')) throw error;
             out.note(`${new URL(first).origin} asks you to sign in.`);
             const { signInFromCli, grantCredentials } = await import('./source-sign-in.ts');
-            grant = await signInFromCli(out, first, options, `\`capabilities hub add ${first}\``);
-            inspection = await sources.inspect(draft, options.namespace, grantCredentials(grant));
+            const signedIn = await signInFromCli(out, first, options, `\`capabilities hub add ${first}\``);
+            grant = signedIn;
+            inspection = await revokingOnFailure(out, grant, () =>
+              sources.inspect(draft, options.namespace, grantCredentials(signedIn)),
+            );
           }
-          out.note(
-            `Found ${inspection.manifest.tools.length} tools; namespace "${inspection.source.namespace}".`,
-          );
-          for (const notice of inspection.notices) out.note(`  The hub ${inertLine(notice)}`);
-          const effects = await review.decideReview(inspection.review, ask, out);
+          const listed = inspection;
+          // From the sign-in on, a failure (the review, storing the source, keeping its grant)
+          // revokes the fresh grant before it goes on: nothing is half-added, nothing lingers.
+          const effects = await revokingOnFailure(out, grant, async () => {
+            out.note(`Found ${listed.manifest.tools.length} tools; namespace "${listed.source.namespace}".`);
+            for (const notice of listed.notices) out.note(`  The hub ${inertLine(notice)}`);
+            const decided = await review.decideReview(listed.review, ask, out);
+            if (!decided) return undefined;
+            sources.addSource(listed, decided);
+            if (grant) await keepGrant(sources, listed.source.namespace, grant);
+            return decided;
+          });
           if (!effects) {
             if (grant) await revokeQuietly(out, [grant]);
             out.result({ added: false }, 'Cancelled; nothing was added.');
             return;
           }
-          sources.addSource(inspection, effects);
-          if (grant) await keepGrant(sources, inspection.source.namespace, grant);
           const counts = countEffects(effects);
           out.result(
             {
@@ -314,6 +323,20 @@ async function revokeQuietly(out: Output, grants: readonly OAuthGrant[]): Promis
   for (const grant of grants) {
     const why = await revokeGrant(grant);
     if (why) out.note(notRevoked(`the sign-in at ${new URL(grant.authorization_server).origin}`, why));
+  }
+}
+
+/** Runs `body`; when it fails, the fresh `grant` (if any) is revoked where it was issued first. */
+async function revokingOnFailure<T>(
+  out: Output,
+  grant: OAuthGrant | undefined,
+  body: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await body();
+  } catch (error) {
+    if (grant) await revokeQuietly(out, [grant]);
+    throw error;
   }
 }
 

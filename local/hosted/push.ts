@@ -6,7 +6,8 @@
  *
  * Invariants: a secret value leaves this machine only after `consent` said yes to that one
  * secret, and only in the request body; it is never shown or returned. A stdio source is never
- * offered a secret (the plan skips it hosted). Applying sends the exact hash of the plan the
+ * offered a secret (the plan skips it hosted), and an OAuth sign-in is never offered: its tokens
+ * belong to this machine (`signInsKept`). Applying sends the exact hash of the plan the
  * person was shown; a hosted hub that changed since answers 409 and nothing is applied.
  */
 import {
@@ -17,6 +18,7 @@ import {
   type PlannedSecret,
   type PushRequest,
 } from '../../engine/contracts/configuration.ts';
+import type { Connection } from '../../engine/contracts/connections.ts';
 import { HubError, isHubError } from '../../engine/errors.ts';
 import type { SecretStore } from '../../engine/secrets/secret-store.ts';
 import { HOSTED_PATHS, type HostedClient } from './hosted-api.ts';
@@ -66,29 +68,58 @@ export async function applyPlan(
 }
 
 /**
- * Every secret of every connection the push carries, except those of sources the plan skips
- * (a stdio source runs only locally, so its secrets never leave this machine).
+ * A connection of a pushed source that signs in with OAuth: its grant is never sent. Its tokens
+ * were issued to this machine's loopback client, and the hosted hub refreshing them would rotate
+ * them out from under this hub; the hosted hub cannot sign a source in itself yet.
  */
-export function secretOffers(configuration: HubConfiguration, plan: PlanAnswer['plan']): SecretOffer[] {
-  const offers: SecretOffer[] = [];
+export interface SignInKept {
+  namespace: string;
+  connection: string;
+}
+
+/** Each connection of a source the push carries (not a stdio one, nor one the plan skips), with what the plan says of its secrets. */
+function* pushedConnections(
+  configuration: HubConfiguration,
+  plan: PlanAnswer['plan'],
+): Generator<{ namespace: string; connection: Connection; planned: readonly PlannedSecret[] }> {
   for (const { source, connections } of configuration.sources) {
     const planned = plan.sources.find((s) => s.namespace === source.namespace);
     if (source.kind === 'mcp-stdio' || planned?.change === 'skip') continue;
     for (const connection of connections) {
-      const plannedSecrets = planned?.connections.find((c) => c.name === connection.name)?.secrets ?? [];
-      for (const ref of connection.secrets) {
-        const hosted = plannedSecrets.find((s) => s.key === ref.key);
-        offers.push({
-          namespace: source.namespace,
-          connection: connection.name,
-          key: ref.key,
-          delivery: hosted?.delivery ?? ref.key,
-          hosted: hosted?.value,
-        });
-      }
+      const secrets = planned?.connections.find((c) => c.name === connection.name)?.secrets ?? [];
+      yield { namespace: source.namespace, connection, planned: secrets };
+    }
+  }
+}
+
+/**
+ * Every secret of every connection the push carries, except those of sources the plan skips
+ * (a stdio source runs only locally, so its secrets never leave this machine) and OAuth sign-ins
+ * (`signInsKept`).
+ */
+export function secretOffers(configuration: HubConfiguration, plan: PlanAnswer['plan']): SecretOffer[] {
+  const offers: SecretOffer[] = [];
+  for (const { namespace, connection, planned } of pushedConnections(configuration, plan)) {
+    for (const ref of connection.secrets) {
+      if (ref.delivery.kind === 'oauth') continue;
+      const hosted = planned.find((s) => s.key === ref.key);
+      offers.push({
+        namespace,
+        connection: connection.name,
+        key: ref.key,
+        delivery: hosted?.delivery ?? ref.key,
+        hosted: hosted?.value,
+      });
     }
   }
   return offers;
+}
+
+/** The pushed connections that sign in with OAuth, whose sign-in stays on this machine. */
+export function signInsKept(configuration: HubConfiguration, plan: PlanAnswer['plan']): SignInKept[] {
+  return [...pushedConnections(configuration, plan)]
+    .filter(({ connection }) => connection.secrets.some((ref) => ref.delivery.kind === 'oauth'))
+    .map(({ namespace, connection }) => ({ namespace, connection: connection.name }));
 }
 
 /** What became of the secrets offered: sent (consented, with a value), declined, or absent locally. */
@@ -155,6 +186,8 @@ export interface PushOutcome {
   secretsSent: SecretOffer[];
   /** The secrets left out because the local store has no value for them. */
   secretsAbsent: SecretOffer[];
+  /** The pushed connections that sign in with OAuth: their sign-in is never sent. */
+  signInsKept: SignInKept[];
 }
 
 /** One push: plan, secrets (with consent), plan again, show, consent, apply. */
@@ -174,6 +207,7 @@ export async function push(deps: PushDeps): Promise<PushOutcome> {
     applied: false,
     secretsSent: gathered.sent,
     secretsAbsent: gathered.absent,
+    signInsKept: signInsKept(configuration, answer.plan),
   };
   if (answer.plan.empty) return outcome;
   deps.show(answer);

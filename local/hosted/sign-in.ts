@@ -19,6 +19,7 @@ import type { SecretStore } from '../../engine/secrets/secret-store.ts';
 import type { HomePaths } from '../home.ts';
 import { signInWithBrowser } from '../oauth/browser-sign-in.ts';
 import { startLoopbackRedirect } from '../oauth/loopback-redirect.ts';
+import { revokeToken } from '../oauth/revoke-token.ts';
 import { fetchFailure, hostedFailure, notAHub } from './hosted-errors.ts';
 import {
   forgetHostedSecrets,
@@ -160,7 +161,8 @@ export async function signOut(deps: SignInDeps): Promise<SignOut> {
 }
 
 /**
- * Revokes a kept sign-in at its hub's revocation endpoint: the refresh token (which carries the
+ * Revokes a kept sign-in at its hub's revocation endpoint, found by discovery, with the request
+ * every sign-in the CLI lets go of shares (revoke-token.ts): the refresh token (which carries the
  * grant, access tokens and all), else the access token. Undefined when it did, else why not.
  */
 async function revokeKept(
@@ -168,26 +170,23 @@ async function revokeKept(
   tokens: HostedTokens,
   secret: string | undefined,
 ): Promise<string | undefined> {
-  const token = tokens.refresh_token ?? tokens.access_token;
-  const hint = tokens.refresh_token ? 'refresh_token' : 'access_token';
+  let endpoint: unknown;
   try {
     const info = await discoverOAuthServerInfo(resourceOf(file.url));
     const metadata = info.authorizationServerMetadata;
-    const endpoint = metadata && 'revocation_endpoint' in metadata ? metadata.revocation_endpoint : undefined;
-    if (typeof endpoint !== 'string') return 'it offers no revocation endpoint';
-    const form = new URLSearchParams({ token, token_type_hint: hint, client_id: file.client.client_id });
-    if (secret) form.set('client_secret', secret);
-    const answer = await fetch(endpoint, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: form,
-    });
-    await answer.body?.cancel();
-    return answer.ok ? undefined : `its revocation endpoint answered ${answer.status}`;
+    endpoint = metadata && 'revocation_endpoint' in metadata ? metadata.revocation_endpoint : undefined;
   } catch (error) {
     const reason = fetchFailure(error);
     return reason === undefined
       ? `it did not answer as a capabilities hub: ${error instanceof Error ? error.message : String(error)}`
       : `could not reach it: ${reason}`;
   }
+  if (typeof endpoint !== 'string') return 'it offers no revocation endpoint';
+  return revokeToken({
+    endpoint,
+    token: tokens.refresh_token ?? tokens.access_token,
+    hint: tokens.refresh_token ? 'refresh_token' : 'access_token',
+    clientId: file.client.client_id,
+    clientSecret: secret,
+  });
 }

@@ -62,7 +62,18 @@ describe('summaryLine', () => {
         status: 'awaiting_connection',
         pending: [{ id: 'p1', kind: 'connection', address: 'github.createIssue', summary: '' }],
       },
-      'run_a1 awaiting_connection: github needs a connection the user adds (`capabilities hub auth github`). Tell the user, then call execute({ "resume": "run_a1" }).',
+      'run_a1 awaiting_connection: github needs a connection added (`capabilities hub auth github`). Tell the user, then call execute({ "resume": "run_a1" }).',
+    ],
+    [
+      'a connection to sign in again',
+      {
+        ...base,
+        status: 'awaiting_connection',
+        pending: [
+          { id: 'p1', kind: 'connection', address: 'board.list_posts', summary: '', connection: 'work' },
+        ],
+      },
+      'run_a1 awaiting_connection: the connection board/work must be signed in again (`capabilities hub auth board --connection work`). Tell the user, then call execute({ "resume": "run_a1" }).',
     ],
     ['a cancelled run', { ...base, status: 'cancelled' }, 'run_a1 cancelled.'],
   ])('%s', (_title, envelope, line) => {

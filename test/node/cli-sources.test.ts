@@ -139,6 +139,18 @@ describe('hub add, list, connections, auth, remove', () => {
     expect(withStdin(['hub', 'auth', 'nope', '--env', 'X'], 'x').stderr).toContain('no source "nope"');
   });
 
+  it('auth --oauth on a stdio source says OAuth sign-in is for HTTP sources, and stores nothing', () => {
+    cli(home, ['hub', 'add', '--yes', '--', NODE, MEMORY]);
+    for (const args of [['--oauth'], ['--oauth', '--env', 'MEMORY_TOKEN']]) {
+      const auth = withStdin(['hub', 'auth', 'memory', ...args], 'memory-token-0123456789\n');
+      expect(auth.status).toBe(2);
+      expect(auth.stderr).toContain(
+        '"memory" is a stdio server, and OAuth sign-in is for HTTP sources; nothing was stored. Give it its secret as an environment variable with --env VAR',
+      );
+    }
+    expect(JSON.parse(cli(home, ['--json', 'hub', 'connections', 'memory']).stdout).connections).toEqual([]);
+  });
+
   it('refresh reports no changes and review has nothing to decide', () => {
     cli(home, ['hub', 'add', '--yes', '--', NODE, MEMORY]);
     expect(cli(home, ['hub', 'refresh']).stdout).toContain('memory: no changes');

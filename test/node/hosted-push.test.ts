@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hostedWording } from '../../durable-objects/hosted-wording.ts';
 import { configurationOf } from '../../engine/configuration/configuration-of.ts';
 import type { HubConfiguration, PlanAnswer } from '../../engine/contracts/configuration.ts';
 import { HubError } from '../../engine/errors.ts';
@@ -179,6 +180,41 @@ describe('push', () => {
     expect(hosted.secrets.values.get(BOARD_KEY)).toBe(BOARD_SECRET);
     expect(JSON.stringify(outcome)).not.toContain(BOARD_SECRET);
     expect(JSON.stringify(hosted.requests)).not.toContain('mem-secret-value-0c1d');
+  });
+
+  it('never offers an OAuth sign-in, even with --secrets: its grant stays here, and push names the connection', async () => {
+    const key = 'BOARD__SIGNED__OAUTH';
+    const grant = JSON.stringify({
+      access_token: 'at-local-0123456789abcdef',
+      refresh_token: 'rt-local-0123456789abcdef',
+      authorization_server: 'https://auth.example',
+      token_endpoint: 'https://auth.example/token',
+      client_id: 'loopback-client',
+    });
+    local.store.putConnection({
+      namespace: 'board',
+      name: 'signed',
+      isDefault: false,
+      secrets: [{ key, delivery: { kind: 'oauth' }, setAt: 3 }],
+      createdAt: 3,
+    });
+    configuration = configurationOf(local.store);
+    localSecrets.set(key, grant);
+    try {
+      const consentAll = person(true, () => true);
+      const outcome = await push(consentAll.deps);
+      expect(consentAll.seen.asked.map((o) => o.key)).toEqual([BOARD_KEY]);
+      expect(consentAll.seen.absent.map((o) => o.key)).toEqual([WIKI_KEY]);
+      expect(outcome.signInsKept).toEqual([{ namespace: 'board', connection: 'signed' }]);
+      expect(JSON.stringify(hosted.requests)).not.toContain('-local-0123456789abcdef');
+      expect(hosted.secrets.values.has(key)).toBe(false);
+      // What the hosted hub tells a person of that connection says the same.
+      expect(hostedWording.signInAgain('board', 'signed')).toBe(
+        `the hosted hub cannot sign in to a source with OAuth yet, and a push never carries the local hub's sign-in, so make the calls on "board/signed" from the local hub`,
+      );
+    } finally {
+      localSecrets.delete(key);
+    }
   });
 
   it('offers no secret of a source the plan skips', () => {

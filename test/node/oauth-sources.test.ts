@@ -139,7 +139,9 @@ describe('an OAuth-protected MCP server, end to end on loopback', { timeout: 120
     expect(waiting.pending).toEqual([
       expect.objectContaining({
         kind: 'connection',
-        message: 'A person must add a connection for board: `capabilities hub auth board`. Then resume.',
+        message:
+          'A person must sign in again to connection board/default: `capabilities hub auth board`. Then resume.',
+        connection: 'default',
       }),
     ]);
     expect(JSON.stringify(waiting)).not.toContain(board.issuer);
@@ -321,6 +323,31 @@ describe('bad input: each says what to do next, and nothing is half-added', { ti
     const waiting = await call(at, 'board.list_posts');
     expect(waiting.status).toBe('awaiting_connection');
     expect(own.calls.list_posts).toBeUndefined();
+  });
+
+  it('a service that issues access tokens too short to keep: refused with why, and nothing is added', async () => {
+    const at = home();
+    own.tokenMode = 'short';
+    const run = await addOwn(at, 'allow');
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(
+      "the sign-in's access token is shorter than 8 characters, short enough to be guessed; nothing was stored.",
+    );
+    await nothingAdded(at);
+    // The grant the hub could not keep is revoked where it was issued, not left to linger.
+    expect(own.revoked).toBe(1);
+  });
+
+  it('a review that cannot be made after the sign-in: the fresh grant is revoked, and nothing is added', async () => {
+    const at = home();
+    const opener = browser(at);
+    const add = runCli(at, ['hub', 'add', own.url, '--namespace', 'board'], opener.env);
+    await (await fetch(await own.decide(await opener.opened(add), 'allow'))).text();
+    const run = await add;
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('the review needs a person: run it in a terminal, or pass --yes');
+    await nothingAdded(at);
+    expect(own.revoked).toBe(1);
   });
 
   it('an authorization server that registers no clients: it says to register one, and --client-id signs in with it', async () => {
