@@ -11,7 +11,7 @@
  * the draft's id (a server's credential waits in the secret store,
  * engine/sources/source-drafts.ts), and a document's key field is always empty.
  */
-import type { OpenDraft } from '../engine/sources/source-drafts.ts';
+import { keyAsk, type OpenDraft } from '../engine/sources/source-drafts.ts';
 import type { HostWording } from '../engine/wording.ts';
 import { DraftCredentials } from './draft-credentials.tsx';
 import { Layout } from './layout.tsx';
@@ -233,7 +233,7 @@ export function DraftReviewPage(props: DraftReviewPageProps) {
           <DraftCredentials
             asks={record.asks}
             hosts={record.source.allowedHosts}
-            signIn={props.signInToApi(props.namespace)}
+            signIn={props.signInToApi(props.namespace, keyAsk(record.asks) ? 'signed-in' : 'default')}
           />
         ) : null}
         <p>

@@ -30,9 +30,10 @@ export interface HostWording {
   /**
    * A whole sentence after "The dashboard cannot run this sign-in (it opens the API's sign-in page
    * in a browser and waits for its answer).": how a person signs an OpenAPI source added from the
-   * dashboard in to its API's OAuth once it is added.
+   * dashboard in to its API's OAuth once it is added, as `connection` (not the connection that
+   * holds its key: one connection holds a sign-in or keys, never both).
    */
-  signInToApi(namespace: string): string;
+  signInToApi(namespace: string, connection: string): string;
   /** After "… no run X; ": how a person sees the hub's runs. */
   listRuns: string;
   /** After "Tell the user to " and "A person must decide: ": how a person decides a run's calls. */

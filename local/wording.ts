@@ -16,8 +16,8 @@ export const localWording: HostWording = {
     `Enter it again with \`capabilities hub auth ${namespace} --connection ${connection}\`.`,
   signInAgain: (namespace, connection) =>
     `\`capabilities hub auth ${namespace}${connection === 'default' ? '' : ` --connection ${connection}`}\``,
-  signInToApi: (namespace) =>
-    `Once it is added, sign in from a terminal with \`capabilities hub auth ${namespace} --oauth\`.`,
+  signInToApi: (namespace, connection) =>
+    `Once it is added, sign in from a terminal with \`capabilities hub auth ${namespace} --oauth${connection === 'default' ? '' : ` --connection ${connection}`}\`.`,
   listRuns: 'list runs with `capabilities hub runs`',
   decideRun: (runId) => `run \`capabilities hub approve ${runId}\``,
   decideElsewhere: 'decide with `capabilities hub approve`',

@@ -75,9 +75,10 @@ export function registerConnections(hub: Command): void {
     .action(
       hubAction((out, namespace: string, options: AuthOptions) => async ({ sources, desk }) => {
         const source = desk.sources.get(namespace);
+        // Whether this very connection is a sign-in: another one's (keys beside a sign-in) says nothing.
         const signsIn = desk.sources
           .connections(namespace)
-          .some((c) => c.secrets.some((s) => s.delivery.kind === 'oauth'));
+          .some((c) => c.name === options.connection && c.secrets.some((s) => s.delivery.kind === 'oauth'));
         const given = options.env ?? options.header ?? options.query ?? options.cookie ?? options.basic;
         if (options.oauth && source.kind === 'mcp-stdio') {
           throw new HubError(
@@ -96,12 +97,14 @@ export function registerConnections(hub: Command): void {
               ? await apiSignInFromCli(out, await documentFlow(sources, source), source.url, options, again)
               : await signInFromCli(out, source.url, options, again);
           const former = await keptGrant(namespace, options.connection);
-          const connection = await sources.saveCredential(
-            namespace,
-            options.connection,
-            { kind: 'oauth' },
-            JSON.stringify(grant),
-          );
+          const connection = await sources
+            .saveCredential(namespace, options.connection, { kind: 'oauth' }, JSON.stringify(grant))
+            .catch(async (error: unknown) => {
+              // A grant that cannot be kept (a token too short, say) is revoked, or it would linger there.
+              const why = await revokeGrant(grant);
+              if (why) out.note(notRevoked('the sign-in just made', why));
+              throw error;
+            });
           // The sign-in this one replaces is revoked where it was issued, or it would linger there.
           const why = former && (await revokeGrant(former));
           if (why) out.note(notRevoked('the former sign-in', why));
@@ -130,7 +133,12 @@ export function registerConnections(hub: Command): void {
           `${options.basic ? 'user:password' : 'Secret'} for ${namespace}/${options.connection} (${describeDelivery(delivery)})`,
         );
         const value = options.basic ? basicCredential(...userAndPassword(entered)) : entered;
+        const { keptGrant, notRevoked, revokeGrant } = await import('../oauth/revoke-grant.ts');
+        const former = signsIn ? await keptGrant(namespace, options.connection) : undefined;
         const connection = await sources.saveCredential(namespace, options.connection, delivery, value);
+        // A key replaces the connection's sign-in: its grant is revoked where it was issued.
+        const why = former && (await revokeGrant(former));
+        if (why) out.note(notRevoked('the sign-in this key replaces', why));
         out.result(
           { namespace, connection: connection.name, isDefault: connection.isDefault },
           `Stored the secret for ${namespace}/${connection.name}${connection.isDefault ? ' (the default connection)' : ''}.`,

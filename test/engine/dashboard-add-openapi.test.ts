@@ -204,7 +204,7 @@ describe('adding an OpenAPI document from the dashboard', () => {
     );
     expect(review.html).toContain('The dashboard cannot run this sign-in');
     expect(review.html).toContain(
-      'sign in from a terminal with `capabilities hub auth swagger_petstore --oauth`',
+      'sign in from a terminal with `capabilities hub auth swagger_petstore --oauth --connection signed-in`',
     );
     const shown = reviewOf(review.html);
     const form = { csrf: CSRF, namespace: 'pets', choice: 'accept', ...shown.contracts };
