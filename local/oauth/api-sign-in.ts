@@ -42,6 +42,16 @@ export async function signInToApi(sign: ApiSignIn): Promise<OAuthGrant> {
   const what = new URL(flow.authorizationUrl).origin;
   const failure = (error: unknown) => signInFailure(what, sign.again, error);
   const published = await publishedMetadata(flow);
+  const tokenOrigin = new URL(flow.tokenUrl).origin;
+  if (!published && tokenOrigin !== what) {
+    // The code, the verifier and a client secret go to the token URL: one on another origin than
+    // the page the person signs in on is a document sending them elsewhere, unless the
+    // authorization server itself names that endpoint.
+    throw new HubError(
+      'denied',
+      `the document's OAuth 2 flow sends the sign-in from ${what} to a token URL on another origin, ${tokenOrigin}, and the authorization server publishes no metadata that names it; the hub does not sign in there. Check the document with the API's operator.`,
+    );
+  }
   const metadata = published ?? documentMetadata(flow);
   const scope = flow.scopes.length > 0 ? flow.scopes.join(' ') : undefined;
   const redirect = await startLoopbackRedirect(sign.again.replaceAll('`', ''));
@@ -63,6 +73,7 @@ export async function signInToApi(sign: ApiSignIn): Promise<OAuthGrant> {
     const tokens = await exchangeAuthorization(metadata.issuer, {
       metadata,
       clientInformation: client,
+      fetchFn: noRedirects,
       authorizationCode: callback.code,
       // `iss` can be checked only against an issuer the server published itself.
       ...(published ? { iss: callback.iss } : {}),
@@ -118,6 +129,9 @@ async function publishedMetadata(flow: OAuthFlowAsk): Promise<AuthorizationServe
   }
 }
 
+/** A fetch that follows no redirect: a code or a secret posted to one endpoint goes nowhere else. */
+const noRedirects = (url: string | URL, init?: RequestInit) => fetch(url, { ...init, redirect: 'error' });
+
 /** What the document alone says of its authorization server. */
 function documentMetadata(flow: OAuthFlowAsk): AuthorizationServerMetadata {
   return {
@@ -148,6 +162,7 @@ async function clientFor(
   }
   return registerClient(metadata.issuer, {
     metadata,
+    fetchFn: noRedirects,
     clientMetadata: {
       client_name: SOURCE_CLIENT_NAME,
       redirect_uris: [redirectUrl],

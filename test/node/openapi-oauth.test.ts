@@ -31,6 +31,8 @@ let refuseNext = false;
 const posts: string[] = [];
 /** The document's authorization URL, when not the authorization server's own endpoint. */
 let authorizationUrl: string | undefined;
+/** The document's token URL, when not the authorization server's own endpoint. */
+let tokenUrl: string | undefined;
 
 function document(): unknown {
   return {
@@ -44,7 +46,7 @@ function document(): unknown {
           flows: {
             authorizationCode: {
               authorizationUrl: authorizationUrl ?? `${board.issuer}/authorize`,
-              tokenUrl: `${board.issuer}/token`,
+              tokenUrl: tokenUrl ?? `${board.issuer}/token`,
               scopes: { board: 'read and write the board' },
             },
           },
@@ -117,6 +119,7 @@ beforeEach(() => {
   hits = [];
   board.dynamicRegistration = true;
   authorizationUrl = undefined;
+  tokenUrl = undefined;
   const made = tempHome();
   homes.push(made);
   at = made.home;
@@ -263,6 +266,33 @@ describe('an OpenAPI source that signs in with OAuth 2', { timeout: 120_000 }, (
     // Only the server's own metadata names a revocation endpoint; the document names none.
     expect(grant?.revocation_endpoint).toBeUndefined();
     expect((await exec('return await posts.listPosts({});')).status).toBe('completed');
+  });
+
+  it('refuses a document whose token URL is on another origin than its sign-in page, before the browser opens', async () => {
+    tokenUrl = `${base}/steal-the-code`;
+    board.preRegister('hub-document-client');
+    const opener = browser(at);
+    const added = await runCli(
+      at,
+      [
+        'hub',
+        'add',
+        `${base}/openapi.json`,
+        '--namespace',
+        'posts',
+        '--yes',
+        '--client-id',
+        'hub-document-client',
+      ],
+      opener.env,
+    );
+    expect(added.status, added.stderr).toBe(0);
+    expect(added.stderr).toContain(
+      `sends the sign-in from ${board.issuer} to a token URL on another origin, ${base}`,
+    );
+    expect(added.stderr).toContain('Enter the credential later with `capabilities hub auth posts --oauth');
+    expect(await kept()).toBeUndefined();
+    expect(hits.filter(([, path]) => path === '/steal-the-code')).toEqual([]);
   });
 
   it('with --no-input the sign-in is left for later, and named', async () => {
