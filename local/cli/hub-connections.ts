@@ -75,10 +75,12 @@ export function registerConnections(hub: Command): void {
     .action(
       hubAction((out, namespace: string, options: AuthOptions) => async ({ sources, desk }) => {
         const source = desk.sources.get(namespace);
-        // Whether this very connection is a sign-in: another one's (keys beside a sign-in) says nothing.
-        const signsIn = desk.sources
-          .connections(namespace)
-          .some((c) => c.name === options.connection && c.secrets.some((s) => s.delivery.kind === 'oauth'));
+        // Whether the connection named is a sign-in; a new one is what the default connection is (a
+        // second account). Another connection's sign-in beside keys says nothing of this one.
+        const connections = desk.sources.connections(namespace);
+        const current =
+          connections.find((c) => c.name === options.connection) ?? connections.find((c) => c.isDefault);
+        const signsIn = current?.secrets.some((s) => s.delivery.kind === 'oauth') ?? false;
         const given = options.env ?? options.header ?? options.query ?? options.cookie ?? options.basic;
         if (options.oauth && source.kind === 'mcp-stdio') {
           throw new HubError(

@@ -148,11 +148,19 @@ describe('hub push', () => {
     const result = await run(['--json', 'hub', 'push', '--secrets']);
     expect(result.status, result.stderr).toBe(0);
     const json = JSON.parse(result.stdout) as Record<string, unknown>;
-    expect(Object.keys(json).sort()).toEqual(['applied', 'hash', 'plan', 'secretsAbsent', 'secretsSent']);
+    expect(Object.keys(json).sort()).toEqual([
+      'applied',
+      'hash',
+      'plan',
+      'secretsAbsent',
+      'secretsSent',
+      'signInsKept',
+    ]);
     expect(json).toMatchObject({
       applied: false,
       hash: expect.stringMatching(/^[0-9a-f]{64}$/),
       secretsSent: [],
+      signInsKept: [],
     });
     expect((json.plan as { empty: boolean }).empty).toBe(false);
     expect(result.stderr).toContain('A dry run (--json without --yes) sends no secret');

@@ -233,7 +233,9 @@ describe('adding a source from the dashboard in workerd', () => {
         '<code>https://api.petstore.example/v2</code>, and no other host than api.petstore.example',
       );
       expect(html).toContain('api_key: API key in header api_key (entered below)');
-      expect(html).toContain('A hub in the cloud cannot sign in to an API yet');
+      expect(html).toContain(
+        'A hub in the cloud cannot sign in to an API with OAuth yet, and a push never carries a local hub',
+      );
       expect(html).not.toContain('capabilities hub');
       expect(hits).toEqual([{ url: 'https://petstore.example/openapi.json', apiKey: null }]);
       const id = /\/sources\/new\/(draft_[a-f0-9]+)\/confirm/.exec(html)?.[1] ?? '';
