@@ -13,7 +13,7 @@ const STYLE = `
 @media (prefers-color-scheme: dark) { :root { --fg: #eee; --bg: #161616; --muted: #b4b4b4;
   --line: #444; --allow: #7fd99a; --deny: #ff9c9c; } }
 body { font: 1rem/1.5 system-ui, sans-serif; color: var(--fg); background: var(--bg);
-  margin: 0 auto; padding: 1rem; max-width: 48rem; }
+  margin: 0 auto; padding: 1rem; max-width: 48rem; overflow-wrap: anywhere; }
 h1 { font-size: 1.4rem; } h2 { font-size: 1.15rem; margin: 0 0 .5rem; }
 section.call, section.problem { border: 1px solid var(--line); border-radius: .5rem; padding: 1rem;
   margin: 1rem 0; }

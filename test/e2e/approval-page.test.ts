@@ -126,7 +126,13 @@ async function decideOnPage(
   await page.goto(url);
   if (viewport) {
     // Readable on a phone: nothing wider than the screen, and every choice on it.
-    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(viewport.width);
+    const wide = await page.evaluate(
+      `[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > ${viewport.width}).map((e) => e.tagName + ' ' + e.className + ': ' + e.textContent.slice(0, 80) + ' ' + e.getBoundingClientRect().right).slice(-5)`,
+    );
+    expect(
+      await page.evaluate('document.documentElement.scrollWidth'),
+      JSON.stringify(wide),
+    ).toBeLessThanOrEqual(viewport.width);
     for (const choice of ['Allow once', 'Allow for this run', 'Always allow', 'Deny'])
       expect(await page.getByRole('button', { name: choice }).first().isVisible()).toBe(true);
   }
