@@ -18,6 +18,7 @@ import type { RunLimits } from './runs/limits.ts';
 import { Runs } from './runs/runs.ts';
 import { HubSecrets } from './secrets/hub-secrets.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
+import { Skills } from './skills/skills.ts';
 import type { SourceConnector } from './sources/connector.ts';
 import { SourceDrafts } from './sources/source-drafts.ts';
 import { Sources } from './sources/sources.ts';
@@ -55,6 +56,8 @@ export interface Engine {
   sources: Sources;
   /** Remote servers a person is adding from the dashboard, inspected and waiting for Confirm. */
   drafts: SourceDrafts;
+  /** The skills the hub holds: folders with a SKILL.md, served as text, never run. */
+  skills: Skills;
   /** The hub's calls to its sources, scrubbed. */
   upstream: Upstream;
   lookup: Lookup;
@@ -110,6 +113,7 @@ export function createEngine(deps: EngineDeps): Engine {
   return {
     sources,
     drafts: new SourceDrafts({ store, sources, secrets, clock, random }),
+    skills: new Skills(store, clock),
     upstream,
     lookup,
     desk: createDesk({
