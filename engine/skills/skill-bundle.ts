@@ -62,7 +62,7 @@ export async function skillFromBundle(bundle: SkillBundle, now: number): Promise
   }
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(skillFile.data);
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(skillFile.data);
   } catch {
     throw new HubError('invalid_input', `${source}/${SKILL_FILE} is not UTF-8 text`);
   }
