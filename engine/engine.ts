@@ -1,7 +1,8 @@
 /**
  * The engine, assembled: the facade every host calls. Sources (what a person administers:
- * sources, reviews, connections), Upstream (the hub's scrubbed calls to its sources), a Lookup
- * (search and describe) and Runs (execute and resume in the sandbox), wired to each other the
+ * sources, reviews, connections), Skills (folders with a SKILL.md, served as text, never run),
+ * Upstream (the hub's scrubbed calls to its sources), a Lookup (search and describe, over tools
+ * and skills) and Runs (execute and resume in the sandbox), wired to each other the
  * same way on every host. The local hub (local/open-hub.ts) and the HubObject build theirs
  * with `createEngine`, handing in only their adapters: the store, the connector, the secret
  * store, the sandbox, the clock and the random source.
