@@ -1,7 +1,8 @@
 /**
  * The engine, assembled: the facade every host calls. Sources (what a person administers:
- * sources, reviews, connections), Upstream (the hub's scrubbed calls to its sources), a Lookup
- * (search and describe) and Runs (execute and resume in the sandbox), wired to each other the
+ * sources, reviews, connections), Skills (folders with a SKILL.md, served as text, never run),
+ * Upstream (the hub's scrubbed calls to its sources), a Lookup (search and describe, over tools
+ * and skills) and Runs (execute and resume in the sandbox), wired to each other the
  * same way on every host. The local hub (local/open-hub.ts) and the HubObject build theirs
  * with `createEngine`, handing in only their adapters: the store, the connector, the secret
  * store, the sandbox, the clock and the random source.
@@ -18,6 +19,7 @@ import type { RunLimits } from './runs/limits.ts';
 import { Runs } from './runs/runs.ts';
 import { HubSecrets } from './secrets/hub-secrets.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
+import { Skills } from './skills/skills.ts';
 import type { SourceConnector } from './sources/connector.ts';
 import { SourceDrafts } from './sources/source-drafts.ts';
 import { Sources } from './sources/sources.ts';
@@ -55,6 +57,8 @@ export interface Engine {
   sources: Sources;
   /** Remote servers a person is adding from the dashboard, inspected and waiting for Confirm. */
   drafts: SourceDrafts;
+  /** The skills the hub holds: folders with a SKILL.md, served as text, never run. */
+  skills: Skills;
   /** The hub's calls to its sources, scrubbed. */
   upstream: Upstream;
   lookup: Lookup;
@@ -110,6 +114,7 @@ export function createEngine(deps: EngineDeps): Engine {
   return {
     sources,
     drafts: new SourceDrafts({ store, sources, secrets, clock, random }),
+    skills: new Skills(store, clock),
     upstream,
     lookup,
     desk: createDesk({

@@ -7,14 +7,27 @@
  *
  * `[asks]` and hidden tools come from the same policy decision a call would get, on the
  * source's default connection.
+ *
+ * Skills join both: a search without `namespace` ranks them too and shows them after the tools
+ * (search/skill-search.ts); `describe("skill:<name>")` answers a skill's SKILL.md and its files
+ * (skills/skill-describe.ts), after any tools asked for in the same call, in the same budget.
  */
 
 import type { PolicyEffect } from './contracts/policy.ts';
 import type { Manifest, ManifestTool } from './contracts/sources.ts';
+import { HubError } from './errors.ts';
 import { decide } from './policy/decide.ts';
 import type { HubStore } from './ports.ts';
-import { SearchIndex, search } from './search/index.ts';
-import { describeTargets, signatureLine } from './typegen/index.ts';
+import { parseSearchInput, SearchIndex, search } from './search/index.ts';
+import { rankSkills, skillLines } from './search/skill-search.ts';
+import { describeSkills, isSkillTarget, resolveSkills } from './skills/skill-describe.ts';
+import {
+  countTokens,
+  DEFAULT_BUDGET_TOKENS,
+  describeTargets,
+  MAX_TARGETS,
+  signatureLine,
+} from './typegen/index.ts';
 import type { HostWording } from './wording.ts';
 
 export class Lookup {
@@ -28,8 +41,27 @@ export class Lookup {
     this.#wording = wording;
   }
 
-  /** The plain-text answer of `search` (spec: The MCP surface, search). */
+  /** The plain-text answer of `search` (spec: The MCP surface, search), tools first, then skills. */
   search(input: unknown): string {
+    const { query, namespace, limit } = parseSearchInput(input);
+    const skills = namespace === undefined ? this.#store.listSkills() : [];
+    if (skills.length === 0) return this.#searchTools(input);
+    const text = query.trim();
+    const hasTools = this.#current().namespaces().length > 0 || this.#store.listSources().length > 0;
+    const tools = hasTools ? this.#searchTools(input) : '';
+    if (text === '') {
+      const line = `skills  ${skills.length} ${skills.length === 1 ? 'skill' : 'skills'}: search by what they are for, read one with describe("skill:<name>")`;
+      return tools === '' ? line : `${tools}\n${line}`;
+    }
+    const { hits, total } = rankSkills(skills, text, limit);
+    const lines = skillLines(hits);
+    if (total > hits.length) lines.push(`${total - hits.length} more matching skills. Narrow the query.`);
+    if (tools === '' && lines.length === 0)
+      return `No skills match ${JSON.stringify(text)}. Try other words.`;
+    return [tools, ...lines].filter((part) => part !== '').join('\n');
+  }
+
+  #searchTools(input: unknown): string {
     const index = this.#current();
     const manifests = new Map<string, Manifest>();
     const manifestOf = (namespace: string) => {
@@ -57,12 +89,39 @@ export class Lookup {
 
   /** The declarations `describe` answers, within the token budget. */
   describe(targets: readonly string[], budgetTokens?: number): string {
-    const answer = describeTargets(
-      this.#store.listManifests(),
-      targets,
-      budgetTokens ? { budgetTokens } : {},
-    );
-    return answer.text;
+    const skillTargets = targets.filter(isSkillTarget);
+    if (skillTargets.length === 0) {
+      return describeTargets(this.#store.listManifests(), targets, budgetTokens ? { budgetTokens } : {}).text;
+    }
+    if (targets.length > MAX_TARGETS) {
+      throw new HubError(
+        'invalid_input',
+        `describe takes 1 to ${MAX_TARGETS} targets; got ${targets.length}. Describe more in several calls.`,
+      );
+    }
+    const skills = resolveSkills(this.#store.listSkills(), skillTargets);
+    const budget = budgetTokens ?? DEFAULT_BUDGET_TOKENS;
+    const toolTargets = targets.filter((target) => !isSkillTarget(target));
+    // Tools asked for with skills take their share first (half the budget at most), then the skills the rest.
+    const tools =
+      toolTargets.length === 0
+        ? ''
+        : describeTargets(this.#store.listManifests(), toolTargets, {
+            budgetTokens: Math.max(1, Math.floor(budget / 2)),
+          }).text;
+    const left = budget - countTokens(tools) - (tools === '' ? 0 : 1);
+    const text = describeSkills(skills, Math.max(0, left));
+    return tools === '' ? text : `${tools}\n${text}`;
+  }
+
+  /** The hub's skills by name and description (for the MCP resources list). */
+  skills(): { name: string; description: string }[] {
+    return this.#store.listSkills().map(({ name, description }) => ({ name, description }));
+  }
+
+  /** A skill's SKILL.md as it was added, or undefined when the hub holds none of that name. */
+  skillText(name: string): string | undefined {
+    return this.#store.getSkill(name)?.text;
   }
 
   /** The index, brought up to date with the store's manifests. */

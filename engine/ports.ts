@@ -9,6 +9,7 @@ import type { JsonValue } from './contracts/names.ts';
 import type { PageLink, PageLinkRedemption, PageSession } from './contracts/pages.ts';
 import type { PolicyRule } from './contracts/policy.ts';
 import type { Decision, HttpResponse, JournalEntry, PendingInput, Run, RunStatus } from './contracts/runs.ts';
+import type { Skill } from './contracts/skills.ts';
 import type { SourceDraftRecord } from './contracts/source-drafts.ts';
 import type { Manifest, ManifestTool, Source, ToolReview } from './contracts/sources.ts';
 
@@ -198,6 +199,16 @@ export interface HubStore {
   takeRefreshLease(lease: RefreshLease, now: number): boolean;
   /** Ends the refresh lease on `key` when `holder` holds it; another holder's lease, or none, is left as is. */
   releaseRefreshLease(key: string, holder: string): void;
+
+  /** Stores a new skill. A name already held is a `conflict`. */
+  addSkill(skill: Skill): void;
+  /** Replaces the skill of that name (a changed skill a person accepted); no error if none. */
+  replaceSkill(skill: Skill): void;
+  getSkill(name: string): Skill | undefined;
+  /** Every skill, by name. */
+  listSkills(): Skill[];
+  /** Forgets a skill; false when there was none. */
+  removeSkill(name: string): boolean;
 }
 
 // ── The sandbox (spec: The MCP surface, "Inside the sandbox" and "Default limits") ────────

@@ -248,3 +248,21 @@ export const hubRefreshLeases = sqliteTable('hub_refresh_leases', {
   holder: text('holder').notNull(),
   expiresAt: integer('expires_at').notNull(),
 });
+
+/**
+ * The skills the hub holds (engine/skills/): a folder with a SKILL.md, kept as its instructions'
+ * text and a manifest of its files (path, size, SHA-256). Files are data the hub serves, never
+ * code it runs. `digest` covers the whole folder, so a changed skill is noticed and reviewed.
+ */
+export const hubSkills = sqliteTable('hub_skills', {
+  name: text('name').primaryKey(),
+  description: text('description').notNull(),
+  /** The whole SKILL.md, front matter included: what `describe("skill:<name>")` answers. */
+  text: text('text').notNull(),
+  files: json<{ path: string; bytes: number; sha256: string }[]>('files').notNull(),
+  /** Where it was added from: an absolute folder path. */
+  source: text('source').notNull(),
+  digest: text('digest').notNull(),
+  addedAt: integer('added_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});

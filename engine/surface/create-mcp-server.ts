@@ -19,8 +19,18 @@
  * Errors are `isError` results (tool-errors.ts). Nothing here records a decision (invariant I2):
  * a person's answer in the client's own prompt counts only through the host's `prompt`, which
  * verifies the signed state it issued; `resume` only continues a run.
+ *
+ * Skills (spec: M2 "skills over MCP"): while the Skills extension to MCP is not final, each skill
+ * the hub holds is a resource `skill://<name>` (resources/list, resources/read answer its SKILL.md
+ * as text/markdown), under the resources capability the SDK declares when they are registered.
+ * The list is read on every request, so a skill added meanwhile is listed without a notification.
  */
-import { type InputRequiredResult, McpServer } from '@modelcontextprotocol/server';
+import {
+  type InputRequiredResult,
+  McpServer,
+  ResourceNotFoundError,
+  ResourceTemplate,
+} from '@modelcontextprotocol/server';
 import { type ExecuteEnvelope, ExecuteEnvelope as ExecuteEnvelopeSchema } from '../contracts/envelope.ts';
 import type { HostWording } from '../wording.ts';
 import {
@@ -55,11 +65,25 @@ export interface SurfaceDeps {
   prompt?: SurfacePrompt;
   /** The host's approval page, opened for a waiting run the client cannot ask about (local hub). */
   pages?: SurfacePages;
+  /** The hub's skills, served as `skill://<name>` resources; absent: no resources capability. */
+  skills?: SurfaceSkills;
   /** Where errors the model is not told about go, with their detail (the host scrubs and logs). */
   log?(message: string, error: unknown): void;
   /** How a person acts on this host, for the lines the model reads (deciding, adding a connection). */
   wording: HostWording;
 }
+
+/** The skills the surface serves as resources, scrubbed by the host. */
+export interface SurfaceSkills {
+  list():
+    | readonly { name: string; description: string }[]
+    | Promise<readonly { name: string; description: string }[]>;
+  /** A skill's SKILL.md, or undefined when the hub holds no skill of that name. */
+  text(name: string): string | undefined | Promise<string | undefined>;
+}
+
+/** A skill's resource URI. */
+export const skillUri = (name: string): string => `skill://${name}`;
 
 /** The server's name in `serverInfo`. */
 export const SERVER_NAME = 'capabilities';
@@ -152,5 +176,38 @@ export function createMcpServer(deps: SurfaceDeps): McpServer {
       }),
   );
 
+  if (deps.skills) registerSkills(server, deps.skills);
   return server;
+}
+
+function registerSkills(server: McpServer, skills: SurfaceSkills): void {
+  const template = new ResourceTemplate('skill://{name}', {
+    list: async () => ({
+      resources: (await skills.list()).map(({ name, description }) => ({
+        uri: skillUri(name),
+        name,
+        description,
+        mimeType: 'text/markdown',
+      })),
+    }),
+  });
+  server.registerResource(
+    'skill',
+    template,
+    {
+      description:
+        "A skill the hub holds: its SKILL.md (instructions for the agent; its files are listed by describe('skill:<name>'))",
+      mimeType: 'text/markdown',
+    },
+    async (uri, variables) => {
+      const name = Array.isArray(variables.name) ? variables.name[0] : variables.name;
+      const text = name === undefined ? undefined : await skills.text(name);
+      if (text === undefined)
+        throw new ResourceNotFoundError(
+          uri.href,
+          `no skill at ${uri.href}; resources/list names the hub's skills`,
+        );
+      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text }] };
+    },
+  );
 }

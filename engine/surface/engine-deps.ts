@@ -15,13 +15,17 @@ import type { ExecuteEnvelope } from '../contracts/envelope.ts';
 import { isHubError } from '../errors.ts';
 import { NO_SCRUBBING, type SecretScrubbing } from '../secrets/hub-secrets.ts';
 import type { HostWording } from '../wording.ts';
-import type { SurfaceDeps } from './create-mcp-server.ts';
+import type { SurfaceDeps, SurfaceSkills } from './create-mcp-server.ts';
 import type { SearchArgs } from './inputs.ts';
 
 /** The part of `Lookup` the surface uses. */
 export interface SurfaceLookup {
   search(input: SearchArgs): string;
   describe(targets: readonly string[]): string;
+  /** The hub's skills by name and description, for resources/list (absent: no skill resources). */
+  skills?(): { name: string; description: string }[];
+  /** A skill's SKILL.md, for resources/read; undefined when there is no such skill. */
+  skillText?(name: string): string | undefined;
 }
 
 /** The part of `Runs` the surface uses. */
@@ -78,6 +82,7 @@ export function engineSurfaceDeps(engine: EngineSurface, host: SurfaceHost): Sur
     scrubbing.refresh().catch(() => undefined);
     return scrubbing.scrubber.text(answer());
   };
+  const lookup = engine.lookup;
   return {
     version: host.version,
     wording: engine.wording,
@@ -99,8 +104,38 @@ export function engineSurfaceDeps(engine: EngineSurface, host: SurfaceHost): Sur
         throw error;
       }
     },
+    ...(lookup.skills && lookup.skillText
+      ? {
+          skills: surfaceSkills(
+            () => lookup.skills?.() ?? [],
+            (name) => lookup.skillText?.(name),
+            scrubbed,
+          ),
+        }
+      : {}),
     ...(host.prompt ? { prompt: host.prompt } : {}),
     ...(host.pages ? { pages: host.pages } : {}),
     ...(host.log ? { log: host.log } : {}),
+  };
+}
+
+/** The skills as resources, their text scrubbed like every lookup answer. */
+function surfaceSkills(
+  list: () => { name: string; description: string }[],
+  text: (name: string) => string | undefined,
+  scrubbed: (answer: () => string) => Promise<string>,
+): SurfaceSkills {
+  return {
+    list: async () =>
+      Promise.all(
+        list().map(async ({ name, description }) => ({
+          name,
+          description: await scrubbed(() => description),
+        })),
+      ),
+    text: async (name) => {
+      const found = text(name);
+      return found === undefined ? undefined : scrubbed(() => found);
+    },
   };
 }

@@ -19,6 +19,7 @@ import { registerImport } from './hub-import.ts';
 import { registerInit } from './hub-init.ts';
 import { registerRuns } from './hub-runs.ts';
 import { registerServe } from './hub-serve.ts';
+import { registerSkills } from './hub-skills.ts';
 import { registerSources } from './hub-sources.ts';
 import { type GlobalOptions, reportError } from './output.ts';
 
@@ -48,6 +49,7 @@ export function buildProgram(): Command {
   registerDoctor(hub);
   registerServe(hub);
   registerSources(hub);
+  registerSkills(hub);
   registerConnections(hub);
   registerRuns(hub);
   registerDashboard(hub);

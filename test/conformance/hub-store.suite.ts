@@ -3,7 +3,7 @@
  * local SQLite file) and test/workers/hub-store.test.ts (the HubObject Durable Object). Runs,
  * the journal and decisions are checked in hub-store-runs.suite.ts, page links and sessions in
  * hub-store-pages.suite.ts, source drafts in hub-store-drafts.suite.ts and refresh leases in
- * hub-store-leases.suite.ts, with the same harness.
+ * hub-store-leases.suite.ts, skills in hub-store-skills.suite.ts, with the same harness.
  */
 import { describe, expect, it } from 'vitest';
 import type { Connection } from '../../engine/contracts/connections.ts';
@@ -14,6 +14,7 @@ import { describeDraftRecords } from './hub-store-drafts.suite.ts';
 import { describeLeaseRecords } from './hub-store-leases.suite.ts';
 import { describePageRecords } from './hub-store-pages.suite.ts';
 import { describeRunRecords } from './hub-store-runs.suite.ts';
+import { describeSkillRecords } from './hub-store-skills.suite.ts';
 
 export interface StoreUnderTest {
   store: HubStore;
@@ -383,5 +384,6 @@ export function describeHubStore(h: HubStoreHarness): void {
     describePageRecords(check);
     describeDraftRecords(check);
     describeLeaseRecords(check);
+    describeSkillRecords(check);
   });
 }

@@ -1,0 +1,111 @@
+/**
+ * The hub's skills, as a person administers them: what adding a folder would do (a new skill, the
+ * same one again, a changed one to review, or a name another folder already holds), then storing
+ * it, listing and removing. A changed skill (a new digest from the same folder) is shown as a
+ * change and replaces the stored one only once a person accepts it, as a changed tool is reviewed.
+ *
+ * The host reads the folder and words the questions; the engine only judges and stores. A skill is
+ * stored whole in one statement, so a failure leaves nothing half-added.
+ */
+import type { Skill, SkillFile } from '../contracts/skills.ts';
+import { HubError } from '../errors.ts';
+import type { Clock, HubStore } from '../ports.ts';
+import { type SkillBundle, skillFromBundle } from './skill-bundle.ts';
+
+/** What adding a skill folder would do. */
+export type SkillPlan =
+  | { kind: 'new'; skill: Skill }
+  | { kind: 'unchanged'; skill: Skill }
+  /** The same folder with other contents: the person reviews `changes` before it replaces `previous`. */
+  | { kind: 'changed'; skill: Skill; previous: Skill; changes: SkillChanges }
+  /** Another folder's skill holds this name already. */
+  | { kind: 'collision'; skill: Skill; previous: Skill };
+
+/** Which files a changed skill added, removed or changed, by path. */
+export interface SkillChanges {
+  added: string[];
+  removed: string[];
+  changed: string[];
+  /** The description, when it changed. */
+  description?: { from: string; to: string };
+}
+
+export class Skills {
+  readonly #store: HubStore;
+  readonly #clock: Clock;
+
+  constructor(store: HubStore, clock: Clock) {
+    this.#store = store;
+    this.#clock = clock;
+  }
+
+  /** Judges a folder the host read; HubError('invalid_input' or 'limit') when it is not a skill. */
+  async plan(bundle: SkillBundle): Promise<SkillPlan> {
+    const skill = await skillFromBundle(bundle, this.#clock.now());
+    const previous = this.#store.getSkill(skill.name);
+    if (!previous) return { kind: 'new', skill };
+    if (previous.source !== skill.source) return { kind: 'collision', skill, previous };
+    if (previous.digest === skill.digest) return { kind: 'unchanged', skill: previous };
+    return { kind: 'changed', skill, previous, changes: changesOf(previous, skill) };
+  }
+
+  /** Stores what `plan` found: a new skill, or a changed one the person accepted. */
+  apply(plan: SkillPlan): Skill {
+    switch (plan.kind) {
+      case 'new':
+        this.#store.addSkill(plan.skill);
+        return plan.skill;
+      case 'unchanged':
+        return plan.skill;
+      case 'changed': {
+        const current = this.#store.getSkill(plan.skill.name);
+        if (current?.digest !== plan.previous.digest) {
+          throw new HubError(
+            'conflict',
+            `the skill ${plan.skill.name} changed in the hub while it was being reviewed; add it again to review the change`,
+          );
+        }
+        const skill = { ...plan.skill, addedAt: plan.previous.addedAt };
+        this.#store.replaceSkill(skill);
+        return skill;
+      }
+      case 'collision':
+        throw new HubError(
+          'conflict',
+          `a skill named ${plan.skill.name} is already in the hub, added from ${plan.previous.source}; remove that one first, or give this one another name in its SKILL.md`,
+        );
+    }
+  }
+
+  list(): Skill[] {
+    return this.#store.listSkills();
+  }
+
+  get(name: string): Skill | undefined {
+    return this.#store.getSkill(name);
+  }
+
+  /** Forgets a skill; HubError('not_found') naming the skills there are. */
+  remove(name: string): void {
+    if (this.#store.removeSkill(name)) return;
+    const names = this.#store.listSkills().map((skill) => skill.name);
+    throw new HubError(
+      'not_found',
+      `no skill named ${JSON.stringify(name)}; the hub holds ${names.length > 0 ? names.join(', ') : 'no skills yet'}`,
+    );
+  }
+}
+
+function changesOf(previous: Skill, next: Skill): SkillChanges {
+  const before = new Map(previous.files.map((file: SkillFile) => [file.path, file.sha256]));
+  const after = new Map(next.files.map((file: SkillFile) => [file.path, file.sha256]));
+  const changes: SkillChanges = {
+    added: [...after.keys()].filter((path) => !before.has(path)),
+    removed: [...before.keys()].filter((path) => !after.has(path)),
+    changed: [...after.keys()].filter((path) => before.has(path) && before.get(path) !== after.get(path)),
+  };
+  if (previous.description !== next.description) {
+    changes.description = { from: previous.description, to: next.description };
+  }
+  return changes;
+}

@@ -1,0 +1,133 @@
+/**
+ * `capabilities hub skills add | list | remove`: the skills the hub holds. `add` reads a folder
+ * with a SKILL.md (local/skills/skill-folder.ts), and the engine judges it (engine/skills/): a new
+ * skill is stored, the same one again changes nothing, a changed one (a new digest from the same
+ * folder) is shown file by file and replaces the stored one only when the person accepts it (or
+ * passes --yes), and a name another folder holds is refused with what to do. The files are data
+ * the hub serves to agents, never code it runs.
+ */
+import type { Command } from 'commander';
+import { HubError } from '../../engine/errors.ts';
+import type { SkillChanges } from '../../engine/skills/skills.ts';
+import { hubAction } from './hub-action.ts';
+
+function changeLines(changes: SkillChanges): string[] {
+  const lines: string[] = [];
+  if (changes.description) {
+    lines.push(
+      `  description: ${JSON.stringify(changes.description.from)} → ${JSON.stringify(changes.description.to)}`,
+    );
+  }
+  for (const path of changes.added) lines.push(`  + ${path}`);
+  for (const path of changes.removed) lines.push(`  - ${path}`);
+  for (const path of changes.changed) lines.push(`  ~ ${path}`);
+  return lines;
+}
+
+export function registerSkills(hub: Command): void {
+  const skills = hub
+    .command('skills')
+    .description('Manage the skills the hub serves (folders with a SKILL.md)');
+
+  skills
+    .command('add')
+    .description('Add a skill from a folder with a SKILL.md, or review a changed one')
+    .argument('<folder>', 'the folder that holds SKILL.md')
+    .option('--yes', 'accept a changed skill without asking')
+    .action(
+      hubAction(async (out, folder: string, options: { yes?: boolean }) => {
+        if (/^[a-z][a-z0-9+.-]*:\/\//i.test(folder) || folder.startsWith('git@')) {
+          throw new HubError(
+            'invalid_input',
+            'adding a skill from a git URL is not supported yet: clone it at the commit you trust, then pass that folder',
+          );
+        }
+        const { readSkillFolder } = await import('../skills/skill-folder.ts');
+        const bundle = await readSkillFolder(folder);
+        return async ({ skills: hubSkills }) => {
+          const plan = await hubSkills.plan(bundle);
+          const { skill } = plan;
+          const summary = { name: skill.name, files: skill.files.length, digest: skill.digest };
+          switch (plan.kind) {
+            case 'new':
+              hubSkills.apply(plan);
+              out.result(
+                { added: true, changed: false, ...summary },
+                `Added skill "${skill.name}" (${skill.files.length} ${skill.files.length === 1 ? 'file' : 'files'}). Agents find it with search and read it with describe("skill:${skill.name}").`,
+              );
+              return;
+            case 'unchanged':
+              out.result(
+                { added: false, changed: false, ...summary },
+                `Skill "${skill.name}" is already in the hub, unchanged.`,
+              );
+              return;
+            case 'collision':
+              throw new HubError(
+                'conflict',
+                `a skill named "${skill.name}" is already in the hub, added from ${plan.previous.source}; remove it first with \`capabilities hub skills remove ${skill.name}\`, or give this one another name in its SKILL.md`,
+              );
+            case 'changed': {
+              out.note(`Skill "${skill.name}" changed since it was added:`);
+              for (const line of changeLines(plan.changes)) out.note(line);
+              const review = await import('./review-prompt.ts');
+              const accepted = await review.confirmOrYes(
+                { yes: options.yes === true, input: out.options.input },
+                `Accept the changed skill "${skill.name}"?`,
+                `the skill "${skill.name}" changed; review the changes above, then pass --yes to accept them`,
+              );
+              if (!accepted) {
+                out.result(
+                  { added: false, changed: true, accepted: false, ...summary },
+                  'Kept the skill as it was.',
+                );
+                return;
+              }
+              hubSkills.apply(plan);
+              out.result(
+                { added: false, changed: true, accepted: true, ...summary, changes: plan.changes },
+                `Updated skill "${skill.name}".`,
+              );
+              return;
+            }
+          }
+        };
+      }),
+    );
+
+  skills
+    .command('list')
+    .description('List the skills the hub holds')
+    .action(
+      hubAction((out) => async ({ skills: hubSkills }) => {
+        const rows = hubSkills.list().map((skill) => ({
+          name: skill.name,
+          description: skill.description,
+          files: skill.files.length,
+          source: skill.source,
+          digest: skill.digest,
+        }));
+        const text =
+          rows.length === 0
+            ? 'No skills yet. Add one with `capabilities hub skills add <folder>`.'
+            : rows
+                .map(
+                  (r) =>
+                    `${r.name}  ${r.files} ${r.files === 1 ? 'file' : 'files'}  ${r.source}\n    ${r.description}`,
+                )
+                .join('\n');
+        out.result({ skills: rows }, text);
+      }),
+    );
+
+  skills
+    .command('remove')
+    .description('Remove a skill from the hub (its folder on disk is left as it is)')
+    .argument('<name>')
+    .action(
+      hubAction((out, name: string) => async ({ skills: hubSkills }) => {
+        hubSkills.remove(name);
+        out.result({ removed: true, name }, `Removed skill "${name}".`);
+      }),
+    );
+}

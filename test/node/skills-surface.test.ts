@@ -1,0 +1,166 @@
+/**
+ * Skills as a model meets them: `search` lists them after the tools, marked `[skill]` and ranked on
+ * name and description; `describe("skill:<name>")` answers the SKILL.md and its files within the
+ * budget; and over MCP the official client lists and reads them as `skill://<name>` resources
+ * from `hub serve --stdio`. The skills are real folders, added through the engine (in process) or
+ * the CLI (for the served hub).
+ */
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/client';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Lookup } from '../../engine/lookup.ts';
+import { Skills } from '../../engine/skills/skills.ts';
+import { countTokens } from '../../engine/typegen/index.ts';
+import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
+import { readSkillFolder } from '../../local/skills/skill-folder.ts';
+import { localWording } from '../../local/wording.ts';
+import { cli, tempHome } from './cli-process.ts';
+import { type SkillFolders, skillFolders, skillMd } from './skill-folders.ts';
+import { addSources, stdioClient, textOf } from './surface-fixture.ts';
+
+let home: string;
+let removeHome: () => void;
+let folders: SkillFolders;
+beforeEach(() => {
+  ({ home, remove: removeHome } = tempHome());
+  folders = skillFolders();
+});
+afterEach(() => {
+  removeHome();
+  folders.remove();
+});
+
+describe('skills in search and describe', () => {
+  let local: LocalStore;
+  let skills: Skills;
+  let lookup: Lookup;
+  beforeEach(async () => {
+    local = openLocalStore(join(home, 'hub.db'), 0);
+    skills = new Skills(local.store, { now: () => 1 });
+    lookup = new Lookup(local.store, localWording);
+    const add = async (name: string, description: string, body?: string) =>
+      skills.apply(
+        await skills.plan(
+          await readSkillFolder(
+            folders.write(name, { 'SKILL.md': skillMd(name, description, body), 'notes.txt': 'n\n' }),
+          ),
+        ),
+      );
+    await add('pdf-forms', 'Fill in PDF forms from a JSON description of the fields.');
+    await add('release-notes', 'Write release notes from merged pull requests.');
+    await add(
+      'long-guide',
+      'A very long guide.',
+      `${'Follow this step carefully. '.repeat(20)}\n`.repeat(200),
+    );
+  });
+  afterEach(() => local.close());
+
+  it('ranks skills on their name and description, marked [skill], when the hub has no tools', () => {
+    const found = lookup.search({ query: 'fill a pdf form' });
+    expect(found).toBe(
+      'skills\n  skill:pdf-forms   [skill]\n    Fill in PDF forms from a JSON description of the fields.',
+    );
+    expect(lookup.search({ query: 'release notes' })).toContain('skill:release-notes   [skill]');
+    expect(lookup.search({ query: 'kubernetes' })).toBe('No skills match "kubernetes". Try other words.');
+    expect(lookup.search({ query: '' })).toContain('skills  3 skills');
+  });
+
+  it('lists skills after the tools of a hub that has some', () => {
+    local.store.addSource({
+      kind: 'mcp-http',
+      namespace: 'docs',
+      url: 'https://docs.example/mcp',
+      allowedHosts: ['docs.example'],
+      addedAt: 0,
+      updatedAt: 0,
+    });
+    local.store.putManifest({
+      namespace: 'docs',
+      fetchedAt: 1,
+      tools: [
+        {
+          address: 'docs.fillForm',
+          name: 'fillForm',
+          description: 'Fill a PDF form.',
+          inputSchema: { type: 'object', properties: { fields: { type: 'object' } } },
+          contract: 'a'.repeat(64),
+        },
+      ],
+    });
+    const found = lookup.search({ query: 'pdf form' });
+    const tool = found.indexOf('docs.fillForm');
+    const skill = found.indexOf('skill:pdf-forms   [skill]');
+    expect(tool).toBeGreaterThanOrEqual(0);
+    expect(skill).toBeGreaterThan(tool);
+    // Within a namespace only its tools are searched.
+    expect(lookup.search({ query: 'pdf form', namespace: 'docs' })).not.toContain('[skill]');
+  });
+
+  it('describes a skill as its SKILL.md and its files, and cuts a long one to the budget', () => {
+    const described = lookup.describe(['skill:pdf-forms']);
+    expect(described).toContain('name: pdf-forms');
+    expect(described).toContain('# Steps');
+    expect(described).toMatch(/\/\/ Files:\n\/\/ {3}SKILL\.md \(\d+ bytes\)\n\/\/ {3}notes\.txt \(2 bytes\)/);
+
+    const long = lookup.describe(['skill:long-guide']);
+    expect(countTokens(long)).toBeLessThanOrEqual(2500);
+    expect(long).toMatch(
+      /cut for the budget: \d+ more lines of SKILL\.md; its whole text is the MCP resource skill:\/\/long-guide/,
+    );
+    expect(countTokens(lookup.describe(['skill:long-guide'], 300))).toBeLessThanOrEqual(300);
+  });
+
+  it('names the closest skill for an unknown one', () => {
+    expect(() => lookup.describe(['skill:pdf-form'])).toThrow(
+      /no skill "skill:pdf-form" \(did you mean skill:pdf-forms\?\)/,
+    );
+  });
+});
+
+describe('skills over MCP', () => {
+  let client: Client | undefined;
+  afterEach(async () => client?.close());
+
+  it('lists and reads skills as skill:// resources, and finds and describes them with the tools', async () => {
+    addSources(home);
+    const folder = folders.write('pdf-forms', {
+      'SKILL.md': skillMd('pdf-forms', 'Fill in PDF forms from a JSON description of the fields.'),
+      'scripts/fill.py': 'print(1)\n',
+    });
+    const added = cli(home, ['hub', 'skills', 'add', folder]);
+    expect(added.status, added.stderr).toBe(0);
+
+    const session = await stdioClient(home, 'auto');
+    client = session.client;
+    expect(client.getServerCapabilities()?.resources).toBeDefined();
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['search', 'describe', 'execute']);
+
+    const { resources } = await client.listResources();
+    expect(resources).toEqual([
+      expect.objectContaining({
+        uri: 'skill://pdf-forms',
+        name: 'pdf-forms',
+        description: 'Fill in PDF forms from a JSON description of the fields.',
+        mimeType: 'text/markdown',
+      }),
+    ]);
+    const read = await client.readResource({ uri: 'skill://pdf-forms' });
+    expect(read.contents).toEqual([
+      {
+        uri: 'skill://pdf-forms',
+        mimeType: 'text/markdown',
+        text: skillMd('pdf-forms', 'Fill in PDF forms from a JSON description of the fields.'),
+      },
+    ]);
+    await expect(client.readResource({ uri: 'skill://nope' })).rejects.toThrow(/no skill at skill:\/\/nope/);
+
+    const found = textOf(await client.callTool({ name: 'search', arguments: { query: 'fill pdf forms' } }));
+    expect(found).toContain('skill:pdf-forms   [skill]');
+    const described = textOf(
+      await client.callTool({ name: 'describe', arguments: { targets: ['skill:pdf-forms'] } }),
+    );
+    expect(described).toContain('scripts/fill.py (9 bytes)');
+  });
+});
