@@ -248,3 +248,31 @@ export const hubRefreshLeases = sqliteTable('hub_refresh_leases', {
   holder: text('holder').notNull(),
   expiresAt: integer('expires_at').notNull(),
 });
+
+/**
+ * Tool results too large to go inline (engine/runs/result-handles.ts), kept for their run and
+ * deleted with it: one row per result (its handle), its scrubbed text in chunks of at most
+ * 1 MB (a Durable Object's SQLite keeps no bigger value), in order of `position`. Added in 0009.
+ */
+export const hubResultBlobs = sqliteTable(
+  'hub_result_blobs',
+  {
+    handle: text('handle').primaryKey(),
+    runId: text('run_id').notNull(),
+    /** The text's size in UTF-8 bytes. */
+    bytes: integer('bytes').notNull(),
+    mediaType: text('media_type').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('hub_result_blobs_run').on(t.runId)],
+);
+
+export const hubResultBlobChunks = sqliteTable(
+  'hub_result_blob_chunks',
+  {
+    handle: text('handle').notNull(),
+    position: integer('position').notNull(),
+    text: text('text').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.handle, t.position] })],
+);
