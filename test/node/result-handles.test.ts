@@ -218,6 +218,26 @@ describe('a large result as a handle', () => {
     expect(small).toBe(11);
   });
 
+  it('an answer over the stdio message cap fails result_too_large, and the source answers the next call', async () => {
+    const done = await runs().execute(`
+      const out = [];
+      for (const megabytes of [17, 0.01]) {
+        try { out.push((await large.items({ megabytes })).items.length); }
+        catch (e) { out.push(e.code + ": " + e.message); }
+      }
+      return out;
+    `);
+    expect(done.error).toBeUndefined();
+    expect(done.result).toEqual([
+      expect.stringMatching(
+        /^result_too_large: the server for "large" answered items with a message over the 16777216-byte cap one message may take; the hub dropped it$/,
+      ),
+      11,
+    ]);
+    // Not a crash: the hub dropped the message, so no backoff before the next start.
+    expect(connector.health('large')).toMatchObject({ restarts: 0 });
+  }, 60_000);
+
   it('blobs go with their run after retention', async () => {
     const done = await runs().execute(`return (await large.items({ megabytes: 1 })).handle;`);
     const handle = String(done.result);
