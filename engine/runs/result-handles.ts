@@ -31,6 +31,8 @@ export interface HandleDeps {
   random: Random;
   clock: { now(): number };
   limits: Pick<RunLimits, 'callResultBytes' | 'runBlobBytes'>;
+  /** Every secret the hub holds: the blob's text is scrubbed again before it is kept. */
+  scrubbing: { scrubber: { text(value: string): string } };
 }
 
 /**
@@ -45,7 +47,7 @@ export function settleWithHandles(
   outcome: CallOutcome,
 ): CallOutcome {
   const { store, clock } = deps;
-  const large = outcome.ok ? measure(outcome.value) : undefined;
+  const large = outcome.ok ? measure(outcome.value, deps.scrubbing.scrubber.text) : undefined;
   if (!outcome.ok || large === undefined) {
     store.settleJournal(run.id, call.seq, outcome, clock.now());
     return outcome;
@@ -82,11 +84,15 @@ export function settleWithHandles(
 }
 
 /** A value's text and size when it is too large to go inline; undefined when it fits. */
-function measure(value: JsonValue): { text: string; bytes: number; mediaType: string } | undefined {
+function measure(
+  value: JsonValue,
+  scrub: (text: string) => string,
+): { text: string; bytes: number; mediaType: string } | undefined {
   const json = JSON.stringify(value);
   if (utf8Length(json, INLINE_CALL_RESULT_BYTES) <= INLINE_CALL_RESULT_BYTES) return undefined;
   // A text result is kept as the text itself, so a slice reads its characters, not its JSON.
-  const text = typeof value === 'string' ? value : json;
+  // Upstream answers arrive scrubbed; what is kept is scrubbed once more, as everything stored.
+  const text = scrub(typeof value === 'string' ? value : json);
   return { text, bytes: utf8Length(text), mediaType: typeof value === 'string' ? TEXT_TYPE : JSON_TYPE };
 }
 
@@ -171,7 +177,15 @@ function atPath(text: string, mediaType: string, path: string): ReadAnswer {
   if (!segments) {
     return refused('invalid_input', `"${path.slice(0, 100)}" is not a path; write one like items[0].title`);
   }
-  let value: JsonValue = JSON.parse(text) as JsonValue;
+  let value: JsonValue;
+  try {
+    value = JSON.parse(text) as JsonValue;
+  } catch {
+    return refused(
+      'invalid_input',
+      'this result is no longer JSON once scrubbed: read it with { offset, length }',
+    );
+  }
   let walked = '';
   for (const segment of segments) {
     const next: JsonValue | undefined =
