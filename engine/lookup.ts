@@ -14,6 +14,7 @@ import type { Manifest, ManifestTool } from './contracts/sources.ts';
 import { decide } from './policy/decide.ts';
 import type { HubStore } from './ports.ts';
 import { SearchIndex, search } from './search/index.ts';
+import { HUB_DECLARATIONS, isHubTarget } from './typegen/hub-declarations.ts';
 import { describeTargets, signatureLine } from './typegen/index.ts';
 import type { HostWording } from './wording.ts';
 
@@ -55,14 +56,20 @@ export class Lookup {
     });
   }
 
-  /** The declarations `describe` answers, within the token budget. */
+  /**
+   * The declarations `describe` answers, within the token budget; `hub` (or `hub.read`) adds the
+   * guest's own helpers (hub-declarations.ts).
+   */
   describe(targets: readonly string[], budgetTokens?: number): string {
+    const sources = targets.filter((target) => !isHubTarget(target));
+    const hub = sources.length < targets.length ? HUB_DECLARATIONS : '';
+    if (sources.length === 0 && targets.length > 0) return hub;
     const answer = describeTargets(
       this.#store.listManifests(),
-      targets,
+      sources,
       budgetTokens ? { budgetTokens } : {},
     );
-    return answer.text;
+    return hub + answer.text;
   }
 
   /** The index, brought up to date with the store's manifests. */
