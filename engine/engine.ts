@@ -14,9 +14,9 @@
 import { createDesk, type Desk } from './desk/index.ts';
 import { Lookup } from './lookup.ts';
 import { PageAccess } from './pages/page-access.ts';
-import type { Clock, HubStore, Random, Sandbox, SandboxHost } from './ports.ts';
+import type { Clock, HubStore, Random, Sandbox } from './ports.ts';
 import type { RunLimits } from './runs/limits.ts';
-import { Runs } from './runs/runs.ts';
+import { Runs, type RunsDeps } from './runs/runs.ts';
 import { HubSecrets } from './secrets/hub-secrets.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
 import { Skills } from './skills/skills.ts';
@@ -86,7 +86,7 @@ export function createEngine(deps: EngineDeps): Engine {
   const upstream = new Upstream({ store, connector, secrets, clock, random, hubSecrets, wording });
   const sources = new Sources({ store, connector, secrets, clock, random, hubSecrets, upstream, wording });
   const lookup = new Lookup(store, wording);
-  const answerLookup: SandboxHost['lookup'] = async (request) => {
+  const answerLookup: RunsDeps['lookup'] = async (request) => {
     try {
       const { kind, ...input } = request;
       const text = kind === 'search' ? lookup.search(input) : lookup.describe(request.targets);

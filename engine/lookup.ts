@@ -21,6 +21,7 @@ import type { HubStore } from './ports.ts';
 import { parseSearchInput, SearchIndex, search } from './search/index.ts';
 import { rankSkills, skillLines } from './search/skill-search.ts';
 import { describeSkills, isSkillTarget, resolveSkills } from './skills/skill-describe.ts';
+import { HUB_DECLARATIONS, isHubTarget } from './typegen/hub-declarations.ts';
 import {
   countTokens,
   DEFAULT_BUDGET_TOKENS,
@@ -87,8 +88,19 @@ export class Lookup {
     });
   }
 
-  /** The declarations `describe` answers, within the token budget. */
+  /**
+   * The declarations `describe` answers, within the token budget; `hub` (or `hub.read`) adds the
+   * guest's own helpers (hub-declarations.ts).
+   */
   describe(targets: readonly string[], budgetTokens?: number): string {
+    const rest = targets.filter((target) => !isHubTarget(target));
+    // describe("hub") declares the guest's own helpers (hub.read and its handles), before the rest.
+    const hub = rest.length < targets.length ? HUB_DECLARATIONS : '';
+    if (rest.length === 0 && targets.length > 0) return hub;
+    return hub + this.#describeToolsAndSkills(rest, budgetTokens);
+  }
+
+  #describeToolsAndSkills(targets: readonly string[], budgetTokens: number | undefined): string {
     const skillTargets = targets.filter(isSkillTarget);
     if (skillTargets.length === 0) {
       return describeTargets(this.#store.listManifests(), targets, budgetTokens ? { budgetTokens } : {}).text;

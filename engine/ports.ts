@@ -43,6 +43,21 @@ export interface RunExpectation {
  * A refresh lease: `holder` (one id per refresher, so per process) refreshes the OAuth token
  * stored under the secret key `key` until `expiresAt` (epoch ms, the Clock's time).
  */
+/** A tool result kept out of line for its run (engine/runs/result-handles.ts), without its text. */
+export interface ResultBlobInfo {
+  handle: string;
+  runId: string;
+  /** The text's size in UTF-8 bytes. */
+  bytes: number;
+  mediaType: string;
+  createdAt: number;
+}
+
+/** A result blob with its text (already scrubbed). */
+export interface ResultBlob extends ResultBlobInfo {
+  text: string;
+}
+
 export interface RefreshLease {
   key: string;
   holder: string;
@@ -136,7 +151,7 @@ export interface HubStore {
   countLiveAttempts(freshSince: number): number;
   /**
    * Deletes runs that ended (completed, failed, cancelled, expired) and were last updated
-   * before `before`, with their journal, pending inputs and decisions; returns how many.
+   * before `before`, with their journal, pending inputs, decisions and result blobs; returns how many.
    */
   pruneRuns(before: number): number;
 
@@ -209,6 +224,13 @@ export interface HubStore {
   listSkills(): Skill[];
   /** Forgets a skill; false when there was none. */
   removeSkill(name: string): boolean;
+  /** Keeps a tool result out of line for its run (which must exist); a second one with the same handle is a conflict. */
+  putResultBlob(blob: ResultBlob): void;
+  getResultBlobInfo(handle: string): ResultBlobInfo | undefined;
+  /** A result blob's whole text, or undefined when there is no such blob (or its run was pruned). */
+  readResultBlobText(handle: string): string | undefined;
+  /** The UTF-8 bytes of every result blob a run keeps. */
+  resultBlobBytes(runId: string): number;
 }
 
 // ── The sandbox (spec: The MCP surface, "Inside the sandbox" and "Default limits") ────────
@@ -257,9 +279,17 @@ export interface SandboxCall {
 }
 
 /** `hub.search` and `hub.describe` from inside the guest; the answer is the MCP tool's text. */
-export type SandboxLookup =
+export type HubLookup =
   | { kind: 'search'; query: string; namespace?: string; limit?: number }
   | { kind: 'describe'; targets: string[] };
+
+/**
+ * A lookup from inside the guest: `hub.search`, `hub.describe`, or `hub.read` of a large
+ * result's handle (engine/runs/result-handles.ts: a slice of its text, or the value at a path).
+ */
+export type SandboxLookup =
+  | HubLookup
+  | { kind: 'read'; handle: string; offset?: number; length?: number; path?: string };
 
 /**
  * What the guest's `ToolError` carries (its address is the call's). The sandbox carries any code;
@@ -297,7 +327,7 @@ export interface SandboxHost {
   call(call: SandboxCall): Promise<SandboxAnswer>;
   lookup(
     request: SandboxLookup,
-  ): Promise<{ kind: 'value'; value: string } | { kind: 'error'; error: ToolErrorInfo }>;
+  ): Promise<{ kind: 'value'; value: JsonValue } | { kind: 'error'; error: ToolErrorInfo }>;
 }
 
 /** Which limit ended an attempt. */

@@ -34,6 +34,11 @@ export const TOOL_ERROR_CODES = [
   'bridge',
   /** A ToolError the guest made without a code. */
   'tool_error',
+  /**
+   * A tool's result is over the hard cap for one result, or would take the run's result blobs
+   * past their budget (engine/runs/result-handles.ts); also a run's own result over its limit.
+   */
+  'result_too_large',
 ] as const;
 
 export const ToolErrorCode = z.enum(TOOL_ERROR_CODES).catch('upstream_error');
@@ -50,7 +55,6 @@ export const RUN_ERROR_CODES = [
   /** An error the code threw and did not catch (not a ToolError). */
   'uncaught',
   'result_not_json',
-  'result_too_large',
   'deadlock',
   // A limit ended the attempt.
   'compute_limit',

@@ -9,7 +9,7 @@
  *    decision earlier in the run for the same tool.
  * 4. Policy: deny → `denied` (nothing upstream, no secret resolved); ask → a pending input and
  *    the attempt ends; allow → the journal records the start, the call goes upstream (scrubbed
- *    by the hub), the journal records the outcome.
+ *    by the hub), the journal records the outcome (a large value as a handle: result-handles.ts).
  * 5. An allowed call on a connection that signs in with OAuth first has the connection made ready
  *    (its token refreshed when due) before the start is committed. A sign-in that no longer works
  *    ends the attempt with a pending input of kind `connection` and journals nothing: the call
@@ -43,6 +43,7 @@ import { awaitConnection, type Prepare, signInWaits } from './call-gate-connecti
 import { type CallShape, type Decided, personRuling } from './decision-cover.ts';
 import type { RunLimits } from './limits.ts';
 import { ensurePending } from './pending-call.ts';
+import { settleWithHandles } from './result-handles.ts';
 
 /** One call as the sandbox's bridge hands it over. */
 export interface GuestCall {
@@ -114,7 +115,7 @@ export async function gateCall(deps: GateDeps, run: Run, call: GuestCall): Promi
 }
 
 async function gate(deps: GateDeps, run: Run, call: GuestCall): Promise<GateAnswer> {
-  const { store, clock } = deps;
+  const { store } = deps;
   if (nestingDepth(call.args, MAX_ARGS_DEPTH) > MAX_ARGS_DEPTH) {
     return {
       kind: 'outcome',
@@ -170,8 +171,8 @@ async function gate(deps: GateDeps, run: Run, call: GuestCall): Promise<GateAnsw
     const message = error instanceof HubError ? error.message : 'the call failed inside the hub';
     outcome = toolError('upstream_unavailable', deps.scrubbing.scrubber.text(message), true);
   }
-  store.settleJournal(run.id, call.seq, outcome, clock.now());
-  return { kind: 'outcome', outcome };
+  // A large value is kept as a blob of the run and the guest gets a handle (result-handles.ts).
+  return { kind: 'outcome', outcome: settleWithHandles(deps, run, call, outcome) };
 }
 
 /** The journal's start is recorded; the call goes upstream to this tool on this connection. */

@@ -26,6 +26,14 @@ export interface RunLimits {
   inlineResultBytes: number;
   /** The largest result of an attempt, and the largest arguments of one call, as UTF-8 JSON. */
   resultBytes: number;
+  /**
+   * The largest result of one tool call, as UTF-8 JSON (or text): a larger one fails
+   * `result_too_large`. A result over INLINE_CALL_RESULT_BYTES is kept as a blob and the guest
+   * gets a handle (result-handles.ts).
+   */
+  callResultBytes: number;
+  /** What the result blobs of one run may take together, in UTF-8 bytes (I7). */
+  runBlobBytes: number;
   /** One upstream call. */
   upstreamTimeoutMs: number;
   /** How long a pending approval waits. */
@@ -53,6 +61,10 @@ export const DEFAULT_LIMITS: Readonly<RunLimits> = Object.freeze({
   maxConcurrent: 8,
   inlineResultBytes: 24 * 1024,
   resultBytes: 1024 * 1024,
+  // Under the 16 MB one message from a source may take (DEFAULT_MAX_RESPONSE_BYTES): a result
+  // the transports still carry is refused here with its size, not cut off on the way.
+  callResultBytes: 8 * 1024 * 1024,
+  runBlobBytes: 32 * 1024 * 1024,
   upstreamTimeoutMs: 30_000,
   approvalTtlMs: 24 * 60 * 60 * 1000,
   retentionMs: 7 * 24 * 60 * 60 * 1000,

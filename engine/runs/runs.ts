@@ -19,6 +19,7 @@ import { emptyHub, noRun } from '../not-found.ts';
 import { prepareCode } from '../pipeline/index.ts';
 import type {
   Clock,
+  HubLookup,
   HubStore,
   Random,
   Sandbox,
@@ -37,6 +38,7 @@ import { expireRun, type SweepReport, sweepRuns } from './housekeeping.ts';
 import { limitsWithin, type RunLimits } from './limits.ts';
 import { openInputs } from './open-inputs.ts';
 import { ReplayPace } from './replay-pace.ts';
+import { readResult } from './result-handles.ts';
 
 export interface RunsDeps {
   store: HubStore;
@@ -47,7 +49,7 @@ export interface RunsDeps {
   /** Makes an OAuth connection ready before a call on it starts (call-gate.ts). */
   ready?: GateDeps['ready'];
   /** `hub.search` / `hub.describe` inside the guest: the same text as the MCP tools. */
-  lookup: SandboxHost['lookup'];
+  lookup: (request: HubLookup) => ReturnType<SandboxHost['lookup']>;
   limits?: Partial<RunLimits>;
   /**
    * Every secret the hub holds: a run's result, logs and error are scrubbed before they are
@@ -259,7 +261,9 @@ export class Runs {
             }
           : { kind: 'error', error: answer.outcome.error };
       },
-      lookup: (request: SandboxLookup) => this.#deps.lookup(request),
+      // `hub.read` reads a large result of this run (result-handles.ts); the rest are the hub's.
+      lookup: async (request: SandboxLookup) =>
+        request.kind === 'read' ? readResult(store, run.id, request) : this.#deps.lookup(request),
     };
     const outcome = await sandbox.run(
       {

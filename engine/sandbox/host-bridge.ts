@@ -7,7 +7,7 @@
  * - it hands at most `maxConcurrent` calls and lookups to the host at once, the rest wait in
  *   order;
  * - it admits only the attempt's own addresses, arguments that are a JSON object within
- *   `resultBytes`, and well-formed lookups; anything else is a ToolError for the guest and never
+ *   `resultBytes`, and well-formed lookups (`hub.read` too); anything else is a ToolError for the guest and never
  *   reaches the host;
  * - once the host ends the attempt (`suspend`, `fail`, or a host error) or the driver closes it,
  *   nothing more starts: waiting calls are dropped and every later answer is "ended", so no call
@@ -90,14 +90,18 @@ export class HostBridge {
     });
   }
 
-  /** `hub.search` or `hub.describe`, as the prelude sent it. */
+  /** `hub.search`, `hub.describe` or `hub.read`, as the prelude sent it. */
   lookup(requestJson: unknown): Promise<string> {
     if (!this.#open) return Promise.resolve(ENDED_ANSWER);
     const request = toLookup(this.#parse(requestJson));
-    if (!request) return refused('hub.search takes a query; hub.describe takes 1 to 10 targets');
+    if (!request) {
+      return refused(
+        'hub.search takes a query; hub.describe takes 1 to 10 targets; hub.read takes a handle and { offset, length } or { path }',
+      );
+    }
     return this.#enqueue(async () => {
       const answer = await this.#host.lookup(request);
-      return answer.kind === 'value' && typeof answer.value === 'string'
+      return answer.kind === 'value'
         ? this.#answerText({ kind: 'value', value: answer.value })
         : this.#answerText(answer);
     });
@@ -219,12 +223,37 @@ function toLookup(value: JsonValue | undefined): SandboxLookup | undefined {
     }
     return request;
   }
+  if (value.kind === 'read') return toRead(value);
   const targets = value.targets;
   if (value.kind === 'describe' && Array.isArray(targets) && targets.length >= 1 && targets.length <= 10) {
     if (targets.every((t) => typeof t === 'string' && t.length <= 200))
       return { kind: 'describe', targets: targets as string[] };
   }
   return undefined;
+}
+
+const whole = (n: JsonValue | undefined): n is number =>
+  typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+
+/** `hub.read`: a handle with a slice (whole numbers) or a path, never both. */
+function toRead(value: { [key: string]: JsonValue }): SandboxLookup | undefined {
+  const { handle, offset, length, path } = value;
+  if (typeof handle !== 'string' || handle === '' || handle.length > 100) return undefined;
+  const request: SandboxLookup = { kind: 'read', handle };
+  if (path !== undefined && path !== null) {
+    if (typeof path !== 'string' || path.length > 1000 || offset != null || length != null) return undefined;
+    request.path = path;
+    return request;
+  }
+  if (offset != null) {
+    if (!whole(offset)) return undefined;
+    request.offset = offset;
+  }
+  if (length != null) {
+    if (!whole(length) || length === 0) return undefined;
+    request.length = length;
+  }
+  return request;
 }
 
 function describe(error: unknown): string {

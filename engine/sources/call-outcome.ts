@@ -11,6 +11,7 @@
  */
 import type { CallOutcome } from '../contracts/runs.ts';
 import type { ManifestTool } from '../contracts/sources.ts';
+import { isHubError } from '../errors.ts';
 import { ERROR_TEXT_CHARS, HEADER_CHARS, HINT_CHARS } from '../openapi/http-call.ts';
 import type { Scrubber } from '../secrets/scrub.ts';
 import { type McpCallResult, toolValue } from './tool-result.ts';
@@ -87,8 +88,24 @@ function cut(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}…`;
 }
 
-/** The outcome of a call that failed on its way to the server or back. */
+/**
+ * The outcome of a call that failed on its way to the server or back. An answer over a
+ * transport's cap (a HubError `limit`: a stdio message or an HTTP response too large) is
+ * `result_too_large`: the call was made, the source is not at fault.
+ */
 export function failedCall(error: unknown, tool: ManifestTool, ms: number, scrub: Scrubber): CallOutcome {
+  if (isHubError(error, 'limit')) {
+    return {
+      ok: false,
+      error: {
+        code: 'result_too_large',
+        message: scrub.text(error.message),
+        retryable: false,
+        hint: 'ask the tool for less (a page, a filter, fewer fields); the call was made',
+      },
+      ms,
+    };
+  }
   const safe = tool.annotations?.readOnlyHint === true || tool.annotations?.idempotentHint === true;
   return {
     ok: false,

@@ -73,7 +73,15 @@ interface Session {
   idle: ReturnType<typeof setTimeout> | undefined;
   /** Set before the hub closes it, so the close is not taken for a crash. */
   closing: boolean;
+  /**
+   * The cap one message from a stdio server may take, when the server sent a bigger one: the
+   * transport dropped it and closed, and the call it answered fails `result_too_large`.
+   */
+  oversized?: number;
 }
+
+/** What the SDK's stdio read buffer says when a message passes its cap. */
+const OVERSIZED = /ReadBuffer exceeded maximum size of (\d+) bytes/;
 
 async function closeSession(session: Session): Promise<void> {
   session.closing = true;
@@ -144,6 +152,13 @@ export class McpConnector implements SourceConnector {
       } = result as McpCallResult;
       return answer;
     } catch (error) {
+      if (session.oversized !== undefined) {
+        throw new HubError(
+          'limit',
+          `the server for "${source.namespace}" answered ${request.name} with a message over the ${session.oversized}-byte cap one message may take; the hub dropped it`,
+          { detail: where(source) },
+        );
+      }
       throw this.#explain(source, `failed on ${request.name}`, error);
     } finally {
       this.#touch(source, credentials, session);
@@ -260,6 +275,14 @@ export class McpConnector implements SourceConnector {
       source.cwd,
     );
     this.#supervisor.watch(source.namespace, stderr);
+    // A message over the read buffer's cap closes the transport: the server did not crash, it
+    // answered too much. The close is the hub's, so the source stays healthy.
+    transport.onerror = (error: Error) => {
+      const cap = OVERSIZED.exec(error.message)?.[1];
+      if (cap === undefined) return;
+      session.oversized = Number(cap);
+      session.closing = true;
+    };
     transport.onclose = () => {
       dropped();
       if (!session.closing) this.#supervisor.exited(source.namespace);

@@ -13,10 +13,10 @@ import { Decision, JournalEntry, PendingInput, type Run, type RunStatus } from '
 import { HubError } from '../errors.ts';
 import { noRun } from '../not-found.ts';
 import type { HubStore, JournalStart, RunExpectation, RunUpdate } from '../ports.ts';
+import { BlobRecords } from './blob-records.ts';
 import { latestSchemaVersion, type MigrationBundle, migrate } from './migrate.ts';
 import * as rows from './rows.ts';
 import * as t from './schema.ts';
-import { SourceRecords } from './source-records.ts';
 import type { StoreHost } from './sqlite-records.ts';
 import type { SyncDb } from './sync-db.ts';
 
@@ -86,7 +86,7 @@ function runParams(run: Run) {
   };
 }
 
-export class SqliteHubStore extends SourceRecords implements HubStore {
+export class SqliteHubStore extends BlobRecords implements HubStore {
   readonly schemaVersion: number;
   readonly #insertRun = this.prepare((db) =>
     db
@@ -256,6 +256,7 @@ export class SqliteHubStore extends SourceRecords implements HubStore {
         db.delete(t.hubJournal).where(inArray(t.hubJournal.runId, ids)).run();
         db.delete(t.hubDecisions).where(inArray(t.hubDecisions.runId, ids)).run();
         db.delete(t.hubPendingInputs).where(inArray(t.hubPendingInputs.runId, ids)).run();
+        this.deleteResultBlobs(db, ids);
       }
       return ended.length;
     });

@@ -266,3 +266,31 @@ export const hubSkills = sqliteTable('hub_skills', {
   addedAt: integer('added_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 });
+
+/**
+ * Tool results too large to go inline (engine/runs/result-handles.ts), kept for their run and
+ * deleted with it: one row per result (its handle), its scrubbed text in chunks of at most
+ * 1 MB (a Durable Object's SQLite keeps no bigger value), in order of `position`. Added in 0010.
+ */
+export const hubResultBlobs = sqliteTable(
+  'hub_result_blobs',
+  {
+    handle: text('handle').primaryKey(),
+    runId: text('run_id').notNull(),
+    /** The text's size in UTF-8 bytes. */
+    bytes: integer('bytes').notNull(),
+    mediaType: text('media_type').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('hub_result_blobs_run').on(t.runId)],
+);
+
+export const hubResultBlobChunks = sqliteTable(
+  'hub_result_blob_chunks',
+  {
+    handle: text('handle').notNull(),
+    position: integer('position').notNull(),
+    text: text('text').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.handle, t.position] })],
+);

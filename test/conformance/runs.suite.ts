@@ -86,6 +86,8 @@ class World {
   readonly sent: string[] = [];
   /** When set, every `board.list_posts` call waits for it before answering. */
   hold: Promise<void> | undefined;
+  /** What `board.list_posts` answers (none: an empty list). */
+  posts: JsonValue = [];
   /** Calls upstream right now, the most at once, and the most runs the store had running meanwhile. */
   readonly inFlight = { now: 0, most: 0, mostRunning: 0 };
   readonly clock: Clock = { now: () => this.now };
@@ -170,7 +172,7 @@ class World {
     }
     const ms = Math.round(performance.now() - started);
     if (address === 'memory.read_graph') return { ok: true, value: { entities: [] }, ms };
-    if (address === 'board.list_posts') return { ok: true, value: [], ms };
+    if (address === 'board.list_posts') return { ok: true, value: this.posts, ms };
     if (address === 'board.post')
       return { ok: true, value: { id: ++this.#posts, text: args.text ?? null }, ms };
     return {
@@ -374,6 +376,59 @@ export function describeRuns(h: RunsHarness): void {
       expect(ended.status).toBe('cancelled');
       expect(w.sent).toEqual(['board.list_posts {}']);
     });
+
+    check(
+      'a large result is kept as a handle of its run, read by slice and path, replayed, pruned with the run',
+      async (w) => {
+        // About 1.5 MB of UTF-8 over more than one stored chunk, in characters of every UTF-8
+        // length, with the hub's own secret in it.
+        w.posts = Array.from({ length: 1500 }, (_, id) => ({
+          id,
+          text: id === 7 ? 'hub-token-of-the-world-0123' : 'aé€😀'.repeat(100),
+        }));
+        const code = `
+        const posts = await board.list_posts({});
+        const first = await hub.read(posts, { offset: 0, length: 30 });
+        const seventh = await hub.read(posts, { path: "[7].text" });
+        const last = await hub.read(posts, { path: "[1499].id" });
+        const posted = await board.post({ text: seventh });
+        return { posts, first, seventh, last, posted };
+      `;
+        const asked = await w.runs().execute(code);
+        expect(asked.status).toBe('awaiting_approval');
+        const kept = w.store.listJournal(asked.runId)[0]?.outcome;
+        const handle = kept?.ok ? (kept.value as { handle: string; bytes: number }) : never();
+        expect(handle).toMatchObject({
+          handle: expect.stringMatching(/^res_/),
+          mediaType: 'application/json',
+        });
+        const text = w.store.readResultBlobText(handle.handle) ?? never();
+        expect(text).not.toContain('hub-token');
+        expect(new TextEncoder().encode(text).length).toBe(handle.bytes);
+        expect(JSON.parse(text)[1499].text).toBe('aé€😀'.repeat(100));
+
+        w.decide(asked, 'once');
+        const done = await w.runs().resume(asked.runId);
+        expect(done).toMatchObject({
+          status: 'completed',
+          result: { posts: handle, first: '[{"id":0,"text":"aé€😀aé', seventh: '[secret]', last: 1499 },
+        });
+        expect(w.sent.filter((s) => s.startsWith('board.list_posts'))).toHaveLength(1);
+        expect(new TextEncoder().encode(JSON.stringify(done)).length).toBeLessThan(24 * 1024);
+
+        const other = await w
+          .runs()
+          .execute(
+            `try { return await hub.read(${JSON.stringify(handle.handle)}) } catch (e) { return e.code + ": " + e.message }`,
+          );
+        expect(other.result).toMatch(/^not_found: res_\w+ is a result of another run/);
+
+        w.now += 8 * 24 * HOUR;
+        w.runs().sweep();
+        expect(w.store.getResultBlobInfo(handle.handle)).toBeUndefined();
+        expect(w.store.readResultBlobText(handle.handle)).toBeUndefined();
+      },
+    );
 
     check('the sweep ends runs left behind for a day, then prunes them after retention', async (w) => {
       const decided = await w.runs().execute('return await board.post({ text: "d" })');

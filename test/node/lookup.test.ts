@@ -132,4 +132,17 @@ describe('describe over the hub', () => {
       /github\.create_issue/,
     );
   });
+
+  it('declares the hub helpers, hub.read and its handle, for "hub" alone or beside a tool', () => {
+    const lookup = new Lookup(local.store, localWording);
+    const alone = lookup.describe(['hub.read']);
+    expect(alone).toContain('declare const hub: {');
+    expect(alone).toContain(
+      'read(handle: ResultHandle | string, options: { path: string }): Promise<unknown>;',
+    );
+    expect(alone).toContain('interface ResultHandle');
+    const both = lookup.describe(['hub', 'github.create_issue']);
+    expect(both).toContain('declare const hub: {');
+    expect(both).toContain('declare const github: {');
+  });
 });

@@ -1,6 +1,7 @@
 /**
  * Prelude fragment: the guest half of the bridge. Each namespace is a deeply frozen global of
- * async functions; `hub.search` and `hub.describe` ask the host; `ToolError` carries a tool's
+ * async functions; `hub.search`, `hub.describe` and `hub.read` (a large result's handle: a slice
+ * of its text by UTF-8 byte offset and length, or the value at a path) ask the host; `ToolError` carries a tool's
  * failure (with an HTTP API's status and allowed response headers). A call with
  * `{ response: true }` resolves to `{ status, headers, body }` instead of the body alone. Calls
  * wait in order in a queue and at most `maxConcurrent` are handed to the host at once (the host
@@ -242,6 +243,30 @@ const hub = freeze({
       throw new TypeError('hub.describe takes an address, a namespace or a type name (or up to 10 of them), e.g. hub.describe("github.createIssue")');
     }
     return lookup('hub.describe', { kind: 'describe', targets });
+  }),
+  read: freeze(async function read(handle, options) {
+    const id = handle !== null && typeof handle === 'object' ? handle.handle : handle;
+    if (typeof id !== 'string' || id === '') {
+      throw new TypeError('hub.read takes a handle a tool returned, e.g. hub.read(result, { offset: 0, length: 65536 }) or hub.read(result, { path: "items[0].title" })');
+    }
+    const request = { kind: 'read', handle: id };
+    if (options !== undefined && options !== null) {
+      if (typeof options !== 'object') throw new TypeError('hub.read: options must be { offset, length } or { path }');
+      if (options.path !== undefined) {
+        if (typeof options.path !== 'string' || options.offset !== undefined || options.length !== undefined) {
+          throw new TypeError('hub.read: read either { path: "items[0].title" } or { offset, length }, not both');
+        }
+        request.path = options.path;
+      }
+      for (const key of ['offset', 'length']) {
+        if (options[key] === undefined) continue;
+        if (!Number.isSafeInteger(options[key]) || options[key] < 0 || (key === 'length' && options[key] === 0)) {
+          throw new TypeError('hub.read: ' + key + ' must be a whole number of bytes' + (key === 'length' ? ' above 0' : ''));
+        }
+        request[key] = options[key];
+      }
+    }
+    return lookup('hub.read', request);
   }),
 });
 `;
