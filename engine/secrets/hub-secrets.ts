@@ -16,6 +16,7 @@
  * `refresh()` brings it up to date (async: the secret store is); `scrubber` is what it knows now,
  * for code that cannot wait (a synchronous envelope, a CLI line).
  */
+import type { SecretRef } from '../contracts/connections.ts';
 import type { Clock, HubStore } from '../ports.ts';
 import { PROMPT_KEY_SETTING } from '../settings.ts';
 import { secretValuesOf } from '../sources/oauth-grant.ts';
@@ -73,7 +74,7 @@ export function hubOwnSecrets(
 export class HubSecrets implements SecretScrubbing {
   readonly #deps: HubSecretsDeps;
   /** Values read from the secret store, by key, with the `setAt` they were read at. */
-  readonly #stored = new Map<string, { setAt: number; value: string }>();
+  readonly #stored = new Map<string, { setAt: number; value: string; basic: boolean }>();
   /** Values since replaced under their key, newest last: still scrubbed. */
   readonly #former: string[] = [];
   /** Values resolved for calls: scrubbed even before the store says they exist. */
@@ -120,8 +121,9 @@ export class HubSecrets implements SecretScrubbing {
         unread = true;
         continue;
       }
-      if (known && known.value !== value) this.#retire(known.value);
-      this.#stored.set(ref.key, { setAt, value });
+      const basic = isBasic(ref);
+      if (known && known.value !== value) this.#retire(basic ? basicValuesOf(known.value) : [known.value]);
+      this.#stored.set(ref.key, { setAt, value, basic });
       changed = true;
     }
     // Not remembered as done while a value is missing: the next refresh after a pause reads it.
@@ -150,18 +152,43 @@ export class HubSecrets implements SecretScrubbing {
     }
   }
 
-  #retire(value: string): void {
-    this.#former.push(value);
-    if (this.#former.length > FORMER_VALUES) this.#former.shift();
+  #retire(values: readonly string[]): void {
+    this.#former.push(...values);
+    while (this.#former.length > FORMER_VALUES) this.#former.shift();
   }
 
   #rebuild(): void {
     this.#scrubber = createScrubber([
       // An OAuth grant is one JSON value holding several secrets: each is scrubbed on its own.
-      ...[...this.#stored.values()].flatMap((entry) => secretValuesOf(entry.value)),
+      ...[...this.#stored.values()].flatMap((entry) =>
+        entry.basic ? basicValuesOf(entry.value) : secretValuesOf(entry.value),
+      ),
       ...this.#former.flatMap(secretValuesOf),
       ...this.#learned,
       ...this.#own,
     ]);
   }
+}
+
+/** True for a secret sent as HTTP Basic: the store keeps `base64(user:password)`. */
+function isBasic(ref: SecretRef): boolean {
+  return ref.delivery.kind === 'header' && ref.delivery.scheme.toLowerCase() === 'basic';
+}
+
+/**
+ * An HTTP Basic credential and what it encodes: `user:password` and the password alone, so an
+ * upstream echoing the password (an error quoting what it was sent, decoded) is scrubbed too.
+ * The user name is not a secret and stays.
+ */
+export function basicValuesOf(value: string): string[] {
+  let decoded: string;
+  try {
+    decoded = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(
+      Uint8Array.from(atob(value), (char) => char.charCodeAt(0)),
+    );
+  } catch {
+    return [value];
+  }
+  const colon = decoded.indexOf(':');
+  return colon < 0 ? [value, decoded] : [value, decoded, decoded.slice(colon + 1)];
 }

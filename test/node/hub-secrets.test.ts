@@ -114,4 +114,33 @@ describe('HubSecrets', () => {
     await secrets.refresh();
     expect(secrets.scrubber.text('ghp_locked_0123456789abcdef')).toBe(SCRUBBED);
   });
+
+  it('an HTTP Basic credential is scrubbed as sent, as user:password and as the bare password, replaced or not', async () => {
+    const basic = (user: string, password: string) => btoa(`${user}:${password}`);
+    const values = new Map([['API__WORK', basic('octo', 'pw-0123456789abcdef')]]);
+    const { store } = secretStore(values);
+    const secrets = new HubSecrets({ store: local.store, secrets: store, clock: { now: () => 0 } });
+    const putBasic = (setAt: number) =>
+      local.store.putConnection({
+        namespace: 'github',
+        name: 'work',
+        isDefault: true,
+        secrets: [
+          { key: 'API__WORK', delivery: { kind: 'header', name: 'Authorization', scheme: 'Basic' }, setAt },
+        ],
+        createdAt: 0,
+      });
+    putBasic(1);
+    await secrets.refresh();
+    const echoed = `Basic ${basic('octo', 'pw-0123456789abcdef')} | octo:pw-0123456789abcdef | wrong password "pw-0123456789abcdef" for octo`;
+    expect(secrets.scrubber.text(echoed)).toBe(
+      `Basic ${SCRUBBED} | ${SCRUBBED} | wrong password "${SCRUBBED}" for octo`,
+    );
+    values.set('API__WORK', basic('octo', 'pw-new-0123456789abcdef'));
+    putBasic(2);
+    await secrets.refresh();
+    expect(secrets.scrubber.text('pw-0123456789abcdef pw-new-0123456789abcdef')).toBe(
+      `${SCRUBBED} ${SCRUBBED}`,
+    );
+  });
 });
