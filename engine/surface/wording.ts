@@ -1,7 +1,9 @@
 /**
  * Every word the model reads before it calls a tool: the server instructions and the three tool
- * descriptions (spec: The MCP surface). The descriptions are the spec's draft, verbatim; they
- * change only with evidence from the eval suite. Together with the input and output schemas they
+ * descriptions (spec: The MCP surface). The descriptions are the spec's draft, verbatim, but for
+ * one sentence of `execute` on large results (M2's handles, which the draft predates: code that
+ * does not know of `hub.read` cannot use a handle, and a handle is readable only in its own run);
+ * they change only with evidence from the eval suite. Together with the input and output schemas they
  * are the surface's fixed cost, held under 1,500 o200k tokens by test/node/surface-cost.test.ts.
  *
  * Nothing here names a URL or a token: the model never gets either (spec: Approvals over MCP).
@@ -26,7 +28,7 @@ export const DESCRIBE_DESCRIPTION =
 
 /** The `execute` tool (spec: The MCP surface, execute). */
 export const EXECUTE_DESCRIPTION =
-  'Run JavaScript in a sandbox where each of the user\'s sources is a global object of async functions: `await github.createIssue({ owner, repo, title })`. TypeScript annotations are allowed and stripped. Write the body of an async function and `return` what you need; run independent calls in parallel with `Promise.all`. There is no network or filesystem besides these functions. If a call needs the user\'s approval or a connection, the result says so and a page opens on the user\'s screen; tell the user, then continue with `{ "resume": "<runId>" }` after they decide. Never ask the user for passwords or tokens in chat.';
+  'Run JavaScript in a sandbox where each of the user\'s sources is a global object of async functions: `await github.createIssue({ owner, repo, title })`. TypeScript annotations are allowed and stripped. Write the body of an async function and `return` what you need; run independent calls in parallel with `Promise.all`. A result over 64 KB arrives as `{ handle, bytes, preview }`: read the part you need in the same code with `await hub.read(handle, { path: "items[0].title" })` or `{ offset, length }`. There is no network or filesystem besides these functions. If a call needs the user\'s approval or a connection, the result says so and a page opens on the user\'s screen; tell the user, then continue with `{ "resume": "<runId>" }` after they decide. Never ask the user for passwords or tokens in chat.';
 
 /** Field descriptions: short, since each one is paid for on every request. */
 export const FIELD = {
