@@ -97,7 +97,9 @@ export class Lookup {
     // describe("hub") declares the guest's own helpers (hub.read and its handles), before the rest.
     const hub = rest.length < targets.length ? HUB_DECLARATIONS : '';
     if (rest.length === 0 && targets.length > 0) return hub;
-    return hub + this.#describeToolsAndSkills(rest, budgetTokens);
+    // The hub's helpers are paid for out of the same budget.
+    const left = hub === '' ? budgetTokens : (budgetTokens ?? DEFAULT_BUDGET_TOKENS) - hubTokens();
+    return hub + this.#describeToolsAndSkills(rest, left === undefined ? undefined : Math.max(1, left));
   }
 
   #describeToolsAndSkills(targets: readonly string[], budgetTokens: number | undefined): string {
@@ -165,4 +167,11 @@ export class Lookup {
 
 function namespaceOf(address: string): string {
   return address.slice(0, address.indexOf('.'));
+}
+
+let hubDeclarationTokens: number | undefined;
+/** The o200k tokens of the hub's helpers' declarations, counted once. */
+function hubTokens(): number {
+  hubDeclarationTokens ??= countTokens(HUB_DECLARATIONS);
+  return hubDeclarationTokens;
 }

@@ -16,6 +16,7 @@ import type { CallOutcome, Run } from '../contracts/runs.ts';
 import { randomId } from '../hex.ts';
 import { utf8Length } from '../pipeline/utf8.ts';
 import type { HubStore, Random, ResultBlob, ToolErrorInfo } from '../ports.ts';
+import type { Scrubber } from '../secrets/scrub.ts';
 import type { RunLimits } from './limits.ts';
 
 /** A tool result larger than this, as UTF-8 JSON, reaches the guest as a handle; also the most one `hub.read` returns. */
@@ -31,8 +32,8 @@ export interface HandleDeps {
   random: Random;
   clock: { now(): number };
   limits: Pick<RunLimits, 'callResultBytes' | 'runBlobBytes'>;
-  /** Every secret the hub holds: the blob's text is scrubbed again before it is kept. */
-  scrubbing: { scrubber: { text(value: string): string } };
+  /** Every secret the hub holds: the blob's value is scrubbed again before it is kept. */
+  scrubbing: { scrubber: Pick<Scrubber, 'text' | 'value'> };
 }
 
 /**
@@ -47,7 +48,7 @@ export function settleWithHandles(
   outcome: CallOutcome,
 ): CallOutcome {
   const { store, clock } = deps;
-  const large = outcome.ok ? measure(outcome.value, deps.scrubbing.scrubber.text) : undefined;
+  const large = outcome.ok ? measure(outcome.value, deps.scrubbing.scrubber) : undefined;
   if (!outcome.ok || large === undefined) {
     store.settleJournal(run.id, call.seq, outcome, clock.now());
     return outcome;
@@ -86,13 +87,15 @@ export function settleWithHandles(
 /** A value's text and size when it is too large to go inline; undefined when it fits. */
 function measure(
   value: JsonValue,
-  scrub: (text: string) => string,
+  scrub: Pick<Scrubber, 'text' | 'value'>,
 ): { text: string; bytes: number; mediaType: string } | undefined {
   const json = JSON.stringify(value);
   if (utf8Length(json, INLINE_CALL_RESULT_BYTES) <= INLINE_CALL_RESULT_BYTES) return undefined;
   // A text result is kept as the text itself, so a slice reads its characters, not its JSON.
-  // Upstream answers arrive scrubbed; what is kept is scrubbed once more, as everything stored.
-  const text = scrub(typeof value === 'string' ? value : json);
+  // Upstream answers arrive scrubbed; what is kept is scrubbed once more, as everything stored:
+  // a value's strings and keys, never its JSON text (a secret that is also a number in it would
+  // leave the text no longer JSON).
+  const text = typeof value === 'string' ? scrub.text(value) : JSON.stringify(scrub.value(value));
   return { text, bytes: utf8Length(text), mediaType: typeof value === 'string' ? TEXT_TYPE : JSON_TYPE };
 }
 
@@ -132,8 +135,53 @@ export interface ReadRequest {
 
 export type ReadAnswer = { kind: 'value'; value: JsonValue } | { kind: 'error'; error: ToolErrorInfo };
 
+/**
+ * What one attempt has read of its blobs: the UTF-8 bytes for slices and the parsed JSON for
+ * paths, each made once, so a loop of reads over one result costs one decode, not one per read.
+ * Holds at most the last blob read (a run's blobs may add up to `runBlobBytes`).
+ */
+export class ReadCache {
+  #handle: string | undefined;
+  #text = '';
+  #bytes: Uint8Array | undefined;
+  #json: { value: JsonValue } | { error: true } | undefined;
+
+  text(store: HubStore, handle: string): string {
+    if (this.#handle !== handle) {
+      this.#handle = handle;
+      this.#text = store.readResultBlobText(handle) ?? '';
+      this.#bytes = undefined;
+      this.#json = undefined;
+    }
+    return this.#text;
+  }
+
+  bytes(store: HubStore, handle: string): Uint8Array {
+    const text = this.text(store, handle);
+    this.#bytes ??= new TextEncoder().encode(text);
+    return this.#bytes;
+  }
+
+  json(store: HubStore, handle: string): JsonValue | undefined {
+    const text = this.text(store, handle);
+    if (this.#json === undefined) {
+      try {
+        this.#json = { value: JSON.parse(text) as JsonValue };
+      } catch {
+        this.#json = { error: true };
+      }
+    }
+    return 'value' in this.#json ? this.#json.value : undefined;
+  }
+}
+
 /** Answers `hub.read` for a guest of run `runId`. */
-export function readResult(store: HubStore, runId: string, request: ReadRequest): ReadAnswer {
+export function readResult(
+  store: HubStore,
+  runId: string,
+  request: ReadRequest,
+  cache: ReadCache = new ReadCache(),
+): ReadAnswer {
   const info = store.getResultBlobInfo(request.handle);
   if (!info || info.runId !== runId) {
     return refused(
@@ -143,13 +191,24 @@ export function readResult(store: HubStore, runId: string, request: ReadRequest)
         : `there is no result ${request.handle}; a handle is read only inside the run whose call returned it, while the run is kept. Call the tool again.`,
     );
   }
-  const text = store.readResultBlobText(request.handle) ?? '';
   return request.path === undefined
-    ? slice(text, info.bytes, request)
-    : atPath(text, info.mediaType, request.path);
+    ? slice(() => cache.bytes(store, request.handle), info.bytes, request)
+    : atPath(() => cache.json(store, request.handle), info.mediaType, request.path);
 }
 
-function slice(text: string, bytes: number, request: ReadRequest): ReadAnswer {
+/** `at` moved back to the first byte of the character it falls in (past a UTF-8 continuation byte). */
+function characterStart(bytes: Uint8Array, at: number): number {
+  let start = Math.min(at, bytes.length);
+  while (start > 0 && start < bytes.length && ((bytes[start] ?? 0) & 0xc0) === 0x80) start--;
+  return start;
+}
+
+/**
+ * A slice's text. Both ends move back to the start of the character they fall in, so a slice
+ * holds whole characters and slices read one after another (0–65536, 65536–131072, …) join into
+ * the whole text exactly, a character cut by one boundary going wholly to the later slice.
+ */
+function slice(bytesOf: () => Uint8Array, bytes: number, request: ReadRequest): ReadAnswer {
   const offset = request.offset ?? 0;
   if (offset >= bytes && !(offset === 0 && bytes === 0)) {
     return refused(
@@ -164,12 +223,13 @@ function slice(text: string, bytes: number, request: ReadRequest): ReadAnswer {
       `a read returns at most ${INLINE_CALL_RESULT_BYTES} bytes; read the result in slices of that size, or a path of it`,
     );
   }
-  const encoded = new TextEncoder().encode(text);
-  // A slice that cuts a character shows U+FFFD where it cuts.
-  return { kind: 'value', value: new TextDecoder().decode(encoded.subarray(offset, offset + length)) };
+  const encoded = bytesOf();
+  const start = characterStart(encoded, offset);
+  const end = characterStart(encoded, offset + length);
+  return { kind: 'value', value: new TextDecoder().decode(encoded.subarray(start, end)) };
 }
 
-function atPath(text: string, mediaType: string, path: string): ReadAnswer {
+function atPath(jsonOf: () => JsonValue | undefined, mediaType: string, path: string): ReadAnswer {
   if (mediaType !== JSON_TYPE) {
     return refused('invalid_input', 'this result is text, not JSON: read it with { offset, length }');
   }
@@ -177,10 +237,8 @@ function atPath(text: string, mediaType: string, path: string): ReadAnswer {
   if (!segments) {
     return refused('invalid_input', `"${path.slice(0, 100)}" is not a path; write one like items[0].title`);
   }
-  let value: JsonValue;
-  try {
-    value = JSON.parse(text) as JsonValue;
-  } catch {
+  let value = jsonOf();
+  if (value === undefined) {
     return refused(
       'invalid_input',
       'this result is no longer JSON once scrubbed: read it with { offset, length }',
@@ -235,10 +293,23 @@ export function parsePath(path: string): (string | number)[] | undefined {
     if (segments.length === 0 && match[0].startsWith('.')) return undefined;
     if (match[1] !== undefined) segments.push(match[1]);
     else if (match[2] !== undefined) segments.push(Number(match[2]));
-    else if (match[3] !== undefined) segments.push(JSON.parse(match[3]) as string);
+    else if (match[3] !== undefined) {
+      const key = quotedKey(match[3]);
+      if (key === undefined) return undefined;
+      segments.push(key);
+    }
     rest = rest.slice(match[0].length);
   }
   return segments.length > 0 ? segments : undefined;
+}
+
+/** A quoted key's name, or undefined for a quote JSON does not read (`"\\x"`, a raw newline). */
+function quotedKey(quoted: string): string | undefined {
+  try {
+    return JSON.parse(quoted) as string;
+  } catch {
+    return undefined;
+  }
 }
 
 function refused(code: 'invalid_input' | 'not_found', message: string): ReadAnswer {

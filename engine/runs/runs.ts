@@ -38,7 +38,7 @@ import { expireRun, type SweepReport, sweepRuns } from './housekeeping.ts';
 import { limitsWithin, type RunLimits } from './limits.ts';
 import { openInputs } from './open-inputs.ts';
 import { ReplayPace } from './replay-pace.ts';
-import { readResult } from './result-handles.ts';
+import { ReadCache, readResult } from './result-handles.ts';
 
 export interface RunsDeps {
   store: HubStore;
@@ -248,6 +248,7 @@ export class Runs {
     const gate: GateDeps = { ...this.#deps, limits: this.#limits, scrubbing: this.#scrubbing };
     const ending = new AttemptEnding(run.id);
     const pace = new ReplayPace();
+    const reads = new ReadCache();
     const host: SandboxHost = {
       call: async (call): Promise<SandboxAnswer> => {
         const answer = await gateCall(gate, run, call);
@@ -263,7 +264,7 @@ export class Runs {
       },
       // `hub.read` reads a large result of this run (result-handles.ts); the rest are the hub's.
       lookup: async (request: SandboxLookup) =>
-        request.kind === 'read' ? readResult(store, run.id, request) : this.#deps.lookup(request),
+        request.kind === 'read' ? readResult(store, run.id, request, reads) : this.#deps.lookup(request),
     };
     const outcome = await sandbox.run(
       {

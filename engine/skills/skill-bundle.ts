@@ -90,11 +90,13 @@ function checkPath(path: string, source: string): void {
     path === '' ||
     path.startsWith('/') ||
     path.includes('\\') ||
-    parts.some((p) => p === '' || p === '.' || p === '..')
+    parts.some((p) => p === '' || p === '.' || p === '..') ||
+    // Control, bidi and invisible format characters could hide or fake a line where the path is shown.
+    /[\p{Cc}\p{Cf}\u2028\u2029]/u.test(path)
   ) {
     throw new HubError(
       'invalid_input',
-      `${source}: the file path ${JSON.stringify(path)} is not a plain relative path`,
+      `${source}: the file path ${JSON.stringify(path)} is not a plain relative path (no control or invisible characters); rename the file`,
     );
   }
 }

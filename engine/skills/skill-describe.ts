@@ -13,7 +13,7 @@ import { countTokens } from '../typegen/index.ts';
 export const SKILL_TARGET = 'skill:';
 
 export function isSkillTarget(target: string): boolean {
-  return target.startsWith(SKILL_TARGET);
+  return target.trim().startsWith(SKILL_TARGET);
 }
 
 /** The skills `targets` name (each `skill:<name>`), in order, each once; not_found names the closest. */
@@ -22,7 +22,7 @@ export function resolveSkills(skills: readonly Skill[], targets: readonly string
   const found: Skill[] = [];
   const missing: string[] = [];
   for (const target of targets) {
-    const name = target.slice(SKILL_TARGET.length);
+    const name = target.trim().slice(SKILL_TARGET.length).trim();
     const skill = byName.get(name);
     if (!skill) {
       const near = closest(name, byName.keys()).map((n) => `${SKILL_TARGET}${n}`);

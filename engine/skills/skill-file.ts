@@ -31,7 +31,7 @@ export function parseSkillFile(text: string, where: string): SkillFrontMatter {
   }
   let data: unknown;
   try {
-    data = parse(match[1] ?? '', { maxAliasCount: 0, prettyErrors: false });
+    data = parse(match[1] ?? '', { maxAliasCount: 0, prettyErrors: false, logLevel: 'error' });
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw new HubError('invalid_input', `${where}: its front matter is not valid YAML (${reason})`);
@@ -52,6 +52,12 @@ export function parseSkillFile(text: string, where: string): SkillFrontMatter {
     );
   }
   checkSkillName(name, where);
+  if (description !== undefined && typeof description !== 'string') {
+    throw new HubError(
+      'invalid_input',
+      `${where}: its description must be text; put it in quotes ("description: "…"")`,
+    );
+  }
   if (typeof description !== 'string' || description.trim() === '') {
     throw new HubError(
       'invalid_input',

@@ -270,7 +270,8 @@ export const hubSkills = sqliteTable('hub_skills', {
 /**
  * Tool results too large to go inline (engine/runs/result-handles.ts), kept for their run and
  * deleted with it: one row per result (its handle), its scrubbed text in chunks of at most
- * 1 MB (a Durable Object's SQLite keeps no bigger value), in order of `position`. Added in 0010.
+ * 512K characters (1.5 MB of UTF-8 at most, under the 2 MB a Durable Object's SQLite value may
+ * take), in order of `position`. Added in 0010.
  */
 export const hubResultBlobs = sqliteTable(
   'hub_result_blobs',

@@ -18,8 +18,9 @@ export const HUB_DECLARATIONS = `declare const hub: {
   describe(targets: string | string[]): Promise<string>;
   /**
    * Reads a large tool result, which a call returns as a ResultHandle instead of its value: a slice of
-   * its text by UTF-8 byte offset and length (at most 65536 bytes), or the value at a path of its
-   * JSON ("items[0].title"). Only inside the run whose call returned the handle.
+   * its text by UTF-8 byte offset and length (at most 65536 bytes; both ends move back to a
+   * character's start, so slices read one after another join exactly), or the value at a path of
+   * its JSON ("items[0].title"). Only inside the run whose call returned the handle.
    */
   read(handle: ResultHandle | string, options?: { offset?: number; length?: number }): Promise<string>;
   read(handle: ResultHandle | string, options: { path: string }): Promise<unknown>;

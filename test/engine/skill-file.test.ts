@@ -29,6 +29,7 @@ describe('parseSkillFile', () => {
     ['---\nname: Not_OK\ndescription: x\n---\n', 'is not allowed'],
     [`---\nname: ok\ndescription: ${'x'.repeat(1025)}\n---\n`, 'shorten it to 1024'],
     ['---\nbase: &a { x: 1 }\nname: ok\ndescription: *a\n---\n', 'not valid YAML'],
+    ['---\nname: ok\ndescription: 123\n---\n', 'must be text; put it in quotes'],
   ])('refuses %j', (text, message) => {
     expect(() => parseSkillFile(text, 'SKILL.md')).toThrow(message);
   });
@@ -79,6 +80,9 @@ describe('skillFromBundle', () => {
   it.each([
     [[{ path: '../x', data: bytes('x') }], 'not a plain relative path'],
     [[{ path: 'a/./b', data: bytes('x') }], 'not a plain relative path'],
+    [[{ path: 'notes\n  ~ SKILL.md', data: bytes('x') }], 'not a plain relative path'],
+    [[{ path: 'a\u202etxt.md', data: bytes('x') }], 'not a plain relative path'],
+    [[{ path: '\u001b[2Kx', data: bytes('x') }], 'not a plain relative path'],
     [[{ path: 'README.md', data: bytes('x') }], 'has no SKILL.md'],
     [[{ path: 'SKILL.md', data: new Uint8Array([0xff, 0xfe, 0x00]) }], 'is not UTF-8 text'],
   ])('refuses %j', async (extra, message) => {

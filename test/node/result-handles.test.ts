@@ -172,6 +172,7 @@ describe('a large result as a handle', () => {
         () => hub.read(r, { length: 1000000 }),
         () => hub.read(${JSON.stringify(other)}, { offset: 0, length: 10 }),
         () => hub.read("res_000000000000000000000000"),
+        () => hub.read(r, { path: '["' + String.fromCharCode(92) + 'x"]' }),
       ];
       const out = [];
       for (const t of tries) {
@@ -180,7 +181,7 @@ describe('a large result as a handle', () => {
       return out;
     `);
     expect(done.error).toBeUndefined();
-    const [pastEnd, noItem, tooBig, tooLong, otherRun, unknown] = done.result as string[];
+    const [pastEnd, noItem, tooBig, tooLong, otherRun, unknown, badQuote] = done.result as string[];
     expect(pastEnd).toMatch(/^ToolError invalid_input: offset \d+ is past the end: the result has \d+ bytes/);
     expect(noItem).toMatch(
       /^ToolError not_found: the result has nothing at items\[99999\]: items is an array of \d+/,
@@ -193,6 +194,26 @@ describe('a large result as a handle', () => {
       /^ToolError not_found: .* is a result of another run; a handle is read only inside the run/,
     );
     expect(unknown).toMatch(/^ToolError not_found: there is no result res_0+/);
+    // A quoted key JSON does not read is a bad path, never a failure of the attempt.
+    expect(badQuote).toBe('ToolError invalid_input: "["\\x"]" is not a path; write one like items[0].title');
+  });
+
+  it('slices hold whole characters and join exactly, a cut character going to the later slice', async () => {
+    const done = await runs().execute(`
+      const t = await large.text({ megabytes: 0.1 });
+      const parts = [];
+      for (let offset = 0; offset < 12; offset += 2) parts.push(await hub.read(t, { offset, length: 2 }));
+      const whole = [];
+      for (let offset = 0; offset < t.bytes; offset += 65536) whole.push(await hub.read(t, { offset, length: 65536 }));
+      return { parts, joined: whole.join("").length, preview: t.preview.slice(0, 11) };
+    `);
+    expect(done.error).toBeUndefined();
+    const { parts, joined, preview } = done.result as { parts: string[]; joined: number; preview: string };
+    expect(parts).toEqual(['h', 'él', 'lo', ' a', 'bc', ' a']);
+    // The first 12 bytes, 11 characters: joined, nothing lost or doubled.
+    expect(parts.join('')).toBe(preview);
+    // The whole text, read in 64 KB slices: `héllo ` and 26,215 times `abc `.
+    expect(joined).toBe(6 + 4 * Math.ceil((0.1 * 1024 * 1024) / 4));
   });
 
   it('past the hard cap or the run budget a call fails result_too_large, and the source stays healthy', async () => {
@@ -256,6 +277,8 @@ describe('paths', () => {
     expect(parsePath('.items')).toBeUndefined();
     expect(parsePath('items[x]')).toBeUndefined();
     expect(parsePath('')).toBeUndefined();
+    expect(parsePath('["\\x"]')).toBeUndefined();
+    expect(parsePath('["a\nb"]')).toBeUndefined();
     expect(INLINE_CALL_RESULT_BYTES).toBe(65536);
   });
 });
