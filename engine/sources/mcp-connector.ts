@@ -78,6 +78,13 @@ interface Session {
    * transport dropped it and closed, and the call it answered fails `result_too_large`.
    */
   oversized?: number;
+  /** Calls waiting for their answer on this session now. */
+  inFlight: number;
+  /**
+   * How many calls were waiting when an oversized message closed the session: with more than
+   * one, which of them it answered is unknown, so none is blamed for it.
+   */
+  waitingAtOversize?: number;
 }
 
 /** What the SDK's stdio read buffer says when a message passes its cap. */
@@ -137,6 +144,7 @@ export class McpConnector implements SourceConnector {
 
   async callTool(source: Source, credentials: Credentials, request: CallRequest): Promise<McpCallResult> {
     const session = await this.#session(source, credentials);
+    session.inFlight++;
     try {
       const result = await session.client.callTool(
         { name: request.name, arguments: request.args },
@@ -152,6 +160,13 @@ export class McpConnector implements SourceConnector {
       } = result as McpCallResult;
       return answer;
     } catch (error) {
+      if (session.oversized !== undefined && (session.waitingAtOversize ?? 1) > 1) {
+        throw new HubError(
+          'unavailable',
+          `the server for "${source.namespace}" lost the answer to ${request.name}: another answer on the same connection was over the ${session.oversized}-byte cap one message may take, and the hub dropped the connection; the next call starts a new one`,
+          { cause: error, detail: where(source) },
+        );
+      }
       if (session.oversized !== undefined) {
         throw new HubError(
           'limit',
@@ -161,6 +176,7 @@ export class McpConnector implements SourceConnector {
       }
       throw this.#explain(source, `failed on ${request.name}`, error);
     } finally {
+      session.inFlight--;
       this.#touch(source, credentials, session);
     }
   }
@@ -230,7 +246,7 @@ export class McpConnector implements SourceConnector {
         },
       },
     );
-    const session: Session = { client, idle: undefined, closing: false };
+    const session: Session = { client, idle: undefined, closing: false, inFlight: 0 };
     const pending = this.#sessions.get(key);
     const dropped = () => {
       if (this.#sessions.get(key) === pending) this.#sessions.delete(key);
@@ -281,6 +297,7 @@ export class McpConnector implements SourceConnector {
       const cap = OVERSIZED.exec(error.message)?.[1];
       if (cap === undefined) return;
       session.oversized = Number(cap);
+      session.waitingAtOversize = session.inFlight;
       session.closing = true;
     };
     transport.onclose = () => {

@@ -258,6 +258,25 @@ describe('a large result as a handle', () => {
     expect(connector.health('large')).toMatchObject({ restarts: 0 });
   }, 60_000);
 
+  it('with other calls waiting on the same server, none is blamed for the oversized answer', async () => {
+    // `wait` outlasts the oversized answer however slow the machine (it is dropped with the
+    // connection, long before its pause ends), and ends within the 30 s a call may take.
+    const done = await runs().execute(`
+      const settled = await Promise.allSettled([large.wait({ ms: 29000 }), large.text({ megabytes: 17 })]);
+      const out = settled.map((s) => s.status === "fulfilled" ? s.value : s.reason.code + ": " + s.reason.message);
+      out.push((await large.items({ megabytes: 0.01 })).items.length);
+      return out;
+    `);
+    expect(done.error).toBeUndefined();
+    const lost =
+      /^upstream_unavailable: the server for "large" lost the answer to (wait|text): another answer on the same connection was over the 16777216-byte cap one message may take/;
+    const [wait, text, next] = done.result as [string, string, number];
+    expect(wait).toMatch(lost);
+    expect(text).toMatch(lost);
+    expect(next).toBe(11);
+    expect(connector.health('large')).toMatchObject({ restarts: 0 });
+  }, 60_000);
+
   it('blobs go with their run after retention', async () => {
     const done = await runs().execute(`return (await large.items({ megabytes: 1 })).handle;`);
     const handle = String(done.result);
