@@ -27,4 +27,6 @@ export const hostedWording: HostWording = {
   addConnection: (namespace, connection) =>
     `in the hub's dashboard, under "${!connection || connection === 'default' ? namespace : `${namespace}/${connection}`}"`,
   openDashboard: "sign in to the hub's dashboard again",
+  apiServer: "in the add form's API base URL field",
+  otherNamespace: 'namespace in the review',
 };

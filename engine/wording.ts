@@ -47,4 +47,8 @@ export interface HostWording {
   addConnection(namespace: string, connection?: string | null): string;
   /** After "For the whole dashboard, ": how a person opens the dashboard anew (a page session). */
   openDashboard: string;
+  /** After "say where the API is ", "give the server ": where a person names an OpenAPI source's base URL (`<url>` as a stand-in). */
+  apiServer: string;
+  /** After "pick another ": where a person chooses the namespace of a source being added. */
+  otherNamespace: string;
 }

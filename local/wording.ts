@@ -24,4 +24,6 @@ export const localWording: HostWording = {
   addConnection: (namespace, connection) =>
     `\`capabilities hub auth ${namespace}${!connection || connection === 'default' ? '' : ` --connection ${connection}`}\``,
   openDashboard: 'run `capabilities hub dashboard` in a terminal',
+  apiServer: 'with `capabilities hub add --server <url>`',
+  otherNamespace: 'with `capabilities hub add --namespace <name>`',
 };

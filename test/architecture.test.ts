@@ -220,7 +220,7 @@ describe('rooms (issue: the house before the next floor)', () => {
 describe('host-neutral wording (issue: the house before the next floor)', () => {
   /** A CLI command: `capabilities hub …`, or one of its subcommands spelled `hub <verb>`. */
   const COMMAND =
-    /capabilities hub|\bhub (approve|auth|add|list|refresh|review|runs|connections|remove|serve|init|doctor|exec|call|cancel|dashboard)\b/;
+    /capabilities hub|\bhub (approve|auth|add|list|refresh|review|runs|connections|remove|serve|init|doctor|exec|call|cancel|dashboard)\b|(^|[\s(`])--(server|namespace|client-id|connection|yes)\b/;
 
   /** Every string and template literal of a file, as written. */
   function literals(file: string): string[] {
@@ -237,6 +237,8 @@ describe('host-neutral wording (issue: the house before the next floor)', () => 
   it('holds on a planted message', () => {
     expect(COMMAND.test('no run r; list runs with `capabilities hub runs`')).toBe(true);
     expect(COMMAND.test("no run r; see the runs in the hub's dashboard")).toBe(false);
+    expect(COMMAND.test('say where the API is with --server <url>')).toBe(true);
+    expect(COMMAND.test('a long-running call')).toBe(false);
   });
 
   it("no message the engine or the pages write names a CLI command: how a person acts is the host's wording", () => {

@@ -35,30 +35,30 @@ function publicOnly(url: URL, allowedHosts: readonly string[], refuses: PrivateA
 
 /**
  * Refuses an OpenAPI server URL the hub would call wrongly or unsafely: one with a user name or
- * password, a query or a fragment, and (unless `explicit`, given with --server) an http server
+ * password, a query or a fragment, and (unless `explicit`, given by the person) an http server
  * named by a document read over https.
  */
-function serverRefusal(url: URL, document: string, explicit: boolean): void {
-  const where = explicit ? 'the --server URL' : `the OpenAPI document's server ${url.origin}`;
+function serverRefusal(url: URL, document: string, explicit: boolean, apiServer: string): void {
+  const where = explicit ? `the API's base URL ${url.origin}` : `the OpenAPI document's server ${url.origin}`;
   if (url.username || url.password) {
     throw new HubError(
       'invalid_input',
       `${where} carries a user name or password; the hub does not send credentials in URLs. ` +
-        'Give the server without them (e.g. --server https://host/base) and add the key as a credential.',
+        `Give the server without them ${apiServer} and add the key as a credential.`,
     );
   }
   if (url.search || url.hash) {
     throw new HubError(
       'invalid_input',
       `${where} has a query or a fragment (${url.search}${url.hash}), which the hub cannot keep on every call. ` +
-        'Give the server without them with --server <url>.',
+        `Give the server without them ${apiServer}.`,
     );
   }
   if (!explicit && url.protocol === 'http:' && /^https:\/\//i.test(document)) {
     throw new HubError(
       'invalid_input',
       `the OpenAPI document, read over https, names only an http server (${url.href}); the hub will not send ` +
-        'calls unencrypted unless told to. Pass --server with the URL to use (https if the API has it).',
+        `calls unencrypted unless told to. Give the URL to use ${apiServer} (https if the API has it).`,
     );
   }
 }
@@ -73,6 +73,7 @@ export function sourceFromDraft(
   namespace: string,
   now: number,
   refuses: PrivateAddresses | undefined,
+  apiServer: string,
   serverUrl?: string,
 ): Source {
   if (draft.kind === 'mcp-stdio') {
@@ -101,11 +102,11 @@ export function sourceFromDraft(
     if (named === undefined) {
       throw new HubError(
         'invalid_input',
-        'the OpenAPI document names no server with an absolute http(s) URL; say where the API is with --server <url>',
+        `the OpenAPI document names no server with an absolute http(s) URL; say where the API is ${apiServer}`,
       );
     }
     const url = httpUrl(named, 'server');
-    serverRefusal(url, document, draft.server !== undefined);
+    serverRefusal(url, document, draft.server !== undefined, apiServer);
     publicOnly(url, [], refuses);
     if (/^https?:/i.test(document)) publicOnly(new URL(document), [], refuses);
     return {

@@ -166,7 +166,7 @@ export class Sources {
     if (namespace !== undefined && this.#store.getSource(namespace)) {
       throw new HubError(
         'conflict',
-        `a source named "${namespace}" already exists; pick another with --namespace`,
+        `a source named "${namespace}" already exists; pick another ${this.#deps.wording.otherNamespace}`,
       );
     }
   }
@@ -389,7 +389,14 @@ export class Sources {
   }
 
   #source(draft: SourceDraft, namespace: string, now: number, serverUrl?: string): Source {
-    return sourceFromDraft(draft, namespace, now, this.#deps.connector.privateAddresses, serverUrl);
+    return sourceFromDraft(
+      draft,
+      namespace,
+      now,
+      this.#deps.connector.privateAddresses,
+      this.#deps.wording.apiServer,
+      serverUrl,
+    );
   }
 
   #id(prefix: string): string {

@@ -216,7 +216,7 @@ describe('OpenAPI documents the hub refuses, saying why', () => {
       }),
     );
     expect(error.message).toContain(
-      'names no server with an absolute http(s) URL; say where the API is with --server <url>',
+      'names no server with an absolute http(s) URL; say where the API is with `capabilities hub add --server <url>`',
     );
   });
 });

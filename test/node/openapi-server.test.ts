@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { firstServer, readDocument } from '../../engine/openapi/document.ts';
 import { sourceFromDraft } from '../../engine/sources/draft-source.ts';
+import { localWording } from '../../local/wording.ts';
 import { hubErrorOf } from '../hub-error.ts';
 
 const swagger = (extra: object) =>
@@ -44,6 +45,7 @@ describe('server URLs the hub refuses', () => {
         'things',
         0,
         undefined,
+        localWording.apiServer,
         serverUrl,
       ),
     );
@@ -51,13 +53,14 @@ describe('server URLs the hub refuses', () => {
   it('an http server named by a document read over https, unless --server names it', async () => {
     const error = await make(undefined, 'http://api.x.com/');
     expect(error.code).toBe('invalid_input');
-    expect(error.message).toContain('Pass --server');
+    expect(error.message).toContain('Give the URL to use with `capabilities hub add --server <url>`');
     expect(
       sourceFromDraft(
         { kind: 'openapi', document: 'https://docs.x.com/o.json', server: 'http://api.x.com/' },
         'things',
         0,
         undefined,
+        localWording.apiServer,
       ),
     ).toMatchObject({ url: 'http://api.x.com/' });
     expect(
@@ -66,6 +69,7 @@ describe('server URLs the hub refuses', () => {
         'things',
         0,
         undefined,
+        localWording.apiServer,
         'http://api.x.com/',
       ),
     ).toMatchObject({ url: 'http://api.x.com/' });
