@@ -10,9 +10,9 @@ import { Manifest, type ManifestTool, Source, ToolReview } from '../contracts/so
 import { HubError } from '../errors.ts';
 import * as rows from './rows.ts';
 import * as t from './schema.ts';
-import { SkillRecords } from './skill-records.ts';
+import { ProfileRecords } from './profile-records.ts';
 
-export abstract class SourceRecords extends SkillRecords {
+export abstract class SourceRecords extends ProfileRecords {
   readonly #source = this.prepare((db) =>
     db
       .select()
