@@ -27,4 +27,6 @@ export const hostedWording: HostWording = {
   addConnection: (namespace, connection) =>
     `in the hub's dashboard, under "${!connection || connection === 'default' ? namespace : `${namespace}/${connection}`}"`,
   openDashboard: "sign in to the hub's dashboard again",
+  listProfiles: "see the profiles in the hub's dashboard",
+  listSkills: "see the skills in the hub's dashboard",
 };

@@ -47,4 +47,8 @@ export interface HostWording {
   addConnection(namespace: string, connection?: string | null): string;
   /** After "For the whole dashboard, ": how a person opens the dashboard anew (a page session). */
   openDashboard: string;
+  /** After "… no profile X; ": how a person sees the hub's profiles. */
+  listProfiles: string;
+  /** After "… no skill X; ": how a person sees the hub's skills. */
+  listSkills: string;
 }

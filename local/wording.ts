@@ -24,4 +24,6 @@ export const localWording: HostWording = {
   addConnection: (namespace, connection) =>
     `\`capabilities hub auth ${namespace}${!connection || connection === 'default' ? '' : ` --connection ${connection}`}\``,
   openDashboard: 'run `capabilities hub dashboard` in a terminal',
+  listProfiles: 'list profiles with `capabilities hub profiles list`',
+  listSkills: 'list skills with `capabilities hub skills list`',
 };
