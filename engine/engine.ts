@@ -14,8 +14,8 @@
 import { createDesk, type Desk } from './desk/index.ts';
 import { Lookup } from './lookup.ts';
 import { PageAccess } from './pages/page-access.ts';
-import { Profiles } from './profiles/profiles.ts';
 import type { Clock, HubStore, Random, Sandbox } from './ports.ts';
+import { Profiles } from './profiles/profiles.ts';
 import type { RunLimits } from './runs/limits.ts';
 import { Runs, type RunsDeps } from './runs/runs.ts';
 import { HubSecrets } from './secrets/hub-secrets.ts';

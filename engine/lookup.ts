@@ -177,7 +177,9 @@ export class Lookup {
    */
   stamp(): string {
     const view = this.#viewOf();
-    const versions = this.#store.listManifestVersions().map(({ namespace, fetchedAt }) => `${namespace}@${fetchedAt}`);
+    const versions = this.#store
+      .listManifestVersions()
+      .map(({ namespace, fetchedAt }) => `${namespace}@${fetchedAt}`);
     return [`${view.profile.name}@${view.profile.updatedAt}`, ...versions].join(' ');
   }
 

@@ -105,7 +105,10 @@ export class Profiles {
     const current = this.get(name);
     const now = this.#clock.now();
     const profile = this.#checked(
-      apply({ ...current, createdAt: current.createdAt || now, updatedAt: Math.max(now, current.updatedAt + 1) }, changes),
+      apply(
+        { ...current, createdAt: current.createdAt || now, updatedAt: Math.max(now, current.updatedAt + 1) },
+        changes,
+      ),
     );
     this.#store.putProfile(profile);
     return profile;

@@ -270,7 +270,9 @@ export class Runs {
       },
       // `hub.read` reads a large result of this run (result-handles.ts); the rest are the hub's.
       lookup: async (request: SandboxLookup) =>
-        request.kind === 'read' ? readResult(store, run.id, request) : this.#deps.lookup(request, run.profile),
+        request.kind === 'read'
+          ? readResult(store, run.id, request)
+          : this.#deps.lookup(request, run.profile),
     };
     const outcome = await sandbox.run(
       {

@@ -42,7 +42,9 @@ function rowOf(profile: Profile): ProfileRow {
 export abstract class ProfileRecords extends SkillRecords {
   addProfile(profile: Profile): void {
     const row = rowOf(profile);
-    this.once(`a profile named ${row.name} already exists`, () => this.db.insert(t.hubProfiles).values(row).run());
+    this.once(`a profile named ${row.name} already exists`, () =>
+      this.db.insert(t.hubProfiles).values(row).run(),
+    );
   }
 
   putProfile(profile: Profile): void {

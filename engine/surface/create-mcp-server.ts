@@ -44,8 +44,8 @@ import {
   type SurfacePrompt,
   withPage,
 } from './approvals.ts';
+import { type RunFlow, registerDirectTools, type SurfaceDirect } from './direct-tools.ts';
 import { DescribeArgs, ExecuteArgs, type SearchArgs, SearchArgs as SearchArgsSchema } from './inputs.ts';
-import { registerDirectTools, type RunFlow, type SurfaceDirect } from './direct-tools.ts';
 import { summaryLine } from './summary.ts';
 import { errorResult, type ToolErrorResult, toolError } from './tool-errors.ts';
 import { DESCRIBE_DESCRIPTION, EXECUTE_DESCRIPTION, INSTRUCTIONS, SEARCH_DESCRIPTION } from './wording.ts';

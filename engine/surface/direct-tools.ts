@@ -25,9 +25,9 @@ import type {
 } from '@modelcontextprotocol/server';
 import type { ExecuteEnvelope } from '../contracts/envelope.ts';
 import type { HostWording } from '../wording.ts';
+import { directSummaryLine } from './summary.ts';
 import type { ToolErrorResult } from './tool-errors.ts';
 import { errorResult } from './tool-errors.ts';
-import { directSummaryLine } from './summary.ts';
 
 /** One visible tool as direct mode serves it. */
 export interface DirectTool {
@@ -53,13 +53,12 @@ export interface SurfaceDirect {
 }
 
 /** Runs one call's flow: a new run, or a retried call with a person's answers (run-flow.ts). */
-export type RunFlow = (
-  ctx: ServerContext,
-  start: () => Promise<ExecuteEnvelope>,
-) => Promise<FlowAnswer>;
+export type RunFlow = (ctx: ServerContext, start: () => Promise<ExecuteEnvelope>) => Promise<FlowAnswer>;
 
 /** A flow's answer: the run's envelope, or the client prompt asking a person about it. */
-export type FlowAnswer = { kind: 'envelope'; envelope: ExecuteEnvelope } | { kind: 'prompt'; result: InputRequiredResult };
+export type FlowAnswer =
+  | { kind: 'envelope'; envelope: ExecuteEnvelope }
+  | { kind: 'prompt'; result: InputRequiredResult };
 
 type DirectResult = {
   content: { type: 'text'; text: string }[];

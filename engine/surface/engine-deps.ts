@@ -11,11 +11,12 @@
  * agent session) answers status `running` with `retryAfterMs`: never `failed`, which a model
  * could take as a reason to run its writes again.
  */
+
+import { callCode } from '../address.ts';
 import type { ExecuteEnvelope } from '../contracts/envelope.ts';
 import { isHubError } from '../errors.ts';
 import { NO_SCRUBBING, type SecretScrubbing } from '../secrets/hub-secrets.ts';
 import type { HostWording } from '../wording.ts';
-import { callCode } from '../address.ts';
 import type { SurfaceDeps, SurfaceSkills } from './create-mcp-server.ts';
 import type { SurfaceDirect } from './direct-tools.ts';
 import type { SearchArgs } from './inputs.ts';
@@ -159,7 +160,8 @@ function directDeps(
   host: SurfaceHost,
 ): SurfaceDirect {
   const scrubbing = engine.secrets ?? NO_SCRUBBING;
-  const scrub = (value: string | undefined) => (value === undefined ? undefined : scrubbing.scrubber.text(value));
+  const scrub = (value: string | undefined) =>
+    value === undefined ? undefined : scrubbing.scrubber.text(value);
   return {
     tools: () =>
       (lookup.tools?.() ?? []).map((tool) => ({

@@ -68,7 +68,8 @@ function head(envelope: ExecuteEnvelope, wording: HostWording, next: Next = 'res
   switch (status) {
     case 'running': {
       const seconds = Math.max(1, Math.round((envelope.retryAfterMs ?? 5_000) / 1000));
-      if (next === 'direct') return `${runId} running: another attempt is running this run right now; nothing failed.`;
+      if (next === 'direct')
+        return `${runId} running: another attempt is running this run right now; nothing failed.`;
       return `${runId} running: another attempt is running this run right now; nothing failed and no call is made twice. ${resume.charAt(0).toUpperCase()}${resume.slice(1)} again in ${seconds} seconds for its outcome.`;
     }
     case 'completed':

@@ -22,7 +22,11 @@ const profile = (name: string, over: Partial<Profile> = {}): Profile => ({
 
 export function describeProfileRecords(check: Check): void {
   check('a profile is stored whole by name, once; replaced; listed by name; removed', async ({ store }) => {
-    const writer = profile('writer', { mode: 'direct', namespaces: ['github'], tools: ['github.create_issue'] });
+    const writer = profile('writer', {
+      mode: 'direct',
+      namespaces: ['github'],
+      tools: ['github.create_issue'],
+    });
     store.addProfile(writer);
     store.addProfile(profile('all'));
     store.addProfile(profile('none', { skills: [] }));

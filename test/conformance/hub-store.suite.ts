@@ -14,8 +14,8 @@ import { digest, fixtures, LATEST_SCHEMA_VERSION, rejectsWith, T0 } from './hub-
 import { describeDraftRecords } from './hub-store-drafts.suite.ts';
 import { describeLeaseRecords } from './hub-store-leases.suite.ts';
 import { describePageRecords } from './hub-store-pages.suite.ts';
-import { describeRunRecords } from './hub-store-runs.suite.ts';
 import { describeProfileRecords } from './hub-store-profiles.suite.ts';
+import { describeRunRecords } from './hub-store-runs.suite.ts';
 import { describeSkillRecords } from './hub-store-skills.suite.ts';
 
 export interface StoreUnderTest {
