@@ -200,8 +200,9 @@ export class Profiles {
   }
 }
 
+/** The one nearest name, when there is one near enough (the whole list follows it). */
 function hint(name: string, names: readonly string[]): string {
-  const near = closest(name, names);
+  const near = closest(name, names, 1);
   return near.length > 0 ? ` (did you mean ${quoted(near)}?)` : '';
 }
 
