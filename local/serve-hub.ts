@@ -105,17 +105,28 @@ const WATCH_EVERY_MS = 1_000;
  * process back, and the read is two small queries.
  */
 function pollStore(stamp: () => string, changed: () => void): () => void {
-  let last = stamp();
-  const timer = setInterval(() => {
+  let last = '';
+  let failing = '';
+  const look = () => {
     try {
       const now = stamp();
+      failing = '';
       if (now === last) return;
       last = now;
       changed();
     } catch (error) {
-      logToStderr('reading the profile for its tools failed', error);
+      // Said once per different failure (a profile removed meanwhile fails every time after).
+      const message = error instanceof Error ? error.message : String(error);
+      if (message !== failing) logToStderr('reading the profile for its tools failed', error);
+      failing = message;
     }
-  }, WATCH_EVERY_MS);
+  };
+  try {
+    last = stamp();
+  } catch {
+    // the first look reports it
+  }
+  const timer = setInterval(look, WATCH_EVERY_MS);
   timer.unref();
   return () => clearInterval(timer);
 }

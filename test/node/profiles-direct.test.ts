@@ -159,4 +159,45 @@ describe('a direct-mode profile over stdio', () => {
     );
     expect(board.posts()).toEqual(['post hello']);
   }, 120_000);
+
+  it('a write from a client that cannot be prompted waits for a person, who approves it at the terminal', async () => {
+    const board = addSources(home);
+    const created = await runCli(home, [
+      'hub',
+      'profiles',
+      'create',
+      'poster',
+      '--mode',
+      'direct',
+      '--tools',
+      'board.post',
+    ]);
+    expect(created.status, created.stderr).toBe(0);
+    const client = new Client(
+      { name: 'no-prompt', version: '1.0.0' },
+      { versionNegotiation: { mode: 'auto' } },
+    );
+    await client.connect(
+      new StdioClientTransport({
+        command: BIN,
+        args: ['hub', 'serve', '--stdio', '--profile', 'poster'],
+        env: env(),
+        stderr: 'pipe',
+      }),
+    );
+    closers.push(() => client.close());
+
+    const waiting = await client.callTool({ name: 'board.post', arguments: { text: 'later' } });
+    expect(waiting.isError).toBe(true);
+    const line = textOf(waiting);
+    const runId = /^(run_\w+) awaiting_approval: board\.post needs a person's decision\./.exec(line)?.[1];
+    expect(runId, line).toBeDefined();
+    expect(line).toContain(`capabilities hub approve ${runId}`);
+    expect(line).toContain('do not call the tool again');
+    expect(board.posts()).toEqual([]);
+
+    const approved = await runCli(home, ['hub', 'approve', runId ?? '', '--choice', 'once']);
+    expect(approved.status, approved.stderr).toBe(0);
+    expect(board.posts()).toEqual(['post later']);
+  }, 120_000);
 });
