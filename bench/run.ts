@@ -60,7 +60,7 @@ console.log(formatSandbox(await sandboxBench()));
 
 console.log(
   '\nsurface: the real hub over stdio (hub serve --stdio, server-memory as a source), each figure against its ' +
-    'baseline in the same run',
+    'baseline in the same run; then the fixed cost of the code-mode surface and of a direct-mode profile',
 );
 console.log(formatSurface(await surfaceBench()));
 

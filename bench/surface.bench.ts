@@ -19,6 +19,11 @@
  *   CALL_SAMPLES samples. Target: within 1.5×. Beside it, informational: a whole N-call run per
  *   call, fixed cost included, against the same direct figure.
  *
+ * Beside them, the fixed cost of a profile in each mode, in o200k_base tokens of what a client
+ * receives before any call (its `tools/list` as JSON, plus the server instructions): the code-mode
+ * surface (`default`: search, describe, execute), and a direct-mode profile showing every tool of
+ * the hub (`hub profiles create direct --mode direct`: each tool its own definition), as a ratio.
+ *
  * Nothing here asserts a time. Runs on its own (`node bench/surface.bench.ts`) or from
  * bench/run.ts through `run()`.
  */
@@ -27,6 +32,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { ExecuteEnvelope } from '../engine/contracts/envelope.ts';
+import { countTokens } from '../engine/typegen/tokens.ts';
 import { BIN, cliEnv, REPO, tempHome } from '../test/node/cli-process.ts';
 import { elapsed, fmt, median, table } from './measure.ts';
 
@@ -65,11 +71,36 @@ function addMemory(home: string, memoryFile: string): void {
   if (added.status !== 0) throw new Error(`hub add server-memory failed: ${added.stderr}`);
 }
 
-/** The official v2 client on `hub serve --stdio`, as a harness launches it. */
-async function hubClient(home: string): Promise<{ client: Client; stderr(): string }> {
+/** What a client receives before any call, in tokens: the tool list as JSON and the instructions. */
+export interface DefinitionCost {
+  /** The code-mode surface (the `default` profile). */
+  code: { tools: number; tokens: number };
+  /** A direct-mode profile showing every tool of the hub. */
+  direct: { tools: number; tokens: number };
+}
+
+function addDirectProfile(home: string): void {
+  const created = spawnSync(BIN, ['hub', 'profiles', 'create', 'direct', '--mode', 'direct'], {
+    env: cliEnv(home),
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  if (created.status !== 0) throw new Error(`hub profiles create failed: ${created.stderr}`);
+}
+
+async function definitionCost(client: Client): Promise<{ tools: number; tokens: number }> {
+  const { tools } = await client.listTools();
+  return {
+    tools: tools.length,
+    tokens: countTokens(JSON.stringify(tools)) + countTokens(client.getInstructions() ?? ''),
+  };
+}
+
+/** The official v2 client on `hub serve --stdio --profile <profile>`, as a harness launches it. */
+async function hubClient(home: string, profile = 'default'): Promise<{ client: Client; stderr(): string }> {
   const transport = new StdioClientTransport({
     command: BIN,
-    args: ['hub', 'serve', '--stdio', '--profile', 'default'],
+    args: ['hub', 'serve', '--stdio', '--profile', profile],
     env: stringEnv(cliEnv(home)),
     stderr: 'pipe',
   });
@@ -184,8 +215,14 @@ async function bridgedCalls(hub: Client, direct: Client): Promise<SurfaceFigure[
   ];
 }
 
-/** Measures both ratios on a fresh temp hub, and removes it. */
-export async function run(): Promise<SurfaceFigure[]> {
+/** What the surface benchmark measures. */
+export interface SurfaceReport {
+  figures: SurfaceFigure[];
+  definitions: DefinitionCost;
+}
+
+/** Measures both ratios and the definitions' cost in each mode on a fresh temp hub, and removes it. */
+export async function run(): Promise<SurfaceReport> {
   const { home, remove } = tempHome();
   const memoryFile = join(home, 'memory.jsonl');
   const open: Client[] = [];
@@ -205,9 +242,19 @@ export async function run(): Promise<SurfaceFigure[]> {
       },
     });
     if (seeded.isError) throw new Error(`seeding the memory file failed: ${JSON.stringify(seeded)}`);
+    addDirectProfile(home);
     hub = await hubClient(home);
     open.push(hub.client);
-    return [await roundTrips(hub.client), ...(await bridgedCalls(hub.client, direct))];
+    const directHub = await hubClient(home, 'direct');
+    open.push(directHub.client);
+    const definitions = {
+      code: await definitionCost(hub.client),
+      direct: await definitionCost(directHub.client),
+    };
+    return {
+      figures: [await roundTrips(hub.client), ...(await bridgedCalls(hub.client, direct))],
+      definitions,
+    };
   } catch (error) {
     const stderr = hub?.stderr().trim();
     throw stderr ? new Error(`${(error as Error).message}\nhub stderr:\n${stderr}`) : error;
@@ -218,7 +265,22 @@ export async function run(): Promise<SurfaceFigure[]> {
 }
 
 /** The report as text. */
-export function format(figures: readonly SurfaceFigure[]): string {
+export function format({ figures, definitions }: SurfaceReport): string {
+  const { code, direct } = definitions;
+  const cost = table([
+    ['fixed cost (tokens: tools/list + instructions)', 'tools', 'tokens', 'direct/code'],
+    ['code mode (default profile)', String(code.tools), String(code.tokens), ''],
+    [
+      'direct-mode profile, every tool',
+      String(direct.tools),
+      String(direct.tokens),
+      `${fmt(direct.tokens / code.tokens, 2)}×`,
+    ],
+  ]);
+  return `${timing(figures)}\n\n${cost}`;
+}
+
+function timing(figures: readonly SurfaceFigure[]): string {
   return table([
     ['surface (ms, p50)', 'ours', 'baseline', 'ours/baseline', 'target'],
     ...figures.map((f) => [

@@ -15,6 +15,7 @@ import { createDesk, type Desk } from './desk/index.ts';
 import { Lookup } from './lookup.ts';
 import { PageAccess } from './pages/page-access.ts';
 import type { Clock, HubStore, Random, Sandbox } from './ports.ts';
+import { Profiles } from './profiles/profiles.ts';
 import type { RunLimits } from './runs/limits.ts';
 import { Runs, type RunsDeps } from './runs/runs.ts';
 import { HubSecrets } from './secrets/hub-secrets.ts';
@@ -61,7 +62,12 @@ export interface Engine {
   skills: Skills;
   /** The hub's calls to its sources, scrubbed. */
   upstream: Upstream;
+  /** Search and describe for the `default` profile. */
   lookup: Lookup;
+  /** Search and describe for one profile (made once per name, reading the profile on every answer). */
+  lookupFor(profile: string): Lookup;
+  /** The hub's profiles: curated views, each served at its own endpoint. */
+  profiles: Profiles;
   /** What a person-facing host asks and decides (engine/desk/): it never reads the store itself. */
   desk: Desk;
   /** Every secret the hub holds, as one scrubber for whatever leaves the hub. */
@@ -85,9 +91,20 @@ export function createEngine(deps: EngineDeps): Engine {
   });
   const upstream = new Upstream({ store, connector, secrets, clock, random, hubSecrets, wording });
   const sources = new Sources({ store, connector, secrets, clock, random, hubSecrets, upstream, wording });
-  const lookup = new Lookup(store, wording);
-  const answerLookup: RunsDeps['lookup'] = async (request) => {
+  const profiles = new Profiles(store, clock, wording);
+  const lookups = new Map<string, Lookup>();
+  const lookupFor = (profile: string): Lookup => {
+    let found = lookups.get(profile);
+    if (!found) {
+      found = new Lookup(store, wording, () => profiles.view(profile));
+      lookups.set(profile, found);
+    }
+    return found;
+  };
+  const lookup = lookupFor('default');
+  const answerLookup: RunsDeps['lookup'] = async (request, profile) => {
     try {
+      const lookup = lookupFor(profile);
       const { kind, ...input } = request;
       const text = kind === 'search' ? lookup.search(input) : lookup.describe(request.targets);
       // The run refreshed the scrubber when it started; manifests are stored scrubbed.
@@ -107,6 +124,7 @@ export function createEngine(deps: EngineDeps): Engine {
       upstream: (address, args, options) => upstream.callTool(address, args, options),
       ready: (namespace, connection) => upstream.ready(namespace, connection),
       lookup: answerLookup,
+      view: (profile) => profiles.view(profile),
       scrubbing: hubSecrets,
       wording,
       ...(deps.limits ? { limits: deps.limits } : {}),
@@ -117,6 +135,8 @@ export function createEngine(deps: EngineDeps): Engine {
     skills: new Skills(store, clock),
     upstream,
     lookup,
+    lookupFor,
+    profiles,
     desk: createDesk({
       store,
       clock,

@@ -8,16 +8,22 @@
  * `[asks]` and hidden tools come from the same policy decision a call would get, on the
  * source's default connection.
  *
+ * Each Lookup answers for one profile (engine/profiles/): only the tools and skills it shows are
+ * indexed, described and listed, so a hidden one reads exactly like one that does not exist. The
+ * profile is read again on every answer; an edit (by any process) rebuilds the index.
+ *
  * Skills join both: a search without `namespace` ranks them too and shows them after the tools
  * (search/skill-search.ts); `describe("skill:<name>")` answers a skill's SKILL.md and its files
  * (skills/skill-describe.ts), after any tools asked for in the same call, in the same budget.
  */
 
 import type { PolicyEffect } from './contracts/policy.ts';
+import { IMPLICIT_DEFAULT, type ProfileMode } from './contracts/profiles.ts';
 import type { Manifest, ManifestTool } from './contracts/sources.ts';
 import { HubError } from './errors.ts';
 import { decide } from './policy/decide.ts';
 import type { HubStore } from './ports.ts';
+import { ProfileView } from './profiles/profile-view.ts';
 import { parseSearchInput, SearchIndex, search } from './search/index.ts';
 import { rankSkills, skillLines } from './search/skill-search.ts';
 import { describeSkills, isSkillTarget, resolveSkills } from './skills/skill-describe.ts';
@@ -34,21 +40,38 @@ import type { HostWording } from './wording.ts';
 export class Lookup {
   readonly #store: HubStore;
   readonly #wording: HostWording;
+  readonly #viewOf: () => ProfileView;
   #index: SearchIndex | undefined;
+  /** The profile the index was built for (name and last edit): another one rebuilds it. */
+  #indexedFor = '';
   readonly #indexed = new Map<string, number>();
 
-  constructor(store: HubStore, wording: HostWording) {
+  /** `view` reads the profile this Lookup answers for (every answer asks it); absent: everything. */
+  constructor(store: HubStore, wording: HostWording, view?: () => ProfileView) {
     this.#store = store;
     this.#wording = wording;
+    this.#viewOf = view ?? (() => EVERYTHING);
+  }
+
+  #skills() {
+    const view = this.#viewOf();
+    return this.#store.listSkills().filter((skill) => view.skill(skill.name));
+  }
+
+  #sources(view: ProfileView): string[] {
+    return this.#store
+      .listSources()
+      .map((source) => source.namespace)
+      .filter((namespace) => view.namespace(namespace));
   }
 
   /** The plain-text answer of `search` (spec: The MCP surface, search), tools first, then skills. */
   search(input: unknown): string {
     const { query, namespace, limit } = parseSearchInput(input);
-    const skills = namespace === undefined ? this.#store.listSkills() : [];
+    const skills = namespace === undefined ? this.#skills() : [];
     if (skills.length === 0) return this.#searchTools(input);
     const text = query.trim();
-    const hasTools = this.#current().namespaces().length > 0 || this.#store.listSources().length > 0;
+    const hasTools = this.#current().namespaces().length > 0 || this.#sources(this.#viewOf()).length > 0;
     const tools = hasTools ? this.#searchTools(input) : '';
     if (text === '') {
       const line = `skills  ${skills.length} ${skills.length === 1 ? 'skill' : 'skills'}: search by what they are for, read one with describe("skill:<name>")`;
@@ -64,18 +87,20 @@ export class Lookup {
 
   #searchTools(input: unknown): string {
     const index = this.#current();
+    const view = this.#viewOf();
     const manifests = new Map<string, Manifest>();
     const manifestOf = (namespace: string) => {
       let manifest = manifests.get(namespace);
       if (!manifest) {
-        manifest = this.#store.getManifest(namespace);
+        const stored = this.#store.getManifest(namespace);
+        manifest = stored && view.manifest(stored);
         if (manifest) manifests.set(namespace, manifest);
       }
       return manifest;
     };
     const rules = this.#store.listPolicyRules();
     return search(index, input, {
-      sources: () => this.#store.listSources().map((source) => source.namespace),
+      sources: () => this.#sources(view),
       signatureOf: (tool: ManifestTool) => signatureLine(tool, manifestOf(namespaceOf(tool.address))),
       effectOf: (tool: ManifestTool): PolicyEffect => {
         const connection =
@@ -105,7 +130,7 @@ export class Lookup {
   #describeToolsAndSkills(targets: readonly string[], budgetTokens: number | undefined): string {
     const skillTargets = targets.filter(isSkillTarget);
     if (skillTargets.length === 0) {
-      return describeTargets(this.#store.listManifests(), targets, budgetTokens ? { budgetTokens } : {}).text;
+      return describeTargets(this.#manifests(), targets, budgetTokens ? { budgetTokens } : {}).text;
     }
     if (targets.length > MAX_TARGETS) {
       throw new HubError(
@@ -113,14 +138,14 @@ export class Lookup {
         `describe takes 1 to ${MAX_TARGETS} targets; got ${targets.length}. Describe more in several calls.`,
       );
     }
-    const skills = resolveSkills(this.#store.listSkills(), skillTargets);
+    const skills = resolveSkills(this.#skills(), skillTargets);
     const budget = budgetTokens ?? DEFAULT_BUDGET_TOKENS;
     const toolTargets = targets.filter((target) => !isSkillTarget(target));
     // Tools asked for with skills take their share first (half the budget at most), then the skills the rest.
     const tools =
       toolTargets.length === 0
         ? ''
-        : describeTargets(this.#store.listManifests(), toolTargets, {
+        : describeTargets(this.#manifests(), toolTargets, {
             budgetTokens: Math.max(1, Math.floor(budget / 2)),
           }).text;
     const left = budget - countTokens(tools) - (tools === '' ? 0 : 1);
@@ -130,19 +155,53 @@ export class Lookup {
 
   /** The hub's skills by name and description (for the MCP resources list). */
   skills(): { name: string; description: string }[] {
-    return this.#store.listSkills().map(({ name, description }) => ({ name, description }));
+    return this.#skills().map(({ name, description }) => ({ name, description }));
   }
 
-  /** A skill's SKILL.md as it was added, or undefined when the hub holds none of that name. */
+  /** A skill's SKILL.md as it was added, or undefined when the hub holds none of that name (or the profile hides it). */
   skillText(name: string): string | undefined {
-    return this.#store.getSkill(name)?.text;
+    return this.#viewOf().skill(name) ? this.#store.getSkill(name)?.text : undefined;
   }
 
-  /** The index, brought up to date with the store's manifests. */
+  /** How the profile serves its tools: the three tools of code mode, or each as its own (direct). */
+  mode(): ProfileMode {
+    return this.#viewOf().profile.mode;
+  }
+
+  /** The tools the profile shows, as stored (scrubbed): what direct mode serves. */
+  tools(): ManifestTool[] {
+    return this.#manifests().flatMap((manifest) => manifest.tools);
+  }
+
+  /**
+   * Changes whenever what the profile shows may have: the profile edited, a source's manifest
+   * added, refreshed or removed (by any process; the store is shared).
+   */
+  stamp(): string {
+    const view = this.#viewOf();
+    const versions = this.#store
+      .listManifestVersions()
+      .map(({ namespace, fetchedAt }) => `${namespace}@${fetchedAt}`);
+    return [`${view.profile.name}@${view.profile.updatedAt}`, ...versions].join(' ');
+  }
+
+  /** The stored manifests, with only the tools the profile shows. */
+  #manifests() {
+    return this.#viewOf().manifests(this.#store.listManifests());
+  }
+
+  /** The index, brought up to date with the store's manifests and the profile. */
   #current(): SearchIndex {
-    const versions = this.#store.listManifestVersions();
+    const view = this.#viewOf();
+    const versions = this.#store.listManifestVersions().filter(({ namespace }) => view.namespace(namespace));
+    const profileKey = `${view.profile.name}@${view.profile.updatedAt}`;
+    if (this.#indexedFor !== profileKey) {
+      this.#index = undefined;
+      this.#indexed.clear();
+      this.#indexedFor = profileKey;
+    }
     if (!this.#index) {
-      this.#index = SearchIndex.build(this.#store.listManifests());
+      this.#index = SearchIndex.build(view.manifests(this.#store.listManifests()));
       for (const { namespace, fetchedAt } of versions) this.#indexed.set(namespace, fetchedAt);
       return this.#index;
     }
@@ -150,8 +209,10 @@ export class Lookup {
     for (const { namespace, fetchedAt } of versions) {
       live.add(namespace);
       if (this.#indexed.get(namespace) !== fetchedAt) {
-        const manifest = this.#store.getManifest(namespace);
+        const stored = this.#store.getManifest(namespace);
+        const manifest = stored && view.manifest(stored);
         if (manifest) this.#index.upsert(manifest);
+        else this.#index.remove(namespace);
         this.#indexed.set(namespace, fetchedAt);
       }
     }
@@ -164,6 +225,9 @@ export class Lookup {
     return this.#index;
   }
 }
+
+/** The view of a Lookup made without a profile: the implicit default, everything. */
+const EVERYTHING = new ProfileView(IMPLICIT_DEFAULT);
 
 function namespaceOf(address: string): string {
   return address.slice(0, address.indexOf('.'));

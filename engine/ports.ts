@@ -8,6 +8,7 @@ import type { Connection } from './contracts/connections.ts';
 import type { JsonValue } from './contracts/names.ts';
 import type { PageLink, PageLinkRedemption, PageSession } from './contracts/pages.ts';
 import type { PolicyRule } from './contracts/policy.ts';
+import type { Profile } from './contracts/profiles.ts';
 import type { Decision, HttpResponse, JournalEntry, PendingInput, Run, RunStatus } from './contracts/runs.ts';
 import type { Skill } from './contracts/skills.ts';
 import type { SourceDraftRecord } from './contracts/source-drafts.ts';
@@ -224,6 +225,16 @@ export interface HubStore {
   listSkills(): Skill[];
   /** Forgets a skill; false when there was none. */
   removeSkill(name: string): boolean;
+  /** Stores a new profile. A name already held is a `conflict`. */
+  addProfile(profile: Profile): void;
+  /** Stores a profile whole, replacing the one of that name if any (an edit, or `default`'s first). */
+  putProfile(profile: Profile): void;
+  /** A stored profile; `default` has none until it is edited (engine/profiles/ fills it in). */
+  getProfile(name: string): Profile | undefined;
+  /** Every stored profile, by name. */
+  listProfiles(): Profile[];
+  /** Forgets a profile; false when there was none. */
+  removeProfile(name: string): boolean;
   /** Keeps a tool result out of line for its run (which must exist); a second one with the same handle is a conflict. */
   putResultBlob(blob: ResultBlob): void;
   getResultBlobInfo(handle: string): ResultBlobInfo | undefined;

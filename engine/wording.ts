@@ -51,4 +51,8 @@ export interface HostWording {
   apiServer: string;
   /** After "pick another ": where a person chooses the namespace of a source being added. */
   otherNamespace: string;
+  /** After "… no profile X; ": how a person sees the hub's profiles. */
+  listProfiles: string;
+  /** After "… no skill X; ": how a person sees the hub's skills. */
+  listSkills: string;
 }

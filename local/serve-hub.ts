@@ -3,9 +3,13 @@
  * client prompt and the approval page wired in, over stdio for one harness session or over HTTP
  * on loopback (with the pages beside /mcp), or the pages alone as the hub's page host
  * (local/pages/serve-pages.ts); with runs and page links swept while it serves (expiry, 7-day
- * retention). `capabilities hub serve` (local/cli/hub-serve.ts)
+ * retention). Each serves one profile: stdio the one it was given (its direct tools followed in the
+ * shared store), HTTP that one at /mcp and every profile at /mcp/<name>.
+ * `capabilities hub serve` (local/cli/hub-serve.ts)
  * checks its options and calls `serveHub`; the hub is opened by `openHub` like every command's.
  */
+import type { McpHttpHandler } from '@modelcontextprotocol/server';
+import { isHubError } from '../engine/errors.ts';
 import { inertLine, inertText } from '../engine/inert.ts';
 import type { SurfaceDeps, SurfacePages } from '../engine/surface/index.ts';
 import { cryptoRandom, systemClock } from '../engine/system.ts';
@@ -65,6 +69,7 @@ async function surfaceDeps(
   open: OpenHub,
   profile: string,
   pages: SurfacePages | undefined,
+  watch = false,
 ): Promise<SurfaceDeps> {
   const [{ engineSurfaceDeps }, { ClientPrompt }] = await Promise.all([
     import('../engine/surface/index.ts'),
@@ -86,8 +91,81 @@ async function surfaceDeps(
     profile,
     prompt,
     log: logToStderr,
+    ...(watch ? { watch: pollStore } : {}),
     ...(pages ? { pages } : {}),
   });
+}
+
+/** How often a stdio server looks at the shared store for a change to its direct tools. */
+const WATCH_EVERY_MS = 1_000;
+
+/**
+ * Notices a change another process made to the store (a source added, refreshed or removed, the
+ * profile edited) by reading the profile's stamp now and then: the store has no way to call a
+ * process back, and the read is two small queries.
+ */
+function pollStore(stamp: () => string, changed: () => void): () => void {
+  let last = '';
+  let failing = '';
+  const look = () => {
+    try {
+      const now = stamp();
+      failing = '';
+      if (now === last) return;
+      last = now;
+      changed();
+    } catch (error) {
+      // Said once per different failure (a profile removed meanwhile fails every time after).
+      const message = error instanceof Error ? error.message : String(error);
+      if (message !== failing) logToStderr('reading the profile for its tools failed', error);
+      failing = message;
+    }
+  };
+  try {
+    last = stamp();
+  } catch {
+    // the first look reports it
+  }
+  const timer = setInterval(look, WATCH_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/**
+ * `/mcp` (the profile `serve` was given) and `/mcp/<profile>` for every other profile: a handler
+ * per profile, made on its first request and made again once the profile was edited (its mode
+ * may have changed). An unknown profile is a 404 whose message says how to list them.
+ */
+async function profileEndpoints(open: OpenHub, profile: string, pages: SurfacePages | undefined) {
+  const { createMcpHttpHandler } = await import('../engine/surface/index.ts');
+  const handlers = new Map<string, { edited: number; handler: McpHttpHandler }>();
+  const handlerOf = async (name: string): Promise<McpHttpHandler> => {
+    const edited = open.engine.profiles.get(name).updatedAt;
+    const known = handlers.get(name);
+    if (known && known.edited === edited) return known.handler;
+    const handler = createMcpHttpHandler(await surfaceDeps(open, name, pages));
+    handlers.set(name, { edited, handler });
+    if (known) void known.handler.close();
+    return handler;
+  };
+  const PREFIX = '/mcp/';
+  return {
+    fetch: async (request: Request): Promise<Response> => {
+      const path = new URL(request.url).pathname;
+      const name = path.startsWith(PREFIX) ? decodeURIComponent(path.slice(PREFIX.length)) : profile;
+      let handler: McpHttpHandler;
+      try {
+        handler = await handlerOf(name);
+      } catch (error) {
+        if (!isHubError(error, 'not_found')) throw error;
+        return Response.json({ error: { code: 'not_found', message: error.message } }, { status: 404 });
+      }
+      return handler.fetch(request);
+    },
+    close: async () => {
+      await Promise.all([...handlers.values()].map(({ handler }) => handler.close()));
+    },
+  };
 }
 
 /** How often a serving process sweeps runs (expired requests, runs past retention). */
@@ -122,34 +200,29 @@ async function serveStdio(open: OpenHub, profile: string): Promise<void> {
   ]);
   // This session may end before the person decides, so its pages are the page host's.
   const pages = await approvalPages(open, () => ensurePageHost(homePaths(), open.local));
-  const session = serveMcpStdio(await surfaceDeps(open, profile, pages));
+  const session = serveMcpStdio(await surfaceDeps(open, profile, pages, true));
   await Promise.race([session.closed, stopSignal()]);
   await session.close();
 }
 
 async function serveHttp(open: OpenHub, profile: string, out: Output, port: number | undefined) {
-  const [
-    { serveHttp: listen },
-    { createMcpHttpHandler },
-    { homePaths },
-    { CHECKOUT_BIN, setupSnippets },
-    { localPages },
-  ] = await Promise.all([
-    import('./server.ts'),
-    import('../engine/surface/index.ts'),
-    import('./home.ts'),
-    import('./setup-snippets.ts'),
-    import('./pages/local-pages.ts'),
-  ]);
+  const [{ serveHttp: listen }, { homePaths }, { CHECKOUT_BIN, setupSnippets }, { localPages }] =
+    await Promise.all([
+      import('./server.ts'),
+      import('./home.ts'),
+      import('./setup-snippets.ts'),
+      import('./pages/local-pages.ts'),
+    ]);
   // This process serves its own pages, beside /mcp; its URL is known once it listens.
   let base: string | undefined;
   const pages = await approvalPages(open, async () => {
     if (!base) throw new Error('the server is not listening yet');
     return base;
   });
-  const mcp = createMcpHttpHandler(await surfaceDeps(open, profile, pages));
+  const mcp = await profileEndpoints(open, profile, pages);
   const server: RunningServer = await listen(open.local, port ?? open.local.httpPort, {
     mcp: mcp.fetch,
+    mcpProfiles: true,
     pages: localPages(open),
   });
   base = server.url;

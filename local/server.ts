@@ -22,6 +22,8 @@ export interface RunningServer {
 /** What a loopback server serves besides /healthz: the MCP surface, the pages, or both. */
 export interface LoopbackRoutes {
   mcp?: AppOptions['mcp'];
+  /** Also routes `/mcp/<profile>` to `mcp`. */
+  mcpProfiles?: boolean;
   pages?: AppOptions['pages'];
 }
 
@@ -58,6 +60,7 @@ export function serveHttp(hub: LocalHub, port: number, routes: LoopbackRoutes): 
         token: hub.token,
         allowedHosts: [`${LOOPBACK}:${bound}`, `localhost:${bound}`],
         ...(routes.mcp ? { mcp: routes.mcp } : {}),
+        ...(routes.mcpProfiles ? { mcpProfiles: true } : {}),
         ...(routes.pages ? { pages: routes.pages } : {}),
       });
       resolve({

@@ -25,9 +25,9 @@ export interface SetupTarget {
   home?: string | undefined;
 }
 
-const STDIO_ARGS = ['hub', 'serve', '--stdio', '--profile', 'default'] as const;
+const STDIO_ARGS = ['hub', 'serve', '--stdio', '--profile'] as const;
 
-/** The stdio entry every harness runs: `bin hub serve --stdio --profile default`, plus the home. */
+/** The stdio entry every harness runs: `bin hub serve --stdio --profile <name>`, plus the home. */
 export interface StdioEntry {
   command: string;
   args: string[];
@@ -35,11 +35,14 @@ export interface StdioEntry {
   env?: Record<string, string>;
 }
 
-/** The entry that launches this hub's stdio surface by `bin`, with CAPABILITIES_HOME when given. */
-export function stdioEntry(bin: string, home?: string): StdioEntry {
+/**
+ * The entry that launches this hub's stdio surface by `bin` for `profile` (default: `default`),
+ * with CAPABILITIES_HOME when given.
+ */
+export function stdioEntry(bin: string, home?: string, profile = 'default'): StdioEntry {
   return {
     command: bin,
-    args: [...STDIO_ARGS],
+    args: [...STDIO_ARGS, profile],
     ...(home === undefined ? {} : { env: { CAPABILITIES_HOME: resolve(home) } }),
   };
 }

@@ -26,4 +26,6 @@ export const localWording: HostWording = {
   openDashboard: 'run `capabilities hub dashboard` in a terminal',
   apiServer: 'with `capabilities hub add --server <url>`',
   otherNamespace: 'with `capabilities hub add --namespace <name>`',
+  listProfiles: 'list profiles with `capabilities hub profiles list`',
+  listSkills: 'list skills with `capabilities hub skills list`',
 };

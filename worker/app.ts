@@ -44,6 +44,11 @@ export interface AppOptions {
   pages?: (request: Request) => Response | Promise<Response>;
   /** The largest /mcp request body (default: the surface's own MAX_REQUEST_BYTES, 1 MiB). */
   mcpMaxBytes?: number;
+  /**
+   * Also serves `/mcp/<profile>` through `mcp`, behind the same guards: each profile's own endpoint
+   * (the handler reads the profile from the path; `/mcp` is `default`'s). The local host only.
+   */
+  mcpProfiles?: boolean;
 }
 
 export function createApp(options: AppOptions): Hono {
@@ -79,6 +84,8 @@ export function createApp(options: AppOptions): Hono {
   };
 
   if (options.mcp) mcpRoute(app, options.mcp, options.mcpMaxBytes, bearer);
+  if (options.mcp && options.mcpProfiles)
+    mcpRoute(app, options.mcp, options.mcpMaxBytes, bearer, '/mcp/:profile');
 
   // The pages answer every other path behind their own session (a bearer token is for programs,
   // a page session for a person); without pages, every other path needs the token.
@@ -93,7 +100,7 @@ export function createApp(options: AppOptions): Hono {
 }
 
 /**
- * `/mcp` on `app`: the MCP surface behind `guards` (the bearer token here; the Worker's OAuth
+ * `/mcp` (or `path`) on `app`: the MCP surface behind `guard` (the bearer token here; the Worker's OAuth
  * provider checks its tokens before its handler runs), with the body limit refused before
  * anything reads the body (the connection closes, since the rest of the body is unread).
  */
@@ -101,7 +108,8 @@ export function mcpRoute(
   app: Hono,
   mcp: (request: Request) => Promise<Response>,
   maxBytes: number = MAX_REQUEST_BYTES,
-  ...guards: MiddlewareHandler[]
+  guard?: MiddlewareHandler,
+  path = '/mcp',
 ): void {
   const tooLarge = bodyLimit({
     maxSize: maxBytes,
@@ -116,8 +124,8 @@ export function mcpRoute(
         { connection: 'close' },
       ),
   });
-  for (const guard of guards) app.use('/mcp', guard);
-  app.all('/mcp', tooLarge, (c) => mcp(c.req.raw));
+  if (guard) app.use(path, guard);
+  app.all(path, tooLarge, (c) => mcp(c.req.raw));
 }
 
 function originAllowed(origin: string, allowed: ReadonlySet<string>): boolean {

@@ -27,6 +27,7 @@ import type {
   SandboxHost,
   SandboxLookup,
 } from '../ports.ts';
+import type { ProfileView } from '../profiles/profile-view.ts';
 import { sandboxPart } from '../sandbox/limits.ts';
 import { NO_SCRUBBING, type SecretScrubbing } from '../secrets/hub-secrets.ts';
 import type { HostWording } from '../wording.ts';
@@ -48,8 +49,14 @@ export interface RunsDeps {
   upstream: UpstreamCall;
   /** Makes an OAuth connection ready before a call on it starts (call-gate.ts). */
   ready?: GateDeps['ready'];
-  /** `hub.search` / `hub.describe` inside the guest: the same text as the MCP tools. */
-  lookup: (request: HubLookup) => ReturnType<SandboxHost['lookup']>;
+  /** `hub.search` / `hub.describe` inside the guest: the same text as the MCP tools of the run's profile. */
+  lookup: (request: HubLookup, profile: string) => ReturnType<SandboxHost['lookup']>;
+  /**
+   * What the run's profile shows (engine/profiles/), read at each attempt: the sandbox is given
+   * only its visible tools, so code calling a hidden one fails as for a tool that does not exist.
+   * Absent: every tool.
+   */
+  view?: (profile: string) => ProfileView;
   limits?: Partial<RunLimits>;
   /**
    * Every secret the hub holds: a run's result, logs and error are scrubbed before they are
@@ -264,14 +271,16 @@ export class Runs {
       },
       // `hub.read` reads a large result of this run (result-handles.ts); the rest are the hub's.
       lookup: async (request: SandboxLookup) =>
-        request.kind === 'read' ? readResult(store, run.id, request, reads) : this.#deps.lookup(request),
+        request.kind === 'read'
+          ? readResult(store, run.id, request, reads)
+          : this.#deps.lookup(request, run.profile),
     };
     const outcome = await sandbox.run(
       {
         runId: run.id,
         attempt: run.attempts,
         code: run.code,
-        namespaces: this.#namespaces(),
+        namespaces: this.#namespaces(run.profile),
         seed: run.seed,
         clockOrigin: run.clockOrigin,
         limits: sandboxPart(this.#limits),
@@ -287,9 +296,10 @@ export class Runs {
     return this.envelope(run.id);
   }
 
-  #namespaces(): Record<string, string[]> {
+  #namespaces(profile: string): Record<string, string[]> {
     const namespaces: Record<string, string[]> = {};
-    for (const manifest of this.#deps.store.listManifests()) {
+    const manifests = this.#deps.store.listManifests();
+    for (const manifest of this.#deps.view ? this.#deps.view(profile).manifests(manifests) : manifests) {
       namespaces[manifest.namespace] = manifest.tools.map((tool) =>
         tool.address.slice(manifest.namespace.length + 1),
       );

@@ -295,3 +295,18 @@ export const hubResultBlobChunks = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.handle, t.position] })],
 );
+
+/**
+ * The hub's profiles (contracts/profiles.ts): curated views, one row each. A list column that is
+ * NULL means "all" (every namespace, every tool of them, every skill). `default` has a row only
+ * once it was edited. Added in 0011.
+ */
+export const hubProfiles = sqliteTable('hub_profiles', {
+  name: text('name').primaryKey(),
+  mode: text('mode', { enum: ['code', 'direct'] }).notNull(),
+  namespaces: json<string[]>('namespaces'),
+  tools: json<string[]>('tools'),
+  skills: json<string[]>('skills'),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});

@@ -1,6 +1,6 @@
 /**
  * The MCP surface: one McpServer factory that every transport uses (stdio, loopback HTTP, the
- * Worker's /mcp). It registers exactly three tools, `search`, `describe` and `execute`, with the
+ * Worker's /mcp), for one profile. In code mode it registers exactly three tools, `search`, `describe` and `execute`, with the
  * spec's descriptions, zod input schemas, annotations and, for `execute`, the ExecuteEnvelope as
  * output schema; and the server instructions. It depends on no runtime: the hub reaches it only
  * through `SurfaceDeps`.
@@ -12,6 +12,9 @@
  *   and destructive: the code may call any of the user's tools, writes included. Every write
  *   still asks a person through the hub's policy; the hint only tells the client the truth, so a
  *   client that auto-runs read-only tools never auto-runs `execute`.
+ *
+ * In direct mode (direct-tools.ts) each tool the profile shows is an MCP tool of its own, whose
+ * call is a one-call run through the same flow as `execute`.
  *
  * Results: `search` and `describe` answer plain text. `execute` answers the envelope as
  * structuredContent plus one compact line of text (summary.ts), or, when the run waits for a
@@ -41,6 +44,7 @@ import {
   type SurfacePrompt,
   withPage,
 } from './approvals.ts';
+import { type RunFlow, registerDirectTools, type SurfaceDirect } from './direct-tools.ts';
 import { DescribeArgs, ExecuteArgs, type SearchArgs, SearchArgs as SearchArgsSchema } from './inputs.ts';
 import { summaryLine } from './summary.ts';
 import { errorResult, type ToolErrorResult, toolError } from './tool-errors.ts';
@@ -65,6 +69,11 @@ export interface SurfaceDeps {
   prompt?: SurfacePrompt;
   /** The host's approval page, opened for a waiting run the client cannot ask about (local hub). */
   pages?: SurfacePages;
+  /**
+   * Direct mode (direct-tools.ts): the profile's tools, each its own MCP tool, instead of search,
+   * describe and execute. Absent: code mode.
+   */
+  direct?: SurfaceDirect;
   /** The hub's skills, served as `skill://<name>` resources; absent: no resources capability. */
   skills?: SurfaceSkills;
   /** Where errors the model is not told about go, with their detail (the host scrubs and logs). */
@@ -97,10 +106,13 @@ const envelopeResult = (envelope: ExecuteEnvelope, wording: HostWording): Execut
   structuredContent: envelope,
 });
 
-/** A new McpServer with the three tools. Cheap: build one per connection or per HTTP request. */
+/**
+ * A new McpServer with the three tools (code mode) or the profile's own tools (direct mode).
+ * Cheap: build one per connection or per HTTP request.
+ */
 export function createMcpServer(deps: SurfaceDeps): McpServer {
   const log = deps.log ?? (() => {});
-  const guard = async <T>(tool: string, body: () => Promise<T>): Promise<T | ToolErrorResult> => {
+  const guard: Guard = async <T>(tool: string, body: () => Promise<T>): Promise<T | ToolErrorResult> => {
     try {
       return await body();
     } catch (error) {
@@ -112,8 +124,9 @@ export function createMcpServer(deps: SurfaceDeps): McpServer {
     { name: SERVER_NAME, version: deps.version },
     {
       instructions: INSTRUCTIONS,
-      // The three tools never change, so there is no list to watch.
-      capabilities: { tools: { listChanged: false } },
+      // The three tools never change, so there is no list to watch; a direct-mode profile's list
+      // follows its sources, and says when it changed.
+      capabilities: { tools: { listChanged: deps.direct !== undefined } },
       // Our inputs have a dozen members at most; a flood of them is refused before validation.
       maxToolInputElements: 256,
       // A requestState comes back through the client: the hub's prompt checks it before any tool
@@ -129,6 +142,33 @@ export function createMcpServer(deps: SurfaceDeps): McpServer {
     },
   );
 
+  // One flow for every call that runs code, execute's and a direct tool's alike: a retried call
+  // carries a person's answers (record them, resume that run); a new one starts its run. A run
+  // that waits for a person is asked about in the client's prompt when it can show one.
+  const flow: RunFlow = async (ctx, start) => {
+    const prompt: PromptFlow = { prompt: deps.prompt, server: server.server, ctx, resume: deps.resume };
+    const state = ctx.mcpReq.requestState<unknown>();
+    let envelope: ExecuteEnvelope;
+    if (typeof state === 'string') {
+      const retried = await answered(prompt, state);
+      envelope = retried.envelope;
+      if (!retried.askAgain) return { kind: 'envelope', envelope };
+    } else envelope = await start();
+    const prompted = await promptFor(prompt, envelope);
+    if (prompted) return { kind: 'prompt', result: prompted };
+    return { kind: 'envelope', envelope: await withPage(deps.pages, envelope, log) };
+  };
+
+  if (deps.direct) registerDirectTools(server, deps.direct, flow, guard, deps.wording);
+  else registerCodeTools(server, deps, flow, guard);
+  if (deps.skills) registerSkills(server, deps.skills);
+  return server;
+}
+
+type Guard = <T>(tool: string, body: () => Promise<T>) => Promise<T | ToolErrorResult>;
+
+/** Code mode: the three tools. */
+function registerCodeTools(server: McpServer, deps: SurfaceDeps, flow: RunFlow, guard: Guard): void {
   server.registerTool(
     'search',
     {
@@ -159,25 +199,16 @@ export function createMcpServer(deps: SurfaceDeps): McpServer {
     },
     ({ code, resume }, ctx) =>
       guard('execute', async (): Promise<ExecuteResult | InputRequiredResult | ToolErrorResult> => {
-        const flow: PromptFlow = { prompt: deps.prompt, server: server.server, ctx, resume: deps.resume };
-        const state = ctx.mcpReq.requestState<unknown>();
-        let envelope: ExecuteEnvelope;
-        if (typeof state === 'string') {
-          // The same call, retried with a person's answers: record them, resume the run here.
-          const retried = await answered(flow, state);
-          envelope = retried.envelope;
-          if (!retried.askAgain) return envelopeResult(envelope, deps.wording);
-        } else if (code !== undefined && resume === undefined) envelope = await deps.execute(code);
-        else if (resume !== undefined && code === undefined) envelope = await deps.resume(resume);
+        const retried = typeof ctx.mcpReq.requestState<unknown>() === 'string';
+        let start: () => Promise<ExecuteEnvelope>;
+        if (retried) start = () => Promise.reject(new Error('unreachable: a retried call resumes its run'));
+        else if (code !== undefined && resume === undefined) start = () => deps.execute(code);
+        else if (resume !== undefined && code === undefined) start = () => deps.resume(resume);
         else return errorResult('invalid_input: send exactly one of code or resume');
-        const prompted = await promptFor(flow, envelope);
-        if (prompted) return prompted;
-        return envelopeResult(await withPage(deps.pages, envelope, log), deps.wording);
+        const answer = await flow(ctx, start);
+        return answer.kind === 'envelope' ? envelopeResult(answer.envelope, deps.wording) : answer.result;
       }),
   );
-
-  if (deps.skills) registerSkills(server, deps.skills);
-  return server;
 }
 
 function registerSkills(server: McpServer, skills: SurfaceSkills): void {

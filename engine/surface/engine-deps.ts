@@ -11,11 +11,14 @@
  * agent session) answers status `running` with `retryAfterMs`: never `failed`, which a model
  * could take as a reason to run its writes again.
  */
+
+import { callCode } from '../address.ts';
 import type { ExecuteEnvelope } from '../contracts/envelope.ts';
 import { isHubError } from '../errors.ts';
 import { NO_SCRUBBING, type SecretScrubbing } from '../secrets/hub-secrets.ts';
 import type { HostWording } from '../wording.ts';
 import type { SurfaceDeps, SurfaceSkills } from './create-mcp-server.ts';
+import type { SurfaceDirect } from './direct-tools.ts';
 import type { SearchArgs } from './inputs.ts';
 
 /** The part of `Lookup` the surface uses. */
@@ -26,6 +29,22 @@ export interface SurfaceLookup {
   skills?(): { name: string; description: string }[];
   /** A skill's SKILL.md, for resources/read; undefined when there is no such skill. */
   skillText?(name: string): string | undefined;
+  /** How the profile serves its tools (absent: code mode). */
+  mode?(): 'code' | 'direct';
+  /** The tools the profile shows, for direct mode. */
+  tools?(): readonly DirectToolRecord[];
+  /** Changes whenever the profile's visible tools may have. */
+  stamp?(): string;
+}
+
+/** A stored tool as direct mode reads it (a ManifestTool is one). */
+export interface DirectToolRecord {
+  address: string;
+  title?: string | undefined;
+  description?: string | undefined;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown> | undefined;
+  annotations?: object | undefined;
 }
 
 /** The part of `Runs` the surface uses. */
@@ -41,6 +60,8 @@ export interface SurfaceRuns {
  */
 export interface EngineSurface {
   lookup: SurfaceLookup;
+  /** Search, describe and the tools for one profile (absent: `lookup` serves every profile). */
+  lookupFor?(profile: string): SurfaceLookup;
   /** The runs, started on first use (the sandbox is not needed to search). */
   runs(): Promise<SurfaceRuns>;
   /**
@@ -56,8 +77,14 @@ export interface EngineSurface {
 export interface SurfaceHost {
   /** The hub's version, reported as the server's. */
   version: string;
-  /** The profile the surface serves (M1: `default`). */
+  /** The profile the surface serves (absent: `default`); the host checked that it exists. */
   profile?: string;
+  /**
+   * Calls `changed` whenever `stamp()` may have moved, until stopped: the host's way to notice a
+   * change made by another process (the local stdio server polls the shared store). Absent: a
+   * direct-mode surface never says its list changed (an HTTP request reads the list anew).
+   */
+  watch?(stamp: () => string, changed: () => void): () => void;
   /** The host's client prompt (engine/runs/client-prompt.ts), for clients that declared form elicitation. */
   prompt?: SurfaceDeps['prompt'];
   /** The host's approval page (local/pages/), for clients it cannot prompt. */
@@ -82,13 +109,15 @@ export function engineSurfaceDeps(engine: EngineSurface, host: SurfaceHost): Sur
     scrubbing.refresh().catch(() => undefined);
     return scrubbing.scrubber.text(answer());
   };
-  const lookup = engine.lookup;
+  const profile = host.profile ?? 'default';
+  const lookup = engine.lookupFor?.(profile) ?? engine.lookup;
+  const direct = lookup.mode?.() === 'direct' ? directDeps(engine, lookup, profile, host) : undefined;
   return {
     version: host.version,
     wording: engine.wording,
-    search: (input) => scrubbed(() => engine.lookup.search(input)),
-    describe: (targets) => scrubbed(() => engine.lookup.describe(targets)),
-    execute: async (code) => (await engine.runs()).execute(code, host.profile ?? 'default'),
+    search: (input) => scrubbed(() => lookup.search(input)),
+    describe: (targets) => scrubbed(() => lookup.describe(targets)),
+    execute: async (code) => (await engine.runs()).execute(code, profile),
     resume: async (runId) => {
       const runs = await engine.runs();
       try {
@@ -113,9 +142,40 @@ export function engineSurfaceDeps(engine: EngineSurface, host: SurfaceHost): Sur
           ),
         }
       : {}),
+    ...(direct ? { direct } : {}),
     ...(host.prompt ? { prompt: host.prompt } : {}),
     ...(host.pages ? { pages: host.pages } : {}),
     ...(host.log ? { log: host.log } : {}),
+  };
+}
+
+/**
+ * Direct mode over the engine: the profile's tools as stored (manifests are stored scrubbed, and
+ * the text is scrubbed again on the way out), each call a one-call run of the profile.
+ */
+function directDeps(
+  engine: EngineSurface,
+  lookup: SurfaceLookup,
+  profile: string,
+  host: SurfaceHost,
+): SurfaceDirect {
+  const scrubbing = engine.secrets ?? NO_SCRUBBING;
+  const scrub = (value: string | undefined) =>
+    value === undefined ? undefined : scrubbing.scrubber.text(value);
+  return {
+    tools: () =>
+      (lookup.tools?.() ?? []).map((tool) => ({
+        address: tool.address,
+        title: scrub(tool.title),
+        description: scrub(tool.description),
+        inputSchema: tool.inputSchema,
+        outputSchema: tool.outputSchema,
+        annotations: tool.annotations ? { ...tool.annotations } : undefined,
+      })),
+    call: async (address, args) => (await engine.runs()).execute(callCode(address, args), profile),
+    ...(host.watch && lookup.stamp
+      ? { watch: (changed: () => void) => host.watch?.(() => lookup.stamp?.() ?? '', changed) ?? (() => {}) }
+      : {}),
   };
 }
 

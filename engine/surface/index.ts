@@ -11,10 +11,12 @@
  * Files: create-mcp-server.ts (the factory and SurfaceDeps), inputs.ts (input schemas),
  * wording.ts (everything the model reads), summary.ts (execute's line of text), tool-errors.ts
  * (errors at the edge), approvals.ts (a person's decision in the client's own prompt),
- * engine-deps.ts (deps from Lookup and Runs), http.ts (the fetch handler).
+ * engine-deps.ts (deps from Lookup and Runs), http.ts (the fetch handler), direct-tools.ts (a
+ * direct-mode profile: each visible tool its own MCP tool, each call a one-call run).
  */
 export { declaresFormElicitation, promptResult, type SurfacePages, type SurfacePrompt } from './approvals.ts';
 export { createMcpServer, SERVER_NAME, type SurfaceDeps } from './create-mcp-server.ts';
+export type { DirectTool, SurfaceDirect } from './direct-tools.ts';
 export {
   type EngineSurface,
   engineSurfaceDeps,

@@ -52,12 +52,24 @@ function connectionWait(
   return `the connection ${namespace}/${connection} must be signed in again (${wording.signInAgain(namespace, connection)})`;
 }
 
-function head(envelope: ExecuteEnvelope, wording: HostWording): string {
+/**
+ * What the model does next with a run that stopped: resume it with execute (code mode), or, for a
+ * direct tool's one-call run, let the person's decision make the call (calling again would be
+ * another run).
+ */
+type Next = 'resume' | 'direct';
+
+function head(envelope: ExecuteEnvelope, wording: HostWording, next: Next = 'resume'): string {
   const { runId, status } = envelope;
-  const resume = `call execute({ "resume": "${runId}" })`;
+  const resume =
+    next === 'resume'
+      ? `call execute({ "resume": "${runId}" })`
+      : `leave it to them: the call is made once they decide, and its result is kept in run ${runId}; do not call the tool again for it`;
   switch (status) {
     case 'running': {
       const seconds = Math.max(1, Math.round((envelope.retryAfterMs ?? 5_000) / 1000));
+      if (next === 'direct')
+        return `${runId} running: another attempt is running this run right now; nothing failed.`;
       return `${runId} running: another attempt is running this run right now; nothing failed and no call is made twice. ${resume.charAt(0).toUpperCase()}${resume.slice(1)} again in ${seconds} seconds for its outcome.`;
     }
     case 'completed':
@@ -87,7 +99,8 @@ function head(envelope: ExecuteEnvelope, wording: HostWording): string {
           .filter((p) => p.kind === 'connection')
           .map((p) => connectionWait(p.address, p.connection, wording)),
       );
-      return `${runId} awaiting_connection: ${[...waits].join('; ') || 'a connection waits for the user'}. Tell the user, then ${resume}.`;
+      const then = next === 'resume' ? resume : 'call the tool again';
+      return `${runId} awaiting_connection: ${[...waits].join('; ') || 'a connection waits for the user'}. Tell the user, then ${then}.`;
     }
     case 'cancelled':
       return `${runId} cancelled.${envelope.calls.length > 0 ? ` Calls that ran: ${callsMade(envelope.calls)}.` : ''}`;
@@ -97,8 +110,8 @@ function head(envelope: ExecuteEnvelope, wording: HostWording): string {
 }
 
 /** The envelope as one line for the model: never a URL, never a token, never a line break. */
-export function summaryLine(envelope: ExecuteEnvelope, wording: HostWording): string {
-  const parts = [head(envelope, wording)];
+export function summaryLine(envelope: ExecuteEnvelope, wording: HostWording, next: Next = 'resume'): string {
+  const parts = [head(envelope, wording, next)];
   if (envelope.logs && envelope.logs.length > 0) parts.push(`Logs: ${JSON.stringify(envelope.logs)}`);
   if (envelope.notices && envelope.notices.length > 0)
     parts.push(`Notices: ${JSON.stringify(envelope.notices)}`);
@@ -106,3 +119,7 @@ export function summaryLine(envelope: ExecuteEnvelope, wording: HostWording): st
   if (cut.length > 0) parts.push(`(${cut.join(' and ')} cut to the inline budget; return less)`);
   return parts.join(' ');
 }
+
+/** The line a direct tool answers for its one-call run when it did not complete (direct-tools.ts). */
+export const directSummaryLine = (envelope: ExecuteEnvelope, wording: HostWording): string =>
+  summaryLine(envelope, wording, 'direct');

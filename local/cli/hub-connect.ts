@@ -1,6 +1,7 @@
 /**
  * `capabilities hub connect | disconnect | rollback`: one `capabilities` entry into each harness
- * (Claude Code, Codex, Cursor, Claude Desktop), out again, or every harness file back to the
+ * (Claude Code, Codex, Cursor, Claude Desktop) serving one profile (`--profile`, default
+ * `default`), out again, or every harness file back to the
  * last snapshot byte for byte. The work is local/connect/; this file reads the options, checks
  * this checkout's CLI before connect writes anything, for `--replace` reads the hub's sources
  * (the hub must exist: it is never created here), asks before replacing an entry that differs,
@@ -24,6 +25,7 @@ interface EditOptions {
   client?: string;
   yes?: boolean;
   replace?: boolean;
+  profile?: string;
 }
 
 /** CAPABILITIES_HOME for the entry, when the hub is not at the default place (~/.capabilities). */
@@ -94,6 +96,24 @@ async function hubSources(out: Output): Promise<Source[]> {
   );
 }
 
+/**
+ * The profile the entry serves, checked before anything is written: `default` always exists; any
+ * other must be a profile of the hub at CAPABILITIES_HOME (which must exist: never created here).
+ */
+async function profileToServe(out: Output, profile: string | undefined): Promise<string> {
+  if (profile === undefined || profile === 'default') return 'default';
+  const { homePaths } = await import('../home.ts');
+  const paths = homePaths();
+  if (!existsSync(paths.hubFile)) {
+    throw new HubError(
+      'not_found',
+      `there is no hub at ${paths.hub}, so it has no profile "${profile}"; create it with \`capabilities hub init\`, then the profile with \`capabilities hub profiles create ${profile}\``,
+    );
+  }
+  const { withHub } = await import('../open-hub.ts');
+  return withHub(out, async ({ profiles }) => profiles.get(profile).name);
+}
+
 async function clientsOf(options: EditOptions): Promise<HarnessId[] | undefined> {
   if (options.client === undefined) return undefined;
   const { parseClients } = await import('../connect/harnesses.ts');
@@ -110,6 +130,11 @@ export function registerConnect(hub: Command): void {
     .option('--client <names>', clientHelp)
     .option('--yes', 'replace a different "capabilities" entry without asking')
     .option(
+      '--profile <name>',
+      'the profile the entry serves (see `capabilities hub profiles list`)',
+      'default',
+    )
+    .option(
       '--replace',
       'also turn off (remove) the direct entries of servers the hub already has as sources, so the agent sees each tool once, through the hub; `hub disconnect` puts them back',
     )
@@ -125,9 +150,10 @@ export function registerConnect(hub: Command): void {
           import('./review-prompt.ts'),
         ]);
       checkBin(CHECKOUT_BIN);
+      const profile = await profileToServe(out, options.profile);
       const replace = options.replace === true ? await hubSources(out) : undefined;
       const interaction = { yes: options.yes === true, input: out.options.input };
-      const stdio = stdioEntry(CHECKOUT_BIN, hubHomeToPass());
+      const stdio = stdioEntry(CHECKOUT_BIN, hubHomeToPass(), profile);
       const report = await connectHarnesses({
         place: place(),
         clients,

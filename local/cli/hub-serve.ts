@@ -10,8 +10,10 @@
  *
  * - `--stdio` is what harness configs launch: one process per session, stdout is the protocol,
  *   every note goes to stderr. It ends when the client closes stdin, or on SIGINT/SIGTERM.
+ * - `--profile <name>` picks the profile served (default: `default`); an unknown one is an error
+ *   listing the profiles.
  * - `--http` serves the one Hono app on 127.0.0.1 (bearer token, Host/Origin checks) with the
- *   surface at /mcp, stateless. After the listening line it prints how to connect Claude Code,
+ *   surface at /mcp, and each profile's at /mcp/<name>, stateless. After the listening line it prints how to connect Claude Code,
  *   Codex and Cursor (local/setup-snippets.ts; text mode only, never the token). It runs until
  *   SIGINT or SIGTERM.
  *
@@ -51,7 +53,11 @@ export function registerServe(hub: Command): void {
       'port to listen on with --http (default: httpPort in hub.json, 4790) or --pages (default: a free one)',
       parsePort,
     )
-    .option('--profile <name>', 'the profile to serve (only "default" for now)', 'default')
+    .option(
+      '--profile <name>',
+      'the profile to serve (see `capabilities hub profiles list`); with --http, the one at /mcp (every profile is at /mcp/<name>)',
+      'default',
+    )
     .action(async (options: ServeOptions, command: Command) => {
       const out = outputOf(command);
       // HubError, not InvalidArgumentError: main() prints a HubError's message (exit 2).
@@ -61,12 +67,6 @@ export function registerServe(hub: Command): void {
       if (options.stdio && options.port !== undefined) {
         throw new HubError('invalid_input', '--port goes with --http; --stdio has no port');
       }
-      if (options.profile !== 'default') {
-        throw new HubError(
-          'invalid_input',
-          `unknown profile "${options.profile}"; only "default" exists for now`,
-        );
-      }
       const [{ openHub }, { serveHub }] = await Promise.all([
         import('../open-hub.ts'),
         import('../serve-hub.ts'),
@@ -74,6 +74,9 @@ export function registerServe(hub: Command): void {
       const open = openHub(out);
       try {
         await open.ownSecretsRead;
+        // An unknown profile fails here, before anything is served: its message lists the
+        // profiles and names `capabilities hub profiles list` (the local wording).
+        if (!options.pages) open.engine.profiles.get(options.profile);
         const mode = options.stdio
           ? { kind: 'stdio' as const }
           : { kind: options.http ? ('http' as const) : ('pages' as const), port: options.port };

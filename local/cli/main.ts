@@ -17,6 +17,7 @@ import { registerHosted } from './hub-hosted.ts';
 import { registerHostedConfig } from './hub-hosted-config.ts';
 import { registerImport } from './hub-import.ts';
 import { registerInit } from './hub-init.ts';
+import { registerProfiles } from './hub-profiles.ts';
 import { registerRuns } from './hub-runs.ts';
 import { registerServe } from './hub-serve.ts';
 import { registerSkills } from './hub-skills.ts';
@@ -50,6 +51,7 @@ export function buildProgram(): Command {
   registerServe(hub);
   registerSources(hub);
   registerSkills(hub);
+  registerProfiles(hub);
   registerConnections(hub);
   registerRuns(hub);
   registerDashboard(hub);

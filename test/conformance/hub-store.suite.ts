@@ -3,7 +3,8 @@
  * local SQLite file) and test/workers/hub-store.test.ts (the HubObject Durable Object). Runs,
  * the journal and decisions are checked in hub-store-runs.suite.ts, page links and sessions in
  * hub-store-pages.suite.ts, source drafts in hub-store-drafts.suite.ts and refresh leases in
- * hub-store-leases.suite.ts, skills in hub-store-skills.suite.ts, with the same harness.
+ * hub-store-leases.suite.ts, skills in hub-store-skills.suite.ts, profiles in
+ * hub-store-profiles.suite.ts, with the same harness.
  */
 import { describe, expect, it } from 'vitest';
 import type { Connection } from '../../engine/contracts/connections.ts';
@@ -13,6 +14,7 @@ import { digest, fixtures, LATEST_SCHEMA_VERSION, rejectsWith, T0 } from './hub-
 import { describeDraftRecords } from './hub-store-drafts.suite.ts';
 import { describeLeaseRecords } from './hub-store-leases.suite.ts';
 import { describePageRecords } from './hub-store-pages.suite.ts';
+import { describeProfileRecords } from './hub-store-profiles.suite.ts';
 import { describeRunRecords } from './hub-store-runs.suite.ts';
 import { describeSkillRecords } from './hub-store-skills.suite.ts';
 
@@ -385,5 +387,6 @@ export function describeHubStore(h: HubStoreHarness): void {
     describeDraftRecords(check);
     describeLeaseRecords(check);
     describeSkillRecords(check);
+    describeProfileRecords(check);
   });
 }

@@ -11,7 +11,14 @@ import { expect } from 'vitest';
 import { addBoard, BIN, cli, cliEnv, REPO } from './cli-process.ts';
 
 export const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
-const MEMORY = join(REPO, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
+export const MEMORY = join(
+  REPO,
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-memory',
+  'dist',
+  'index.js',
+);
 
 /** Adds memory and board with `hub add --yes` (the review's proposals: reads run, writes ask). */
 export function addSources(home: string): { countFile: string; posts(): string[] } {
@@ -43,15 +50,16 @@ const stringEnv = (home: string, extra: Record<string, string> = {}): Record<str
 /** 'legacy' speaks 2025 (initialize); 'auto' negotiates 2026-07-28 with server/discover. */
 export type Era = 'legacy' | 'auto';
 
-/** The official v2 client on a fresh `capabilities hub serve --stdio --profile default`. */
+/** The official v2 client on a fresh `capabilities hub serve --stdio --profile <profile>` (default: `default`). */
 export async function stdioClient(
   home: string,
   era: Era,
   env: Record<string, string> = {},
+  profile = 'default',
 ): Promise<{ client: Client; stderr(): string }> {
   const transport = new StdioClientTransport({
     command: BIN,
-    args: ['hub', 'serve', '--stdio', '--profile', 'default'],
+    args: ['hub', 'serve', '--stdio', '--profile', profile],
     env: stringEnv(home, env),
     stderr: 'pipe',
   });
