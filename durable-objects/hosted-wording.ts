@@ -29,6 +29,6 @@ export const hostedWording: HostWording = {
   openDashboard: "sign in to the hub's dashboard again",
   apiServer: "in the add form's API base URL field",
   otherNamespace: 'namespace in the review',
-  listProfiles: 'the hosted hub serves its default profile only, so far',
-  listSkills: 'the hosted hub holds no skills yet',
+  listProfiles: 'The hosted hub serves its default profile only, so far.',
+  listSkills: 'The hosted hub holds no skills yet.',
 };

@@ -51,8 +51,8 @@ export interface HostWording {
   apiServer: string;
   /** After "pick another ": where a person chooses the namespace of a source being added. */
   otherNamespace: string;
-  /** After "… no profile X; ": how a person sees the hub's profiles. */
+  /** A whole sentence after "no profile X; profiles: a, b.": how a person sees the hub's profiles. */
   listProfiles: string;
-  /** After "… no skill X; ": how a person sees the hub's skills. */
+  /** A whole sentence after "no skill X; skills: a, b.": how a person sees the hub's skills. */
   listSkills: string;
 }

@@ -26,6 +26,6 @@ export const localWording: HostWording = {
   openDashboard: 'run `capabilities hub dashboard` in a terminal',
   apiServer: 'with `capabilities hub add --server <url>`',
   otherNamespace: 'with `capabilities hub add --namespace <name>`',
-  listProfiles: 'list profiles with `capabilities hub profiles list`',
-  listSkills: 'list skills with `capabilities hub skills list`',
+  listProfiles: 'List them with `capabilities hub profiles list`.',
+  listSkills: 'List them with `capabilities hub skills list`.',
 };

@@ -66,7 +66,7 @@ export class Profiles {
     const near = closest(name, names);
     throw new HubError(
       'not_found',
-      `no profile ${JSON.stringify(name)}${near.length > 0 ? ` (did you mean ${quoted(near)}?)` : ''}; profiles: ${names.join(', ')}. To see them, ${this.#wording.listProfiles}.`,
+      `no profile ${JSON.stringify(name)}${near.length > 0 ? ` (did you mean ${quoted(near)}?)` : ''}; profiles: ${names.join(', ')}. ${this.#wording.listProfiles}`,
     );
   }
 
@@ -192,7 +192,7 @@ export class Profiles {
       if (!skills.includes(skill)) {
         throw new HubError(
           'not_found',
-          `no skill ${JSON.stringify(skill)}${hint(skill, skills)}; skills: ${some(skills)}. To see them, ${this.#wording.listSkills}.`,
+          `no skill ${JSON.stringify(skill)}${hint(skill, skills)}; skills: ${some(skills)}. ${this.#wording.listSkills}`,
         );
       }
     }

@@ -73,7 +73,7 @@ describe('hub profiles', () => {
       ],
       [
         ['--skills', 'pdf-form'],
-        /no skill "pdf-form" \(did you mean "pdf-forms"\?\); skills: pdf-forms\. To see them, list skills with `capabilities hub skills list`/,
+        /no skill "pdf-form" \(did you mean "pdf-forms"\?\); skills: pdf-forms\. List them with `capabilities hub skills list`\./,
       ],
       [
         ['--namespaces', 'memory', '--tools', 'board.post'],
@@ -126,7 +126,7 @@ describe('hub profiles', () => {
     expect(await profiles()).toEqual([['default', 'code']]);
     const gone = await hub(['profiles', 'show', 'writer']);
     expect(gone.stderr).toMatch(
-      /no profile "writer"; profiles: default\. To see them, list profiles with `capabilities hub profiles list`/,
+      /no profile "writer"; profiles: default\. List them with `capabilities hub profiles list`\./,
     );
   }, 120_000);
 
@@ -135,7 +135,7 @@ describe('hub profiles', () => {
     const unknown = await hub(['serve', '--stdio', '--profile', 'nope']);
     expect(unknown.status).not.toBe(0);
     expect(unknown.stderr).toMatch(
-      /no profile "nope"; profiles: default\. To see them, list profiles with `capabilities hub profiles list`/,
+      /no profile "nope"; profiles: default\. List them with `capabilities hub profiles list`\./,
     );
 
     await ok(['profiles', 'create', 'writer', '--mode', 'direct', '--tools', 'board.post']);

@@ -87,11 +87,9 @@ describe('a profile in the engine', () => {
     expect(messages[0]).toMatch(
       /no namespace "githb" \(did you mean "github"\?\).*see the sources in the hub's dashboard/,
     );
-    expect(messages[2]).toMatch(
-      /no skill "nope"; skills: none yet\. To see them, see the skills in the hub's dashboard/,
-    );
+    expect(messages[2]).toMatch(/no skill "nope"; skills: none yet\. The hosted hub holds no skills yet\./);
     expect(messages[3]).toMatch(
-      /no profile "nope"; profiles: default\. To see them, see the profiles in the hub's dashboard/,
+      /no profile "nope"; profiles: default\. The hosted hub serves its default profile only, so far\./,
     );
     for (const message of messages) expect(message).not.toMatch(/capabilities hub|`/);
     expect(profiles.list().map((p) => p.name)).toEqual(['default']);
