@@ -10,6 +10,7 @@ import m0007 from './0007_refresh_leases.sql';
 import m0008 from './0008_draft_asks.sql';
 import m0009 from './0009_skills.sql';
 import m0010 from './0010_result_handles.sql';
+import m0011 from './0011_skill_files.sql';
 
   export default {
     journal,
@@ -24,7 +25,8 @@ m0006,
 m0007,
 m0008,
 m0009,
-m0010
+m0010,
+m0011
     }
   }
   
