@@ -1,10 +1,12 @@
 /**
  * `capabilities hub skills add | list | remove`: the skills the hub holds. `add` reads a folder
- * with a SKILL.md (local/skills/skill-folder.ts), and the engine judges it (engine/skills/): a new
- * skill is stored, the same one again changes nothing, a changed one (a new digest from the same
- * folder) is shown file by file and replaces the stored one only when the person accepts it (or
- * passes --yes), and a name another folder holds is refused with what to do. The files are data
- * the hub serves to agents, never code it runs.
+ * with a SKILL.md (local/skills/skill-folder.ts), or a git repository pinned to a commit,
+ * `<url>#<commit>` with `--path` for a folder inside it (local/skills/skill-git.ts), and the
+ * engine judges it (engine/skills/): a new skill is stored with its files, the same one again
+ * changes nothing, a changed one (a new digest from the same folder, or another commit of the same
+ * repository and path) is shown file by file and replaces the stored one only when the person
+ * accepts it (or passes --yes), and a name another folder holds is refused with what to do. The
+ * files are data the hub serves to agents, never code it runs.
  */
 import type { Command } from 'commander';
 import { HubError } from '../../engine/errors.ts';
@@ -13,6 +15,7 @@ import { hubAction } from './hub-action.ts';
 
 function changeLines(changes: SkillChanges): string[] {
   const lines: string[] = [];
+  if (changes.source) lines.push(`  from: ${changes.source.from} → ${changes.source.to}`);
   if (changes.description) {
     lines.push(
       `  description: ${JSON.stringify(changes.description.from)} → ${JSON.stringify(changes.description.to)}`,
@@ -24,6 +27,20 @@ function changeLines(changes: SkillChanges): string[] {
   return lines;
 }
 
+/** The files of the folder or pinned git repository `given`. */
+async function readBundle(given: string, path: string | undefined) {
+  const git = await import('../skills/skill-git.ts');
+  if (git.isGitUrl(given)) return git.readGitSkill(git.parseGitSkill(given, path));
+  if (path !== undefined) {
+    throw new HubError(
+      'invalid_input',
+      '--path is for a git URL; for a folder on disk, pass the folder that holds SKILL.md itself',
+    );
+  }
+  const { readSkillFolder } = await import('../skills/skill-folder.ts');
+  return readSkillFolder(given);
+}
+
 export function registerSkills(hub: Command): void {
   const skills = hub
     .command('skills')
@@ -31,19 +48,15 @@ export function registerSkills(hub: Command): void {
 
   skills
     .command('add')
-    .description('Add a skill from a folder with a SKILL.md, or review a changed one')
-    .argument('<folder>', 'the folder that holds SKILL.md')
+    .description(
+      'Add a skill from a folder with a SKILL.md, or from a git repository pinned to a commit (<url>#<commit>), or review a changed one',
+    )
+    .argument('<folder-or-url>', 'the folder that holds SKILL.md, or <git URL>#<40-hex commit>')
+    .option('--path <folder>', 'with a git URL: the folder inside the repository that holds SKILL.md')
     .option('--yes', 'accept a changed skill without asking')
     .action(
-      hubAction(async (out, folder: string, options: { yes?: boolean }) => {
-        if (/^[a-z][a-z0-9+.-]*:\/\//i.test(folder) || folder.startsWith('git@')) {
-          throw new HubError(
-            'invalid_input',
-            'adding a skill from a git URL is not supported yet: clone it at the commit you trust, then pass that folder',
-          );
-        }
-        const { readSkillFolder } = await import('../skills/skill-folder.ts');
-        const bundle = await readSkillFolder(folder);
+      hubAction(async (out, given: string, options: { yes?: boolean; path?: string }) => {
+        const bundle = await readBundle(given, options.path);
         return async ({ skills: hubSkills }) => {
           const plan = await hubSkills.plan(bundle);
           const { skill } = plan;
