@@ -5,13 +5,17 @@
  * engine judges it (engine/skills/): a new skill is stored with its files, the same one again
  * changes nothing, a changed one (a new digest from the same folder, or another commit of the same
  * repository and path) is shown file by file and replaces the stored one only when the person
- * accepts it (or passes --yes), and a name another folder holds is refused with what to do. The
- * files are data the hub serves to agents, never code it runs.
+ * accepts it (or passes --yes), and a name another folder holds is refused with what to do. After
+ * a connect, adding, changing or removing a skill also updates the copies in the harnesses'
+ * skill folders. The files are data the hub serves to agents, never code it runs.
  */
 import type { Command } from 'commander';
+import type { Engine } from '../../engine/engine.ts';
 import { HubError } from '../../engine/errors.ts';
 import type { SkillChanges } from '../../engine/skills/skills.ts';
+import type { SkillOutcome } from '../connect/skill-install.ts';
 import { hubAction } from './hub-action.ts';
+import type { Output } from './output.ts';
 
 function changeLines(changes: SkillChanges): string[] {
   const lines: string[] = [];
@@ -25,6 +29,19 @@ function changeLines(changes: SkillChanges): string[] {
   for (const path of changes.removed) lines.push(`  - ${path}`);
   for (const path of changes.changed) lines.push(`  ~ ${path}`);
   return lines;
+}
+
+/**
+ * After a skill was added, changed or removed: the copies `hub connect` installed into the
+ * harnesses' skill folders, brought in step (connect-skills.ts); notes what happened.
+ */
+async function installedNow(out: Output, engine: Engine): Promise<SkillOutcome[]> {
+  const { syncSkills, skillLines } = await import('./connect-skills.ts');
+  const outcomes = await syncSkills(engine);
+  const changed = outcomes.filter((o) => o.status !== 'unchanged');
+  if (changed.length > 0) out.note(['In the harnesses connected:', ...skillLines(changed)].join('\n'));
+  if (outcomes.some((o) => o.status === 'failed')) process.exitCode = 1;
+  return outcomes;
 }
 
 /** The files of the folder or pinned git repository `given`. */
@@ -57,18 +74,21 @@ export function registerSkills(hub: Command): void {
     .action(
       hubAction(async (out, given: string, options: { yes?: boolean; path?: string }) => {
         const bundle = await readBundle(given, options.path);
-        return async ({ skills: hubSkills }) => {
+        return async (engine) => {
+          const hubSkills = engine.skills;
           const plan = await hubSkills.plan(bundle);
           const { skill } = plan;
           const summary = { name: skill.name, files: skill.files.length, digest: skill.digest };
           switch (plan.kind) {
-            case 'new':
+            case 'new': {
               hubSkills.apply(plan);
+              const installed = await installedNow(out, engine);
               out.result(
-                { added: true, changed: false, ...summary },
+                { added: true, changed: false, ...summary, installed },
                 `Added skill "${skill.name}" (${skill.files.length} ${skill.files.length === 1 ? 'file' : 'files'}). Agents find it with search and read it with describe("skill:${skill.name}").`,
               );
               return;
+            }
             case 'unchanged':
               out.result(
                 { added: false, changed: false, ...summary },
@@ -97,8 +117,9 @@ export function registerSkills(hub: Command): void {
                 return;
               }
               hubSkills.apply(plan);
+              const installed = await installedNow(out, engine);
               out.result(
-                { added: false, changed: true, accepted: true, ...summary, changes: plan.changes },
+                { added: false, changed: true, accepted: true, ...summary, changes: plan.changes, installed },
                 `Updated skill "${skill.name}".`,
               );
               return;
@@ -138,9 +159,10 @@ export function registerSkills(hub: Command): void {
     .description('Remove a skill from the hub (its folder on disk is left as it is)')
     .argument('<name>')
     .action(
-      hubAction((out, name: string) => async ({ skills: hubSkills }) => {
-        hubSkills.remove(name);
-        out.result({ removed: true, name }, `Removed skill "${name}".`);
+      hubAction((out, name: string) => async (engine) => {
+        engine.skills.remove(name);
+        const installed = await installedNow(out, engine);
+        out.result({ removed: true, name, installed }, `Removed skill "${name}".`);
       }),
     );
 }
