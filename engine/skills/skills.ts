@@ -16,7 +16,8 @@ import { type SkillBundle, skillFromBundle } from './skill-bundle.ts';
 /** What adding a skill folder would do. */
 export type SkillPlan =
   | { kind: 'new'; skill: Skill; contents: readonly SkillFileData[] }
-  | { kind: 'unchanged'; skill: Skill }
+  /** The same files again; `contents` fills in a skill stored before the hub kept its files. */
+  | { kind: 'unchanged'; skill: Skill; contents: readonly SkillFileData[] }
   /** The same folder (or repository) with other contents: the person reviews `changes` before it replaces `previous`. */
   | {
       kind: 'changed';
@@ -58,7 +59,7 @@ export class Skills {
       return { kind: 'collision', skill, previous };
     }
     if (previous.digest === skill.digest && previous.source === skill.source) {
-      return { kind: 'unchanged', skill: previous };
+      return { kind: 'unchanged', skill: previous, contents };
     }
     return { kind: 'changed', skill, contents, previous, changes: changesOf(previous, skill) };
   }
@@ -70,6 +71,10 @@ export class Skills {
         this.#store.addSkill(plan.skill, plan.contents);
         return plan.skill;
       case 'unchanged':
+        // Added before the hub kept files: the same reviewed digest, so its files are stored now.
+        if (this.#store.getSkillContents(plan.skill.name)?.length === 0) {
+          this.#store.replaceSkill(plan.skill, plan.contents);
+        }
         return plan.skill;
       case 'changed': {
         const current = this.#store.getSkill(plan.skill.name);

@@ -89,12 +89,15 @@ export function registerSkills(hub: Command): void {
               );
               return;
             }
-            case 'unchanged':
+            case 'unchanged': {
+              hubSkills.apply(plan);
+              const installed = await installedNow(out, engine);
               out.result(
-                { added: false, changed: false, ...summary },
+                { added: false, changed: false, ...summary, installed },
                 `Skill "${skill.name}" is already in the hub, unchanged.`,
               );
               return;
+            }
             case 'collision':
               throw new HubError(
                 'conflict',

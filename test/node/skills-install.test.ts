@@ -11,6 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, cliEnv, REPO } from './cli-process.ts';
@@ -183,6 +184,27 @@ describe('J6: a skill added to the hub, in every connected harness', () => {
     for (const root of [claudeSkills(), agentSkills(), cursorSkills()]) {
       expect(existsSync(root) ? readdirSync(root) : []).toEqual([]);
     }
+  }, 120_000);
+
+  it('a skill stored before the hub kept files fails to install, saying how, until it is added again', () => {
+    const folder = folders.write('pdf-forms', PDF);
+    expect(hub(['hub', 'skills', 'add', folder]).status).toBe(0);
+    const db = new DatabaseSync(join(f.hub, 'hub', 'hub.db'));
+    db.exec('DELETE FROM hub_skill_files');
+    db.close();
+    const connect = hub(['hub', 'connect', '--client', 'claude-code']);
+    expect(connect.status).toBe(1);
+    expect(connect.stdout).toContain('pdf-forms: FAILED');
+    expect(connect.stdout).toContain(
+      "the hub has no copy of pdf-forms's files (it was added before they were kept)",
+    );
+    expect(existsSync(claudeSkills()) ? readdirSync(claudeSkills()) : []).toEqual([]);
+
+    const again = hub(['hub', 'skills', 'add', folder]);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toContain('already in the hub, unchanged');
+    expect(again.stderr).toContain('pdf-forms: installed');
+    expect(withoutMarker(tree(join(claudeSkills(), 'pdf-forms')))).toEqual(bytesOf(PDF));
   }, 120_000);
 
   it('connects without skills when there is no hub, creating none', () => {
