@@ -33,8 +33,18 @@ export async function connectSkills(
     import('../connect/skill-roots.ts'),
     import('../connect/skill-install.ts'),
   ]);
-  const skills = await withHub(out, async (engine) => hubSkillsOf(engine));
-  return installSkills(paths.hub, skillRootsFor(connected, place), skills);
+  try {
+    const skills = await withHub(out, async (engine) => hubSkillsOf(engine));
+    return installSkills(paths.hub, skillRootsFor(connected, place), skills);
+  } catch (error) {
+    return [notDone(paths.hub, connected, error)];
+  }
+}
+
+/** Skills could not be done at all (the hub did not open, the record did not read): one outcome saying why. */
+function notDone(where: string, harnesses: HarnessId[], error: unknown): SkillOutcome {
+  const message = error instanceof Error ? error.message : String(error);
+  return { root: where, harnesses, name: 'every skill', status: 'failed', message };
 }
 
 /** After disconnect: the copies the hub installed for the harnesses disconnected (or named). */
@@ -48,7 +58,11 @@ export async function disconnectSkills(
     import('../home.ts'),
     import('../connect/skill-install.ts'),
   ]);
-  return uninstallSkills(homePaths().hub, gone);
+  try {
+    return uninstallSkills(homePaths().hub, gone);
+  } catch (error) {
+    return [notDone(homePaths().hub, gone, error)];
+  }
 }
 
 /** After `hub skills add | remove`: the harnesses' copies in step with the hub, when any were installed. */
