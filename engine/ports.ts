@@ -10,7 +10,7 @@ import type { PageLink, PageLinkRedemption, PageSession } from './contracts/page
 import type { PolicyRule } from './contracts/policy.ts';
 import type { Profile } from './contracts/profiles.ts';
 import type { Decision, HttpResponse, JournalEntry, PendingInput, Run, RunStatus } from './contracts/runs.ts';
-import type { Skill } from './contracts/skills.ts';
+import type { Skill, SkillFileData } from './contracts/skills.ts';
 import type { SourceDraftRecord } from './contracts/source-drafts.ts';
 import type { Manifest, ManifestTool, Source, ToolReview } from './contracts/sources.ts';
 
@@ -216,14 +216,19 @@ export interface HubStore {
   /** Ends the refresh lease on `key` when `holder` holds it; another holder's lease, or none, is left as is. */
   releaseRefreshLease(key: string, holder: string): void;
 
-  /** Stores a new skill. A name already held is a `conflict`. */
-  addSkill(skill: Skill): void;
-  /** Replaces the skill of that name (a changed skill a person accepted); no error if none. */
-  replaceSkill(skill: Skill): void;
+  /**
+   * Stores a new skill with its files' bytes (exactly the manifest's files, else `invalid_input`),
+   * in one transaction. A name already held is a `conflict`.
+   */
+  addSkill(skill: Skill, contents: readonly SkillFileData[]): void;
+  /** Replaces the skill of that name and its files (a changed skill a person accepted); no error if none. */
+  replaceSkill(skill: Skill, contents: readonly SkillFileData[]): void;
   getSkill(name: string): Skill | undefined;
+  /** A skill's files with their bytes, by path; undefined when there is no such skill. */
+  getSkillContents(name: string): SkillFileData[] | undefined;
   /** Every skill, by name. */
   listSkills(): Skill[];
-  /** Forgets a skill; false when there was none. */
+  /** Forgets a skill and its files; false when there was none. */
   removeSkill(name: string): boolean;
   /** Stores a new profile. A name already held is a `conflict`. */
   addProfile(profile: Profile): void;

@@ -11,6 +11,7 @@ import m0008 from './0008_draft_asks.sql';
 import m0009 from './0009_skills.sql';
 import m0010 from './0010_result_handles.sql';
 import m0011 from './0011_profiles.sql';
+import m0012 from './0012_skill_files.sql';
 
   export default {
     journal,
@@ -26,7 +27,8 @@ m0007,
 m0008,
 m0009,
 m0010,
-m0011
+m0011,
+m0012
     }
   }
   

@@ -1,8 +1,9 @@
 /**
  * A skill the hub holds (spec: Concepts, "Package"; FAQ "Does it run skills?"): a folder with a
  * SKILL.md, whose YAML front matter names it and says what it is for, then its instructions, and
- * optional files beside it. The hub keeps SKILL.md's text and a manifest of every file (path,
- * size, SHA-256); the files are data it serves, never code it runs.
+ * optional files beside it. The hub keeps SKILL.md's text, a manifest of every file (path,
+ * size, SHA-256) and every file's bytes (`SkillFileData`, so `hub connect` can install it into a
+ * harness's skills folder); the files are data it serves, never code it runs.
  *
  * The hub's records, as zod 4 schemas: one definition per record.
  */
@@ -33,7 +34,10 @@ export const Skill = z.object({
   text: z.string(),
   /** Every file of the folder, SKILL.md included, sorted by path. */
   files: z.array(SkillFile).min(1),
-  /** Where it was added from: an absolute folder path. */
+  /**
+   * Where it was added from: an absolute folder path, or a git URL pinned to a commit,
+   * `<url>#<40-hex commit>`, with `:<path>` after when the skill is a folder inside the repository.
+   */
   source: z.string().min(1),
   /** SHA-256 over the manifest of files (engine/skills/skill-bundle.ts): changes when any file does. */
   digest: Sha256,
@@ -41,3 +45,21 @@ export const Skill = z.object({
   updatedAt: Timestamp,
 });
 export type Skill = z.infer<typeof Skill>;
+
+/** One file of a skill with its bytes: as the host read it, and as the store keeps it. */
+export interface SkillFileData {
+  /** Relative to the skill's folder, `/`-separated, as in the manifest. */
+  path: string;
+  data: Uint8Array;
+}
+
+const PINNED = /#[0-9a-f]{40}(?=:|$)/;
+
+/**
+ * What says two additions are the same skill from the same place: the source without its
+ * commit, so a new commit of the same repository (and path) is a change to review, not another
+ * skill. A folder path is its own origin.
+ */
+export function skillOrigin(source: string): string {
+  return source.startsWith('/') ? source : source.replace(PINNED, '');
+}

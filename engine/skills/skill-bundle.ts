@@ -8,7 +8,7 @@
  * depends on the paths and contents alone (not on the order the host listed them).
  */
 import { canonicalJson } from '../canonical-json.ts';
-import type { Skill, SkillFile } from '../contracts/skills.ts';
+import type { Skill, SkillFile, SkillFileData } from '../contracts/skills.ts';
 import { sha256Hex } from '../digest.ts';
 import { HubError } from '../errors.ts';
 import { hex } from '../hex.ts';
@@ -20,15 +20,11 @@ export const MAX_SKILL_BYTES = 1024 * 1024;
 export const MAX_SKILL_FILES = 256;
 export const SKILL_FILE = 'SKILL.md';
 
-/** One file of a skill folder as read: its relative path and its bytes. */
-export interface SkillFileData {
-  path: string;
-  data: Uint8Array;
-}
+export type { SkillFileData };
 
 /** What a skill folder holds, before the hub judged it. */
 export interface SkillBundle {
-  /** Where it was read from (an absolute folder path), for the record and for messages. */
+  /** Where it was read from (an absolute folder path, or a pinned git URL), for the record and for messages. */
   source: string;
   files: readonly SkillFileData[];
 }

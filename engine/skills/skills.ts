@@ -1,24 +1,32 @@
 /**
  * The hub's skills, as a person administers them: what adding a folder would do (a new skill, the
  * same one again, a changed one to review, or a name another folder already holds), then storing
- * it, listing and removing. A changed skill (a new digest from the same folder) is shown as a
- * change and replaces the stored one only once a person accepts it, as a changed tool is reviewed.
+ * it (its record and its files' bytes), listing and removing. A changed skill (a new digest from
+ * the same folder, or a new commit of the same git repository and path) is shown as a change and
+ * replaces the stored one only once a person accepts it, as a changed tool is reviewed.
  *
  * The host reads the folder and words the questions; the engine only judges and stores. A skill is
  * stored whole in one statement, so a failure leaves nothing half-added.
  */
-import type { Skill, SkillFile } from '../contracts/skills.ts';
+import { type Skill, type SkillFile, type SkillFileData, skillOrigin } from '../contracts/skills.ts';
 import { HubError } from '../errors.ts';
 import type { Clock, HubStore } from '../ports.ts';
 import { type SkillBundle, skillFromBundle } from './skill-bundle.ts';
 
 /** What adding a skill folder would do. */
 export type SkillPlan =
-  | { kind: 'new'; skill: Skill }
-  | { kind: 'unchanged'; skill: Skill }
-  /** The same folder with other contents: the person reviews `changes` before it replaces `previous`. */
-  | { kind: 'changed'; skill: Skill; previous: Skill; changes: SkillChanges }
-  /** Another folder's skill holds this name already. */
+  | { kind: 'new'; skill: Skill; contents: readonly SkillFileData[] }
+  /** The same files again; `contents` fills in a skill stored before the hub kept its files. */
+  | { kind: 'unchanged'; skill: Skill; contents: readonly SkillFileData[] }
+  /** The same folder (or repository) with other contents: the person reviews `changes` before it replaces `previous`. */
+  | {
+      kind: 'changed';
+      skill: Skill;
+      contents: readonly SkillFileData[];
+      previous: Skill;
+      changes: SkillChanges;
+    }
+  /** Another folder's (or repository's) skill holds this name already. */
   | { kind: 'collision'; skill: Skill; previous: Skill };
 
 /** Which files a changed skill added, removed or changed, by path. */
@@ -28,6 +36,8 @@ export interface SkillChanges {
   changed: string[];
   /** The description, when it changed. */
   description?: { from: string; to: string };
+  /** Where it comes from, when that changed (another commit of the same repository). */
+  source?: { from: string; to: string };
 }
 
 export class Skills {
@@ -42,20 +52,29 @@ export class Skills {
   /** Judges a folder the host read; HubError('invalid_input' or 'limit') when it is not a skill. */
   async plan(bundle: SkillBundle): Promise<SkillPlan> {
     const skill = await skillFromBundle(bundle, this.#clock.now());
+    const contents = bundle.files;
     const previous = this.#store.getSkill(skill.name);
-    if (!previous) return { kind: 'new', skill };
-    if (previous.source !== skill.source) return { kind: 'collision', skill, previous };
-    if (previous.digest === skill.digest) return { kind: 'unchanged', skill: previous };
-    return { kind: 'changed', skill, previous, changes: changesOf(previous, skill) };
+    if (!previous) return { kind: 'new', skill, contents };
+    if (skillOrigin(previous.source) !== skillOrigin(skill.source)) {
+      return { kind: 'collision', skill, previous };
+    }
+    if (previous.digest === skill.digest && previous.source === skill.source) {
+      return { kind: 'unchanged', skill: previous, contents };
+    }
+    return { kind: 'changed', skill, contents, previous, changes: changesOf(previous, skill) };
   }
 
   /** Stores what `plan` found: a new skill, or a changed one the person accepted. */
   apply(plan: SkillPlan): Skill {
     switch (plan.kind) {
       case 'new':
-        this.#store.addSkill(plan.skill);
+        this.#store.addSkill(plan.skill, plan.contents);
         return plan.skill;
       case 'unchanged':
+        // Added before the hub kept files: the same reviewed digest, so its files are stored now.
+        if (this.#store.getSkillContents(plan.skill.name)?.length === 0) {
+          this.#store.replaceSkill(plan.skill, plan.contents);
+        }
         return plan.skill;
       case 'changed': {
         const current = this.#store.getSkill(plan.skill.name);
@@ -66,7 +85,7 @@ export class Skills {
           );
         }
         const skill = { ...plan.skill, addedAt: plan.previous.addedAt };
-        this.#store.replaceSkill(skill);
+        this.#store.replaceSkill(skill, plan.contents);
         return skill;
       }
       case 'collision':
@@ -85,6 +104,11 @@ export class Skills {
     return this.#store.getSkill(name);
   }
 
+  /** A skill's files with their bytes (to install it into a harness); undefined when there is none. */
+  contents(name: string): SkillFileData[] | undefined {
+    return this.#store.getSkillContents(name);
+  }
+
   /** Forgets a skill; HubError('not_found') naming the skills there are. */
   remove(name: string): void {
     if (this.#store.removeSkill(name)) return;
@@ -100,6 +124,7 @@ function changesOf(previous: Skill, next: Skill): SkillChanges {
   const before = new Map(previous.files.map((file: SkillFile) => [file.path, file.sha256]));
   const after = new Map(next.files.map((file: SkillFile) => [file.path, file.sha256]));
   const changes: SkillChanges = {
+    ...(previous.source === next.source ? {} : { source: { from: previous.source, to: next.source } }),
     added: [...after.keys()].filter((path) => !before.has(path)),
     removed: [...before.keys()].filter((path) => !after.has(path)),
     changed: [...after.keys()].filter((path) => before.has(path) && before.get(path) !== after.get(path)),

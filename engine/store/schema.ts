@@ -268,6 +268,24 @@ export const hubSkills = sqliteTable('hub_skills', {
 });
 
 /**
+ * Each skill file's bytes (hub_skills holds the manifest), as base64 text: a file is at most a
+ * skill's 1 MiB, so its base64 stays under the 2 MB a Durable Object's SQLite value may take. Kept
+ * so `hub connect` can install the skill into harnesses and a push can carry it; data the hub
+ * serves, never code it runs. Written and removed with its skill, in one transaction. Added in
+ * 0012 (`skill_files`).
+ */
+export const hubSkillFiles = sqliteTable(
+  'hub_skill_files',
+  {
+    skill: text('skill').notNull(),
+    /** Relative to the skill's folder, as in the manifest. */
+    path: text('path').notNull(),
+    data: text('data').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.skill, t.path] })],
+);
+
+/**
  * Tool results too large to go inline (engine/runs/result-handles.ts), kept for their run and
  * deleted with it: one row per result (its handle), its scrubbed text in chunks of at most
  * 512K characters (1.5 MB of UTF-8 at most, under the 2 MB a Durable Object's SQLite value may

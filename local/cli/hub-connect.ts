@@ -6,8 +6,9 @@
  * this checkout's CLI before connect writes anything, for `--replace` reads the hub's sources
  * (the hub must exist: it is never created here), asks before replacing an entry that differs,
  * and prints one line per harness (with the entries `--replace` turned off and `disconnect` put
- * back), and for Antigravity, Hermes and pi the entry to add by hand. A harness that failed
- * makes the exit code 1 after the others were done.
+ * back), and for Antigravity, Hermes and pi the entry to add by hand. Connect then installs the
+ * hub's skills into the skill folders of the harnesses it connected, and disconnect takes them out
+ * (connect-skills.ts). A harness or skill that failed makes the exit code 1 after the others were done.
  */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -18,6 +19,7 @@ import { HubError } from '../../engine/errors.ts';
 import type { HarnessOutcome } from '../connect/connect.ts';
 import type { HarnessId, HarnessPlace } from '../connect/harnesses.ts';
 import type { PrintedEntry } from '../connect/printed-harnesses.ts';
+import type { SkillOutcome } from '../connect/skill-install.ts';
 import { outputOf } from './hub-action.ts';
 import type { Output } from './output.ts';
 
@@ -50,9 +52,11 @@ interface Report {
   snapshot?: string;
   /** Harnesses connect only tells about (Antigravity, Hermes, pi): the entry and its file. */
   printed?: PrintedEntry[];
+  /** The hub's skills installed (connect) or removed (disconnect), folder by folder. */
+  skills?: SkillOutcome[];
 }
 
-function printReport(out: Output, title: string, report: Report): void {
+async function printReport(out: Output, title: string, report: Report): Promise<void> {
   const lines = [title];
   for (const o of report.outcomes) {
     lines.push(`  ${o.title}: ${WORDS[o.status]}  ${o.file}`);
@@ -64,6 +68,10 @@ function printReport(out: Output, title: string, report: Report): void {
     lines.push(`  ${p.title}: not written; add this to ${p.file}, beside the servers already there:`);
     lines.push(...p.entry.split('\n').map((line) => `      ${line}`));
   }
+  if (report.skills?.length) {
+    const { skillLines } = await import('./connect-skills.ts');
+    lines.push(...skillLines(report.skills));
+  }
   if (report.outcomes.length === 0 && !report.printed?.length) {
     lines.push('  No harness found (Claude Code, Codex, Cursor, Claude Desktop); name one with --client.');
   }
@@ -72,7 +80,12 @@ function printReport(out: Output, title: string, report: Report): void {
       `The files as they were are in ${report.snapshot}; \`capabilities hub rollback\` puts them back.`,
     );
   out.result(report, lines.join('\n'));
-  if (report.outcomes.some((o) => o.status === 'failed')) process.exitCode = 1;
+  if (
+    report.outcomes.some((o) => o.status === 'failed') ||
+    report.skills?.some((s) => s.status === 'failed')
+  ) {
+    process.exitCode = 1;
+  }
 }
 
 /** The sources of the hub at CAPABILITIES_HOME, for --replace; a hub that does not exist is an error. */
@@ -172,7 +185,9 @@ export function registerConnect(hub: Command): void {
       });
       const { printedEntries } = await import('../connect/printed-harnesses.ts');
       const printed = clients === undefined ? printedEntries(place(), stdio) : [];
-      printReport(out, 'Connect:', printed.length === 0 ? report : { ...report, printed });
+      const { connectSkills } = await import('./connect-skills.ts');
+      const skills = await connectSkills(out, report.outcomes, place());
+      await printReport(out, 'Connect:', { ...report, ...(printed.length ? { printed } : {}), skills });
     });
 
   hub
@@ -194,7 +209,9 @@ export function registerConnect(hub: Command): void {
         hubDir: homePaths().hub,
         now: new Date(),
       });
-      printReport(out, 'Disconnect:', report);
+      const { disconnectSkills } = await import('./connect-skills.ts');
+      const skills = await disconnectSkills(report.outcomes, clients);
+      await printReport(out, 'Disconnect:', { ...report, skills });
     });
 
   hub

@@ -4,7 +4,8 @@
  * (files read, servers, errors with their line, skills), the plan (one proposed namespace per
  * server, duplicates merged with where each came from, the credentials each needs, by kind and
  * name only), then, unless --dry-run, one consent for what will run and be kept, one review of
- * every new tool, and the sources added (local/import/apply.ts). Harness files are only read.
+ * every new tool, and the sources added (local/import/apply.ts); then one consent for the new
+ * skills found and those added (local/import/apply-skills.ts). Harness files are only read.
  */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -12,6 +13,7 @@ import type { Command } from 'commander';
 import { HubError } from '../../engine/errors.ts';
 import { inertLine } from '../../engine/inert.ts';
 import type { ImportConsent, ImportOutcome } from '../import/apply.ts';
+import type { SkillImportOutcome } from '../import/apply-skills.ts';
 import { HARNESSES, type HarnessId } from '../import/found.ts';
 import type { ExistingSource, ImportItem, ImportPlan } from '../import/plan.ts';
 import type { HarnessScan } from '../import/read-harnesses.ts';
@@ -115,7 +117,10 @@ function foundLines({ scan, plan }: Found, heading: string): string[] {
     lines.push(`  already in the hub as ${inertLine(had.namespace)}: ${inertLine(names)}`);
   }
   if (scan.distinctSkills > 0) {
-    lines.push('', `${scan.distinctSkills} skills found; a later release imports them.`);
+    lines.push(
+      '',
+      `${count(scan.distinctSkills, 'skill')} found; the import adds each skill folder to the hub's skills.`,
+    );
   }
   return lines;
 }
@@ -206,7 +211,7 @@ async function dryRun(out: Output, from: readonly HarnessId[]): Promise<void> {
 export function importInto(out: Output, options: ImportOptions): OnHub {
   const from = harnessesOf(options.from);
   const ask = { yes: options.yes === true, input: out.options.input };
-  return async ({ sources, desk }) => {
+  return async ({ sources, desk, skills }) => {
     const [review, { applyImport }, { homeExposure, runsInside }, { homePaths }] = await Promise.all([
       import('./review-prompt.ts'),
       import('../import/apply.ts'),
@@ -249,8 +254,47 @@ export function importInto(out: Output, options: ImportOptions): OnHub {
       review: (items) => review.decideReview(items, ask, out),
       progress: (line) => out.note(line),
     });
-    out.result({ ...foundJson(found), outcome }, outcomeLines(outcome).join('\n'));
+    const skillOutcome =
+      outcome.status === 'cancelled'
+        ? undefined
+        : await (await import('../import/apply-skills.ts')).importSkills({
+            skills,
+            paths: [...new Set(found.scan.harnesses.flatMap((h) => h.skillPaths))].sort(),
+            consent: async (listed) => {
+              out.note(
+                [
+                  'To import skills, the hub will keep a copy of these folders (data it serves, never runs):',
+                  ...listed.map((s) => `  ${inertLine(s.name)}  from ${inertLine(s.from)}`),
+                ].join('\n'),
+              );
+              return review.confirmOrYes(
+                ask,
+                `Import ${count(listed.length, 'skill')}?`,
+                'the import keeps the skills listed above; pass --yes to consent to exactly that',
+              );
+            },
+          });
+    const lines = outcomeLines(outcome);
+    const skillText = skillOutcome ? skillOutcomeLines(skillOutcome) : [];
+    const text =
+      skillText.length > 0 && lines[0] === 'Nothing to import.' ? skillText : [...lines, ...skillText];
+    out.result(
+      { ...foundJson(found), outcome, ...(skillOutcome ? { skills: skillOutcome } : {}) },
+      text.join('\n'),
+    );
   };
+}
+
+function skillOutcomeLines(outcome: SkillImportOutcome): string[] {
+  const lines: string[] = [];
+  if (outcome.cancelled) lines.push('Skills: cancelled; none was added.');
+  if (outcome.imported.length > 0) {
+    lines.push(`Imported ${count(outcome.imported.length, 'skill')}:`);
+    for (const s of outcome.imported) lines.push(`  ${inertLine(s.name)}  from ${inertLine(s.from)}`);
+  }
+  if (outcome.skipped.length > 0) lines.push('Skills not imported:');
+  for (const s of outcome.skipped) lines.push(`  ${inertLine(s.from)}: ${inertLine(s.reason)}`);
+  return lines;
 }
 
 export function registerImport(hub: Command): void {

@@ -58,7 +58,7 @@ describe('hub import --dry-run', () => {
       'from claude-code:github, claude-desktop:GitHub, codex:github, cursor:github, hermes:github',
     );
     expect(text.stdout).toContain('GITHUB_PERSONAL_ACCESS_TOKEN (env, to the secret store)');
-    expect(text.stdout).toContain('5 skills found; a later release imports them.');
+    expect(text.stdout).toContain("5 skills found; the import adds each skill folder to the hub's skills.");
     for (const secret of SECRETS) expect(text.stdout + text.stderr).not.toContain(secret);
     expect(existsSync(join(home, 'capabilities'))).toBe(false);
   });

@@ -161,9 +161,10 @@ describe('hub skills', () => {
     expect(after).toMatchObject({ description: 'Deploy the app to staging.' });
   });
 
-  it('says a git URL is not supported yet', () => {
+  it('refuses a git URL not pinned to a commit, before fetching anything (skills-git.test.ts fetches)', () => {
     const added = cli(home, ['hub', 'skills', 'add', 'https://github.com/anthropics/skills']);
     expect(added.status).not.toBe(0);
-    expect(added.stderr).toContain('git URL is not supported yet');
+    expect(added.stderr).toContain('pin the skill to a full commit');
+    expect(listed()).toEqual([]);
   });
 });
