@@ -133,9 +133,12 @@ export class Runs {
    * Continues a run after a person decided, or after the process running it died. Until every
    * pending call is decided it returns the same pending envelope and runs nothing.
    */
-  async resume(runId: string): Promise<ExecuteEnvelope> {
+  async resume(runId: string, profile?: string): Promise<ExecuteEnvelope> {
     await this.#scrubbing.refresh();
     const run = this.#run(runId);
+    // An endpoint resumes only its own profile's runs: another's is no run of its (a run id must
+    // not open what the profile hides, nor the result of a run that read it).
+    if (profile !== undefined && run.profile !== profile) throw noRun(runId, this.#deps.wording);
     const now = this.#deps.clock.now();
     switch (run.status) {
       case 'completed':

@@ -50,7 +50,8 @@ export interface DirectToolRecord {
 /** The part of `Runs` the surface uses. */
 export interface SurfaceRuns {
   execute(code: string, profile?: string): Promise<ExecuteEnvelope>;
-  resume(runId: string): Promise<ExecuteEnvelope>;
+  /** Resumes a run; with `profile`, only a run of that profile (another is not found). */
+  resume(runId: string, profile?: string): Promise<ExecuteEnvelope>;
   envelope(runId: string): ExecuteEnvelope;
 }
 
@@ -121,7 +122,7 @@ export function engineSurfaceDeps(engine: EngineSurface, host: SurfaceHost): Sur
     resume: async (runId) => {
       const runs = await engine.runs();
       try {
-        return await runs.resume(runId);
+        return await runs.resume(runId, profile);
       } catch (error) {
         // Runs refuses with a conflict to resume a run that ended, or that another attempt is
         // running: the model gets how it ended, or that it runs and when to ask again (never

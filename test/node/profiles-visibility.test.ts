@@ -135,5 +135,18 @@ describe('a profile only curates', () => {
       'skill://pdf-forms',
       'skill://secret-notes',
     ]);
+
+    // Resume: another profile's run is no run of this endpoint's, ended or waiting, so a run id
+    // opens neither what the profile hides nor the result of a run that read it.
+    const wide = await run(everything, 'return await board.post({ text: "wide" });');
+    expect(wide.status).toBe('awaiting_approval');
+    const read = await run(everything, 'return (await hub.search("post a message")).length;');
+    expect(read.status).toBe('completed');
+    for (const runId of [wide.runId, read.runId]) {
+      const resumed = await call(reader, 'execute', { resume: runId });
+      expect(resumed.isError).toBe(true);
+      expect(textOf(resumed)).toMatch(new RegExp(`no run ${runId}`));
+    }
+    expect(board.posts()).toEqual([]);
   }, 120_000);
 });
