@@ -133,37 +133,51 @@ function pollStore(stamp: () => string, changed: () => void): () => void {
 
 /**
  * `/mcp` (the profile `serve` was given) and `/mcp/<profile>` for every other profile: a handler
- * per profile, made on its first request and made again once the profile was edited (its mode
- * may have changed). An unknown profile is a 404 whose message says how to list them.
+ * per profile and mode, made once on the first request (requests at once share it). Each request
+ * builds its server from the store as it is then, so an edit of what a profile shows needs no new
+ * handler; a change of mode does, and the handler it replaces is closed only with the process, so
+ * exchanges in flight on it finish (a client cut off would run its call again). An unknown
+ * profile is a 404 whose message says how to list them.
  */
 async function profileEndpoints(open: OpenHub, profile: string, pages: SurfacePages | undefined) {
   const { createMcpHttpHandler } = await import('../engine/surface/index.ts');
-  const handlers = new Map<string, { edited: number; handler: McpHttpHandler }>();
-  const handlerOf = async (name: string): Promise<McpHttpHandler> => {
-    const edited = open.engine.profiles.get(name).updatedAt;
-    const known = handlers.get(name);
-    if (known && known.edited === edited) return known.handler;
-    const handler = createMcpHttpHandler(await surfaceDeps(open, name, pages));
-    handlers.set(name, { edited, handler });
-    if (known) void known.handler.close();
+  const handlers = new Map<string, Promise<McpHttpHandler>>();
+  const handlerOf = (name: string): Promise<McpHttpHandler> => {
+    const key = `${name} ${open.engine.profiles.get(name).mode}`;
+    let handler = handlers.get(key);
+    if (!handler) {
+      handler = surfaceDeps(open, name, pages).then(createMcpHttpHandler);
+      handlers.set(key, handler);
+      handler.catch(() => handlers.delete(key));
+    }
     return handler;
   };
   const PREFIX = '/mcp/';
+  const notFound = (message: string) =>
+    Response.json({ error: { code: 'not_found', message } }, { status: 404 });
   return {
     fetch: async (request: Request): Promise<Response> => {
       const path = new URL(request.url).pathname;
-      const name = path.startsWith(PREFIX) ? decodeURIComponent(path.slice(PREFIX.length)) : profile;
+      let name = profile;
+      if (path.startsWith(PREFIX)) {
+        try {
+          name = decodeURIComponent(path.slice(PREFIX.length));
+        } catch {
+          return notFound(`${path} names no profile. ${open.engine.wording.listProfiles}`);
+        }
+      }
       let handler: McpHttpHandler;
       try {
         handler = await handlerOf(name);
       } catch (error) {
         if (!isHubError(error, 'not_found')) throw error;
-        return Response.json({ error: { code: 'not_found', message: error.message } }, { status: 404 });
+        return notFound(error.message);
       }
       return handler.fetch(request);
     },
     close: async () => {
-      await Promise.all([...handlers.values()].map(({ handler }) => handler.close()));
+      const all = await Promise.allSettled(handlers.values());
+      await Promise.all(all.map((made) => (made.status === 'fulfilled' ? made.value.close() : undefined)));
     },
   };
 }

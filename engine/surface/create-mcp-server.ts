@@ -126,7 +126,7 @@ export function createMcpServer(deps: SurfaceDeps): McpServer {
       instructions: INSTRUCTIONS,
       // The three tools never change, so there is no list to watch; a direct-mode profile's list
       // follows its sources, and says when it changed.
-      capabilities: { tools: { listChanged: deps.direct !== undefined } },
+      capabilities: { tools: { listChanged: deps.direct?.watch !== undefined } },
       // Our inputs have a dozen members at most; a flood of them is refused before validation.
       maxToolInputElements: 256,
       // A requestState comes back through the client: the hub's prompt checks it before any tool

@@ -153,6 +153,9 @@ describe('hub profiles', () => {
         }),
       );
       try {
+        // Stateless HTTP has no channel for a notification: each request reads the store as it
+        // is, and no endpoint promises a list_changed it cannot send.
+        expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
         return (await client.listTools()).tools.map((t) => t.name);
       } finally {
         await client.close();
@@ -161,6 +164,18 @@ describe('hub profiles', () => {
     expect(await toolsAt('/mcp')).toEqual(['search', 'describe', 'execute']);
     expect(await toolsAt('/mcp/default')).toEqual(['search', 'describe', 'execute']);
     expect(await toolsAt('/mcp/writer')).toEqual(['board.post']);
+    // An edit shows on the next request, at the same endpoint; a change of mode too.
+    await ok(['profiles', 'edit', 'writer', '--tools', 'board.post,board.list_posts']);
+    expect((await toolsAt('/mcp/writer')).sort()).toEqual(['board.list_posts', 'board.post']);
+    await ok(['profiles', 'edit', 'writer', '--mode', 'code']);
+    expect(await toolsAt('/mcp/writer')).toEqual(['search', 'describe', 'execute']);
+    await ok(['profiles', 'edit', 'writer', '--mode', 'direct', '--tools', 'board.post']);
+    const malformed = await fetch(new URL('/mcp/%E0%A4%A', served.url), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(malformed.status).toBe(404);
     const missing = await fetch(new URL('/mcp/nope', served.url), {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
