@@ -38,6 +38,34 @@ export interface SkillChanges {
   description?: { from: string; to: string };
   /** Where it comes from, when that changed (another commit of the same repository). */
   source?: { from: string; to: string };
+  /**
+   * SKILL.md's lines, when it changed: what agents read, so the person sees what they accept.
+   * Lines only in the old text, then lines only in the new, each at most SHOWN_LINES.
+   */
+  instructions?: { removed: string[]; added: string[]; more: number };
+}
+
+/** How many changed lines of SKILL.md a review shows each way. */
+const SHOWN_LINES = 20;
+
+/** The lines of `from` not in `to` and of `to` not in `from` (as multisets), in order. */
+function lineChanges(from: string, to: string): { removed: string[]; added: string[]; more: number } {
+  const only = (a: string[], b: string[]) => {
+    const left = new Map<string, number>();
+    for (const line of b) left.set(line, (left.get(line) ?? 0) + 1);
+    return a.filter((line) => {
+      const n = left.get(line) ?? 0;
+      if (n === 0) return true;
+      left.set(line, n - 1);
+      return false;
+    });
+  };
+  const before = from.split(/\r?\n/);
+  const after = to.split(/\r?\n/);
+  const removed = only(before, after);
+  const added = only(after, before);
+  const more = Math.max(0, removed.length - SHOWN_LINES) + Math.max(0, added.length - SHOWN_LINES);
+  return { removed: removed.slice(0, SHOWN_LINES), added: added.slice(0, SHOWN_LINES), more };
 }
 
 export class Skills {
@@ -132,5 +160,6 @@ function changesOf(previous: Skill, next: Skill): SkillChanges {
   if (previous.description !== next.description) {
     changes.description = { from: previous.description, to: next.description };
   }
+  if (previous.text !== next.text) changes.instructions = lineChanges(previous.text, next.text);
   return changes;
 }

@@ -28,6 +28,13 @@ function changeLines(changes: SkillChanges): string[] {
   for (const path of changes.added) lines.push(`  + ${path}`);
   for (const path of changes.removed) lines.push(`  - ${path}`);
   for (const path of changes.changed) lines.push(`  ~ ${path}`);
+  const text = changes.instructions;
+  if (text) {
+    lines.push('  SKILL.md, what agents read:');
+    for (const line of text.removed) lines.push(`    - ${line}`);
+    for (const line of text.added) lines.push(`    + ${line}`);
+    if (text.more > 0) lines.push(`    (${text.more} more changed lines)`);
+  }
   return lines;
 }
 

@@ -29,7 +29,7 @@ const listed = () => {
   return (JSON.parse(list.stdout) as { skills: { name: string; files: number; digest: string }[] }).skills;
 };
 
-describe('hub skills', () => {
+describe('hub skills', { timeout: 120_000 }, () => {
   it('adds a skill folder, lists it with its files, and removes it', () => {
     const folder = folders.write('pdf-forms', {
       'SKILL.md': skillMd('pdf-forms', 'Fill in PDF forms from a JSON description of the fields.'),
@@ -150,6 +150,10 @@ describe('hub skills', () => {
     expect(asked.stderr).toContain('+ new.md');
     expect(asked.stderr).toContain('- old.md');
     expect(asked.stderr).toContain('~ steps.md');
+    // What agents read is shown, line by line.
+    expect(asked.stderr).toContain('SKILL.md, what agents read:');
+    expect(asked.stderr).toContain('    - description: Deploy the app.');
+    expect(asked.stderr).toContain('    + description: Deploy the app to staging.');
     expect(asked.stderr).toContain('pass --yes to accept');
     expect(listed()[0]?.digest).toBe(before?.digest);
 
