@@ -82,7 +82,19 @@ export class Skills {
     const skill = await skillFromBundle(bundle, this.#clock.now());
     const contents = bundle.files;
     const previous = this.#store.getSkill(skill.name);
-    if (!previous) return { kind: 'new', skill, contents };
+    if (!previous) {
+      // The same folder (or repository path) under a new name would leave the old one served.
+      const renamed = this.#store
+        .listSkills()
+        .find((other) => skillOrigin(other.source) === skillOrigin(skill.source));
+      if (renamed) {
+        throw new HubError(
+          'conflict',
+          `${skill.source} is the skill ${renamed.name} in the hub, and its SKILL.md now names it ${skill.name}; remove ${renamed.name} from the hub first, then add it again under its new name`,
+        );
+      }
+      return { kind: 'new', skill, contents };
+    }
     if (skillOrigin(previous.source) !== skillOrigin(skill.source)) {
       return { kind: 'collision', skill, previous };
     }

@@ -66,6 +66,18 @@ describe('hub skills', { timeout: 120_000 }, () => {
     expect(listed()).toEqual([]);
   });
 
+  it('refuses the same folder under a new name while the old one is in the hub', () => {
+    const folder = folders.write('notes', { 'SKILL.md': skillMd('notes', 'Take notes.') });
+    expect(cli(home, ['hub', 'skills', 'add', folder]).status).toBe(0);
+    writeFileSync(join(folder, 'SKILL.md'), skillMd('jotter', 'Take notes.'));
+    const renamed = cli(home, ['hub', 'skills', 'add', '--yes', folder]);
+    expect(renamed.status).not.toBe(0);
+    expect(renamed.stderr).toContain(
+      'is the skill notes in the hub, and its SKILL.md now names it jotter; remove notes from the hub first',
+    );
+    expect(listed().map((skill) => skill.name)).toEqual(['notes']);
+  });
+
   it('refuses a folder with no SKILL.md, and a description missing', () => {
     const none = folders.write('none', { 'README.md': 'hi\n' });
     expect(cli(home, ['hub', 'skills', 'add', none]).stderr).toContain('has no SKILL.md at its top');
