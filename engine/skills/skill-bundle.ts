@@ -80,7 +80,19 @@ async function bytesSha256(data: Uint8Array): Promise<string> {
   return hex(new Uint8Array(await crypto.subtle.digest('SHA-256', copy)));
 }
 
+/**
+ * The file a harness's copy of a skill carries to say the hub installed it
+ * (local/connect/skill-install.ts): a skill's own file of that name could pass for it.
+ */
+export const INSTALL_MARKER = '.capabilities-skill.json';
+
 function checkPath(path: string, source: string): void {
+  if (path === INSTALL_MARKER) {
+    throw new HubError(
+      'invalid_input',
+      `${source}: ${INSTALL_MARKER} is the name of the hub's own mark on the copies it installs; rename or remove that file`,
+    );
+  }
   const parts = path.split('/');
   if (
     path === '' ||

@@ -29,11 +29,12 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { Skill, SkillFileData } from '../../engine/contracts/skills.ts';
 import { HubError, isHubError } from '../../engine/errors.ts';
+import { INSTALL_MARKER } from '../../engine/skills/skill-bundle.ts';
 import { HARNESS_IDS, type HarnessId } from './harnesses.ts';
 import type { SkillRoot } from './skill-roots.ts';
 
 /** The marker in every skill folder the hub installed. */
-export const SKILL_MARKER = '.capabilities-skill.json';
+export const SKILL_MARKER = INSTALL_MARKER;
 
 const Marker = z.object({
   installedBy: z.literal('capabilities'),

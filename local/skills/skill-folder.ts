@@ -45,7 +45,9 @@ export async function readSkillFolder(folder: string): Promise<SkillBundle> {
       let info = await lstat(path);
       if (info.isSymbolicLink()) {
         target = await realpath(path).catch(() => '');
-        const inside = target !== '' && isInside(root, target);
+        // Inside the folder, but never into a repository's own .git (a checkout's FETCH_HEAD…).
+        const inside =
+          target !== '' && isInside(root, target) && !relative(root, target).split(sep).includes('.git');
         if (!inside) {
           throw new HubError(
             'invalid_input',

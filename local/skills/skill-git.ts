@@ -59,6 +59,12 @@ export function parseGitSkill(given: string, path?: string): GitSkillRef {
       `the hub fetches skills over https, ssh, git or file URLs; ${JSON.stringify(url)} is none of these${scheme === 'http' ? ' (use https)' : ''}`,
     );
   }
+  if (scheme !== undefined && credentialsIn(url, scheme)) {
+    throw new HubError(
+      'invalid_input',
+      `the URL carries a user name and password or a token; the hub would keep it with the skill and show it. Give the URL without them (${JSON.stringify(withoutCredentials(url))}) and let git's credential helper or your ssh key sign in`,
+    );
+  }
   if (!COMMIT.test(commit)) {
     throw new HubError(
       'invalid_input',
@@ -66,6 +72,21 @@ export function parseGitSkill(given: string, path?: string): GitSkillRef {
     );
   }
   return { url, commit, ...(path === undefined ? {} : { path: plainPath(path) }) };
+}
+
+/** Whether a URL carries a secret: any user info over https, git or file; a password over ssh. */
+function credentialsIn(url: string, scheme: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return /\/\/[^/]*@/.test(url);
+  }
+  return scheme === 'ssh' ? parsed.password !== '' : parsed.username !== '' || parsed.password !== '';
+}
+
+function withoutCredentials(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1');
 }
 
 /** The source the hub records for `ref`: `<url>#<commit>`, then `:<path>` when there is one. */
@@ -84,7 +105,9 @@ export async function readGitSkill(ref: GitSkillRef): Promise<SkillBundle> {
       ['fetch', '--quiet', '--depth', '1', '--no-tags', '--end-of-options', ref.url, ref.commit],
       source,
     );
-    await git(dir, ['checkout', '--quiet', '--detach', 'FETCH_HEAD'], source);
+    // The checkout runs no filter the person's own git config defines (git-lfs's smudge would
+    // fetch from wherever the repository's .lfsconfig says): fetching alone uses that config.
+    await git(dir, ['checkout', '--quiet', '--detach', 'FETCH_HEAD'], source, { ownConfig: false });
     const head = (await git(dir, ['rev-parse', 'HEAD'], source)).trim();
     if (head !== ref.commit) {
       throw new HubError('invalid_input', `${source}: git checked out ${head}, not the commit asked for`);
@@ -137,22 +160,38 @@ function isInside(root: string, path: string): boolean {
 const KEPT = new Set(['GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_SSH_VARIANT']);
 
 /** git's environment: never prompting, only the allowed transports, no repository inherited from ours. */
-function gitEnv(): NodeJS.ProcessEnv {
+function gitEnv(ownConfig: boolean): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (!key.startsWith('GIT_') || KEPT.has(key)) env[key] = value;
   }
-  return { ...env, GIT_TERMINAL_PROMPT: '0', GIT_ALLOW_PROTOCOL: ALLOWED, GIT_CONFIG_NOSYSTEM: '1' };
+  return {
+    ...env,
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_ALLOW_PROTOCOL: ALLOWED,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_LFS_SKIP_SMUDGE: '1',
+    ...(ownConfig ? {} : { GIT_CONFIG_GLOBAL: '/dev/null' }),
+  };
 }
 
 /** Runs git in `dir`; a failure says what git said and what to check. */
-function git(dir: string, args: readonly string[], source: string): Promise<string> {
-  const command = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', ...args];
+function git(
+  dir: string,
+  args: readonly string[],
+  source: string,
+  { ownConfig = true }: { ownConfig?: boolean } = {},
+): Promise<string> {
+  const command = [
+    ...['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'submodule.recurse=false'],
+    ...['-c', 'filter.lfs.smudge=', '-c', 'filter.lfs.process=', '-c', 'filter.lfs.required=false'],
+    ...args,
+  ];
   return new Promise((resolve, reject) => {
     execFile(
       'git',
       command,
-      { cwd: dir, env: gitEnv(), timeout: FETCH_TIMEOUT_MS, maxBuffer: 1024 * 1024 },
+      { cwd: dir, env: gitEnv(ownConfig), timeout: FETCH_TIMEOUT_MS, maxBuffer: 1024 * 1024 },
       (error, stdout, stderr) => {
         if (!error) return resolve(stdout);
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
@@ -163,7 +202,7 @@ function git(dir: string, args: readonly string[], source: string): Promise<stri
             ),
           );
         }
-        const said = stderr.trim().split('\n').slice(-2).join(' ') || error.message;
+        const said = withoutCredentials(stderr.trim().split('\n').slice(-2).join(' ') || error.message);
         const fetching = args[0] === 'fetch';
         reject(
           new HubError(

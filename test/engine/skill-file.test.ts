@@ -80,6 +80,10 @@ describe('skillFromBundle', () => {
   it.each([
     [[{ path: '../x', data: bytes('x') }], 'not a plain relative path'],
     [[{ path: 'a/./b', data: bytes('x') }], 'not a plain relative path'],
+    [
+      [{ path: '.capabilities-skill.json', data: bytes('{}') }],
+      "the hub's own mark on the copies it installs",
+    ],
     [[{ path: 'notes\n  ~ SKILL.md', data: bytes('x') }], 'not a plain relative path'],
     [[{ path: 'a\u202etxt.md', data: bytes('x') }], 'not a plain relative path'],
     [[{ path: '\u001b[2Kx', data: bytes('x') }], 'not a plain relative path'],

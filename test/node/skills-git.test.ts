@@ -74,7 +74,7 @@ const listed = () =>
   ).skills;
 const noCheckoutLeft = () => expect(readdirSync(temp)).toEqual([]);
 
-describe('hub skills add <git URL>#<commit>', () => {
+describe('hub skills add <git URL>#<commit>', { timeout: 180_000 }, () => {
   it('fetches the pinned commit, records URL and commit, and reviews another commit as a change', () => {
     const first = commit({
       'skills/pdf-forms/SKILL.md': skillMd('pdf-forms', 'Fill in PDF forms.'),
@@ -138,6 +138,11 @@ describe('hub skills add <git URL>#<commit>', () => {
         'the hub fetches skills only over https, ssh, git or file URLs',
       ],
       [[`http://example.com/repo.git#${good}`], '(use https)'],
+      [
+        [`https://alice:tok3n-value@example.com/repo.git#${good}`],
+        'carries a user name and password or a token; the hub would keep it with the skill and show it. Give the URL without them ("https://example.com/repo.git")',
+      ],
+      [[`ssh://git:pa55word@example.com/repo.git#${good}`], 'carries a user name and password or a token'],
       [[`${url()}#${'0'.repeat(40)}`], `could not fetch commit ${'0'.repeat(40)}`],
       [[`file://${join(scratch, 'nowhere')}#${good}`], 'could not fetch commit'],
       [[`${url()}#${good}`, '--path', 'missing'], 'has no folder missing at that commit'],
@@ -148,6 +153,7 @@ describe('hub skills add <git URL>#<commit>', () => {
       const added = cli(['hub', 'skills', 'add', ...args]);
       expect(added.status, args.join(' ')).not.toBe(0);
       expect(added.stderr, args.join(' ')).toContain(message);
+      expect(added.stderr).not.toMatch(/tok3n-value|pa55word/);
       expect(added.stderr).not.toContain(temp);
       noCheckoutLeft();
     }

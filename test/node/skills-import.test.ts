@@ -49,7 +49,7 @@ const names = () =>
     (s) => s.name,
   );
 
-describe('hub import, skills', () => {
+describe('hub import, skills', { timeout: 180_000 }, () => {
   it('imports each skill folder found once, skips what is not one with the reason, and asks first', () => {
     expect(run(['hub', 'init']).status).toBe(0);
     const dry = run(['hub', 'import', '--dry-run']);
