@@ -12,6 +12,7 @@
  * left behind is housekeeping.ts.
  */
 import type { ExecuteEnvelope } from '../contracts/envelope.ts';
+import type { JsonValue } from '../contracts/names.ts';
 import type { Run } from '../contracts/runs.ts';
 import { HubError, isHubError } from '../errors.ts';
 import { hex, randomId } from '../hex.ts';
@@ -39,7 +40,7 @@ import { expireRun, type SweepReport, sweepRuns } from './housekeeping.ts';
 import { limitsWithin, type RunLimits } from './limits.ts';
 import { openInputs } from './open-inputs.ts';
 import { ReplayPace } from './replay-pace.ts';
-import { ReadCache, readResult } from './result-handles.ts';
+import { ReadCache, readResult, resolvedResult } from './result-handles.ts';
 
 export interface RunsDeps {
   store: HubStore;
@@ -197,6 +198,17 @@ export class Runs {
         wording: this.#deps.wording,
       }),
     );
+  }
+
+  /**
+   * The value the run returned, whole and scrubbed, for its caller to answer with rather than the
+   * envelope's cut to the inline budget (a direct tool, direct-tools.ts): a large result the run
+   * returned as its own handle is read back from its blob. Undefined when it returned nothing.
+   */
+  result(runId: string): JsonValue | undefined {
+    const run = this.#run(runId);
+    const value = resolvedResult(this.#deps.store, runId, run.result);
+    return value === undefined ? undefined : this.#scrubbing.scrubber.value(value);
   }
 
   /** Claims the run's next attempt, in a free slot, and runs it. */

@@ -52,6 +52,8 @@ export interface SurfaceRuns {
   execute(code: string, profile?: string): Promise<ExecuteEnvelope>;
   resume(runId: string): Promise<ExecuteEnvelope>;
   envelope(runId: string): ExecuteEnvelope;
+  /** The value the run returned, whole (a large result of its own read back); absent: the envelope's. */
+  result?(runId: string): unknown;
 }
 
 /**
@@ -173,6 +175,10 @@ function directDeps(
         annotations: tool.annotations ? { ...tool.annotations } : undefined,
       })),
     call: async (address, args) => (await engine.runs()).execute(callCode(address, args), profile),
+    result: async (runId) => {
+      const runs = await engine.runs();
+      return runs.result ? runs.result(runId) : runs.envelope(runId).result;
+    },
     ...(host.watch && lookup.stamp
       ? { watch: (changed: () => void) => host.watch?.(() => lookup.stamp?.() ?? '', changed) ?? (() => {}) }
       : {}),
