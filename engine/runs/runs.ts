@@ -17,6 +17,7 @@ import type { Run } from '../contracts/runs.ts';
 import { HubError, isHubError } from '../errors.ts';
 import { hex, randomId } from '../hex.ts';
 import { emptyHub, noRun } from '../not-found.ts';
+import { ONE_CALL_CODE_BYTES, oneCallOf } from '../one-call.ts';
 import { prepareCode } from '../pipeline/index.ts';
 import type {
   Clock,
@@ -93,7 +94,12 @@ export class Runs {
     const { store, clock, random } = this.#deps;
     await this.#scrubbing.refresh();
     const now = clock.now();
-    const prepared = prepareCode(source, { codeBytes: this.#limits.codeBytes });
+    // One-call code (`hub call`, a direct tool) carries its input: it may take what one call's
+    // input may (one-call.ts checked it), not only what code a model writes may.
+    const codeBytes = oneCallOf(source)
+      ? Math.max(ONE_CALL_CODE_BYTES, this.#limits.codeBytes)
+      : this.#limits.codeBytes;
+    const prepared = prepareCode(source, { codeBytes });
     const run: Run = {
       id: randomId(random, 'run', 10),
       profile,

@@ -12,9 +12,9 @@
  * could take as a reason to run its writes again.
  */
 
-import { callCode } from '../address.ts';
 import type { ExecuteEnvelope } from '../contracts/envelope.ts';
 import { isHubError } from '../errors.ts';
+import { callCode } from '../one-call.ts';
 import { NO_SCRUBBING, type SecretScrubbing } from '../secrets/hub-secrets.ts';
 import type { HostWording } from '../wording.ts';
 import type { SurfaceDeps, SurfaceSkills } from './create-mcp-server.ts';

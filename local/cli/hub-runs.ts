@@ -102,7 +102,7 @@ export function registerRuns(hub: Command): void {
     .option('--connection <name>', 'a connection other than the default')
     .action(
       hubAction(async (out, address: string, input: unknown, options: { connection?: string }) => {
-        const { callCode } = await import('../../engine/address.ts');
+        const { callCode } = await import('../../engine/one-call.ts');
         const code = callCode(address, input, options.connection);
         return async ({ runs }) => report(out, await (await runs()).execute(code));
       }),
