@@ -200,5 +200,11 @@ describe('a direct-mode profile over stdio', () => {
     const approved = await runCli(home, ['hub', 'approve', runId ?? '', '--choice', 'once']);
     expect(approved.status, approved.stderr).toBe(0);
     expect(board.posts()).toEqual(['post later']);
+
+    // Deciding again does nothing: the run is complete, the post made once.
+    const again = await runCli(home, ['hub', 'approve', runId ?? '', '--choice', 'once']);
+    expect(again.status).not.toBe(0);
+    expect(again.stderr).toContain(`run ${runId} is completed and has no call waiting for a decision`);
+    expect(board.posts()).toEqual(['post later']);
   }, 120_000);
 });
