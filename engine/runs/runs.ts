@@ -92,6 +92,9 @@ export class Runs {
    */
   async execute(source: string, profile = 'default'): Promise<ExecuteEnvelope> {
     const { store, clock, random } = this.#deps;
+    // A profile that does not exist (removed since the endpoint started) is refused with how to
+    // list them, before anything is stored.
+    this.#deps.view?.(profile);
     await this.#scrubbing.refresh();
     const now = clock.now();
     // One-call code (`hub call`, a direct tool) carries its input: it may take what one call's
@@ -270,6 +273,8 @@ export class Runs {
    */
   async #runAttempt(run: Run): Promise<ExecuteEnvelope> {
     const { clock, sandbox, store } = this.#deps;
+    const namespaces = this.#profileNamespaces(run);
+    if (!namespaces) return this.envelope(run.id);
     const gate: GateDeps = { ...this.#deps, limits: this.#limits, scrubbing: this.#scrubbing };
     const ending = new AttemptEnding(run.id);
     const pace = new ReplayPace();
@@ -298,7 +303,7 @@ export class Runs {
         runId: run.id,
         attempt: run.attempts,
         code: run.code,
-        namespaces: this.#namespaces(run.profile),
+        namespaces,
         seed: run.seed,
         clockOrigin: run.clockOrigin,
         limits: sandboxPart(this.#limits),
@@ -312,6 +317,29 @@ export class Runs {
     const scrubber = this.#scrubbing.scrubber;
     recordEnding(ended, { store, run, logs: outcome.logs.map(scrubber.text), now, scrubber });
     return this.envelope(run.id);
+  }
+
+  /**
+   * The namespaces the run's profile shows; undefined when the profile was removed since the run
+   * started, after ending the run `failed` with why and what to do (never left `running`).
+   */
+  #profileNamespaces(run: Run): Record<string, string[]> | undefined {
+    try {
+      return this.#namespaces(run.profile);
+    } catch (error) {
+      if (!isHubError(error, 'not_found')) throw error;
+      const message = `run ${run.id} ran in profile ${run.profile}, which no longer exists, so nothing more of it runs; ${error.message}`;
+      this.#deps.store.updateRun(run.id, {
+        status: 'failed',
+        error: {
+          code: 'not_found',
+          message,
+          hint: 'Run the code again from an endpoint of a profile that exists (a new run).',
+        },
+        updatedAt: this.#deps.clock.now(),
+      });
+      return undefined;
+    }
   }
 
   #namespaces(profile: string): Record<string, string[]> {
