@@ -1,7 +1,8 @@
 /**
  * The decide route: `POST /runs/:runId/decide` records one decision through the desk
  * (`desk.runs.decide`, the person-input module behind it) with channel `approval page`, in the
- * session's name, and sends the browser back to the page the form came from (303): the run's
+ * session's name, lets the host go on with the run (`decided`: a one-call run waiting on no one
+ * more is resumed, so its call is made), and sends the browser back to the page the form came from (303): the run's
  * page, which then shows what was decided, or the inbox (back.ts: a name, never a URL).
  *
  * A POST is checked before anything is read or recorded: the session's reach and CSRF token, a
@@ -90,13 +91,16 @@ export function approvalRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps): vo
       const pendingId = typeof form.pendingId === 'string' ? form.pendingId : '';
       const stillOpen = desk.runs.openInputs(runId).some((input) => input.id === pendingId);
       if (!stillOpen) return notOpen(c, deps, runId, pendingId, back);
-      return decide(c, deps, { runId, pendingId, choice: choice.data, page });
+      return await decide(c, deps, { runId, pendingId, choice: choice.data, page });
     },
   );
 }
 
-/** Records the decision and sends the browser back to its page; a refusal becomes its page. */
-function decide(
+/**
+ * Records the decision, lets the host go on with the run (a one-call run is made now), and sends
+ * the browser back to its page; a refusal becomes its page.
+ */
+async function decide(
   c: Ctx,
   deps: DashboardDeps,
   form: { runId: string; pendingId: string; choice: DecisionChoice; page: Back },
@@ -115,6 +119,8 @@ function decide(
       back,
     });
   }
+  // Recorded whatever comes of going on: the run's page shows how it stands.
+  await deps.decided?.(runId).catch(() => undefined);
   return c.redirect(back.href, 303);
 }
 

@@ -44,6 +44,11 @@ export interface DashboardDeps {
    * Sources page links to Add a source and the dashboard serves `/sources/new…`.
    */
   adding?: SourceAdding;
+  /**
+   * Called with the run once a decision on it is recorded, before the page answers: the host
+   * goes on with a one-call run that waits on no one now (engine/runs/one-call-resume.ts).
+   */
+  decided?: (runId: string) => Promise<unknown>;
 }
 
 /**

@@ -37,6 +37,7 @@ import { HubError } from '../engine/errors.ts';
 import { type HubAnswer, toAnswer } from '../engine/hub-answer.ts';
 import type { HubStore } from '../engine/ports.ts';
 import { ClientPrompt } from '../engine/runs/client-prompt.ts';
+import { resumeDecidedOneCall } from '../engine/runs/one-call-resume.ts';
 import { hubOwnSecrets } from '../engine/secrets/hub-secrets.ts';
 import { KindConnector } from '../engine/sources/kind-connector.ts';
 import { McpConnector } from '../engine/sources/mcp-connector.ts';
@@ -241,6 +242,7 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
       wording: this.engine.wording,
       review: this.engine.sources,
       adding: this.engine.drafts,
+      decided: (runId) => resumeDecidedOneCall(this.engine, runId),
       session: async (c, next) => {
         const signedIn = readSignedIn(c.req.raw);
         if (!signedIn) return c.text('Forbidden: sign in through the hub.', 403);

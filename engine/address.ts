@@ -12,8 +12,6 @@
  * - collisions within a namespace get `_2`, `_3`, … in the order of the source's names sorted
  *   by code unit, so the same tool list always yields the same addresses.
  */
-import { ToolAddress } from './contracts/names.ts';
-import { HubError } from './errors.ts';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -83,17 +81,4 @@ export function parseToolAddress(address: string): { namespace: string; tool: st
   const dot = address.indexOf('.');
   if (dot <= 0 || dot === address.length - 1) return undefined;
   return { namespace: address.slice(0, dot), tool: address.slice(dot + 1) };
-}
-
-/**
- * The guest code that calls one tool once, as `hub call` runs it: `return await ns.tool(input)`,
- * with `{ connection }` when one is named. Throws HubError('invalid_input') for anything that is
- * not a tool address, so nothing but an address and JSON reaches the code.
- */
-export function callCode(address: string, input: unknown, connection?: string): string {
-  if (!ToolAddress.safeParse(address).success) {
-    throw new HubError('invalid_input', `"${address}" is not a tool address (namespace.tool)`);
-  }
-  const options = connection ? `, ${JSON.stringify({ connection })}` : '';
-  return `return await ${address}(${JSON.stringify(input)}${options});`;
 }

@@ -168,9 +168,23 @@ export class Lookup {
     return this.#viewOf().profile.mode;
   }
 
-  /** The tools the profile shows, as stored (scrubbed): what direct mode serves. */
+  /**
+   * The tools the profile shows, as stored (scrubbed): what direct mode serves. An OpenAPI
+   * operation's tool goes without its output schema: that schema is read from the first 2xx
+   * response, and another (a 204, a list) would be a completed call a client refuses to accept.
+   */
   tools(): ManifestTool[] {
-    return this.#manifests().flatMap((manifest) => manifest.tools);
+    const openapi = new Set(
+      this.#store
+        .listSources()
+        .filter((source) => source.kind === 'openapi')
+        .map((source) => source.namespace),
+    );
+    return this.#manifests().flatMap((manifest) =>
+      openapi.has(manifest.namespace)
+        ? manifest.tools.map(({ outputSchema: _output, ...tool }) => tool)
+        : manifest.tools,
+    );
   }
 
   /**

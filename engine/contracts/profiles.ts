@@ -57,3 +57,10 @@ export const IMPLICIT_DEFAULT: Profile = {
   createdAt: 0,
   updatedAt: 0,
 };
+
+/**
+ * The view a person's own runs at their terminal have (`hub exec`, `hub call`): every tool, in
+ * code mode, whatever `default` shows (profiles curate what agents' endpoints see). It is no
+ * profile's name (no ProfileName has parentheses), so it is never listed, edited or removed.
+ */
+export const FULL_VIEW = '(cli)';

@@ -11,6 +11,7 @@
 import { closest } from '../closest.ts';
 import {
   DEFAULT_PROFILE,
+  FULL_VIEW,
   IMPLICIT_DEFAULT,
   Profile,
   type ProfileMode,
@@ -70,9 +71,9 @@ export class Profiles {
     );
   }
 
-  /** What the profile of that name lets be seen. */
+  /** What the profile of that name lets be seen (FULL_VIEW: everything). */
   view(name: string): ProfileView {
-    return new ProfileView(this.get(name));
+    return new ProfileView(name === FULL_VIEW ? { ...IMPLICIT_DEFAULT, name: FULL_VIEW } : this.get(name));
   }
 
   /** Every profile by name, `default` among them. */

@@ -315,3 +315,35 @@ function quotedKey(quoted: string): string | undefined {
 function refused(code: 'invalid_input' | 'not_found', message: string): ReadAnswer {
   return { kind: 'error', error: { code, message, retryable: false } };
 }
+
+/**
+ * A run's returned value with a handle of that same run read back whole (direct mode: a one-call
+ * run returns the tool's value, and its caller has no `hub.read`). The blob holds at most
+ * `callResultBytes` (larger results were refused when settled); a JSON blob answers its value, a
+ * text blob its text. Anything else, a handle of another run included, answers as it is.
+ */
+export function resolvedResult(store: HubStore, runId: string, value: JsonValue | undefined) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const { handle, bytes, mediaType, preview } = value;
+  const keys = Object.keys(value);
+  if (
+    keys.length !== 4 ||
+    typeof handle !== 'string' ||
+    typeof bytes !== 'number' ||
+    typeof mediaType !== 'string' ||
+    typeof preview !== 'string'
+  ) {
+    return value;
+  }
+  const info = store.getResultBlobInfo(handle);
+  if (!info || info.runId !== runId) return value;
+  const text = store.readResultBlobText(handle);
+  if (text === undefined) return value;
+  if (info.mediaType !== JSON_TYPE) return text;
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    // No longer JSON once scrubbed (result-handles' own note): its text, whole.
+    return text;
+  }
+}

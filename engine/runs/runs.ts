@@ -12,10 +12,12 @@
  * left behind is housekeeping.ts.
  */
 import type { ExecuteEnvelope } from '../contracts/envelope.ts';
+import type { JsonValue } from '../contracts/names.ts';
 import type { Run } from '../contracts/runs.ts';
 import { HubError, isHubError } from '../errors.ts';
 import { hex, randomId } from '../hex.ts';
 import { emptyHub, noRun } from '../not-found.ts';
+import { ONE_CALL_CODE_BYTES, oneCallOf } from '../one-call.ts';
 import { prepareCode } from '../pipeline/index.ts';
 import type {
   Clock,
@@ -39,7 +41,7 @@ import { expireRun, type SweepReport, sweepRuns } from './housekeeping.ts';
 import { limitsWithin, type RunLimits } from './limits.ts';
 import { openInputs } from './open-inputs.ts';
 import { ReplayPace } from './replay-pace.ts';
-import { ReadCache, readResult } from './result-handles.ts';
+import { ReadCache, readResult, resolvedResult } from './result-handles.ts';
 
 export interface RunsDeps {
   store: HubStore;
@@ -90,9 +92,17 @@ export class Runs {
    */
   async execute(source: string, profile = 'default'): Promise<ExecuteEnvelope> {
     const { store, clock, random } = this.#deps;
+    // A profile that does not exist (removed since the endpoint started) is refused with how to
+    // list them, before anything is stored.
+    this.#deps.view?.(profile);
     await this.#scrubbing.refresh();
     const now = clock.now();
-    const prepared = prepareCode(source, { codeBytes: this.#limits.codeBytes });
+    // One-call code (`hub call`, a direct tool) carries its input: it may take what one call's
+    // input may (one-call.ts checked it), not only what code a model writes may.
+    const codeBytes = oneCallOf(source)
+      ? Math.max(ONE_CALL_CODE_BYTES, this.#limits.codeBytes)
+      : this.#limits.codeBytes;
+    const prepared = prepareCode(source, { codeBytes });
     const run: Run = {
       id: randomId(random, 'run', 10),
       profile,
@@ -202,6 +212,17 @@ export class Runs {
     );
   }
 
+  /**
+   * The value the run returned, whole and scrubbed, for its caller to answer with rather than the
+   * envelope's cut to the inline budget (a direct tool, direct-tools.ts): a large result the run
+   * returned as its own handle is read back from its blob. Undefined when it returned nothing.
+   */
+  result(runId: string): JsonValue | undefined {
+    const run = this.#run(runId);
+    const value = resolvedResult(this.#deps.store, runId, run.result);
+    return value === undefined ? undefined : this.#scrubbing.scrubber.value(value);
+  }
+
   /** Claims the run's next attempt, in a free slot, and runs it. */
   async #attempt(run: Run): Promise<ExecuteEnvelope> {
     const { store } = this.#deps;
@@ -255,6 +276,8 @@ export class Runs {
    */
   async #runAttempt(run: Run): Promise<ExecuteEnvelope> {
     const { clock, sandbox, store } = this.#deps;
+    const namespaces = this.#profileNamespaces(run);
+    if (!namespaces) return this.envelope(run.id);
     const gate: GateDeps = { ...this.#deps, limits: this.#limits, scrubbing: this.#scrubbing };
     const ending = new AttemptEnding(run.id);
     const pace = new ReplayPace();
@@ -283,7 +306,7 @@ export class Runs {
         runId: run.id,
         attempt: run.attempts,
         code: run.code,
-        namespaces: this.#namespaces(run.profile),
+        namespaces,
         seed: run.seed,
         clockOrigin: run.clockOrigin,
         limits: sandboxPart(this.#limits),
@@ -297,6 +320,29 @@ export class Runs {
     const scrubber = this.#scrubbing.scrubber;
     recordEnding(ended, { store, run, logs: outcome.logs.map(scrubber.text), now, scrubber });
     return this.envelope(run.id);
+  }
+
+  /**
+   * The namespaces the run's profile shows; undefined when the profile was removed since the run
+   * started, after ending the run `failed` with why and what to do (never left `running`).
+   */
+  #profileNamespaces(run: Run): Record<string, string[]> | undefined {
+    try {
+      return this.#namespaces(run.profile);
+    } catch (error) {
+      if (!isHubError(error, 'not_found')) throw error;
+      const message = `run ${run.id} ran in profile ${run.profile}, which no longer exists, so nothing more of it runs; ${error.message}`;
+      this.#deps.store.updateRun(run.id, {
+        status: 'failed',
+        error: {
+          code: 'not_found',
+          message,
+          hint: 'Run the code again from an endpoint of a profile that exists (a new run).',
+        },
+        updatedAt: this.#deps.clock.now(),
+      });
+      return undefined;
+    }
   }
 
   #namespaces(profile: string): Record<string, string[]> {

@@ -35,6 +35,7 @@ import {
   ResourceTemplate,
 } from '@modelcontextprotocol/server';
 import { type ExecuteEnvelope, ExecuteEnvelope as ExecuteEnvelopeSchema } from '../contracts/envelope.ts';
+import { CALL_INPUT_BYTES } from '../one-call.ts';
 import type { HostWording } from '../wording.ts';
 import {
   answered,
@@ -49,6 +50,9 @@ import { DescribeArgs, ExecuteArgs, type SearchArgs, SearchArgs as SearchArgsSch
 import { summaryLine } from './summary.ts';
 import { errorResult, type ToolErrorResult, toolError } from './tool-errors.ts';
 import { DESCRIBE_DESCRIPTION, EXECUTE_DESCRIPTION, INSTRUCTIONS, SEARCH_DESCRIPTION } from './wording.ts';
+
+/** The most elements a direct tool's input may hold: as many as CALL_INPUT_BYTES of JSON can. */
+const DIRECT_INPUT_ELEMENTS = CALL_INPUT_BYTES / 2;
 
 /** What the surface needs from a hub; each host fills it in (see engine-deps.ts for the engine's). */
 export interface SurfaceDeps {
@@ -127,8 +131,10 @@ export function createMcpServer(deps: SurfaceDeps): McpServer {
       // The three tools never change, so there is no list to watch; a direct-mode profile's list
       // follows its sources, and says when it changed.
       capabilities: { tools: { listChanged: deps.direct?.watch !== undefined } },
-      // Our inputs have a dozen members at most; a flood of them is refused before validation.
-      maxToolInputElements: 256,
+      // Our inputs have a dozen members at most; a flood of them is refused before validation. A
+      // direct tool's input is the upstream's, which checks its own: it may hold what one call's
+      // arguments may take in the sandbox (CALL_INPUT_BYTES of JSON, two bytes an element at least).
+      maxToolInputElements: deps.direct ? DIRECT_INPUT_ELEMENTS : 256,
       // A requestState comes back through the client: the hub's prompt checks it before any tool
       // runs, and the SDK answers a refused one with -32602 (the reason goes to onerror only).
       // Resolving undefined keeps the raw state for the tool, which verifies it again to record.

@@ -7,8 +7,10 @@
  * the journal, scrubbing, handles for large results.
  *
  * Schemas are served as stored and not checked by the hub (the upstream checks its own input, as
- * it does for a call from code). The tool's answer is the run's result: its value as text and,
- * where the tool declares an output schema, as structuredContent. A run that did not complete
+ * it does for a call from code). The tool's answer is the run's result, whole (a large one read
+ * back from the run's blob, not cut to the envelope's inline budget): its value as text and,
+ * where the tool declares an output schema and the value is an object, as structuredContent. A
+ * completed call never answers an error. A run that did not complete
  * (waits for a person, failed) answers an `isError` result whose one line says what happened and
  * what the person does (summary.ts).
  *
@@ -46,6 +48,11 @@ export interface SurfaceDirect {
   /** Calls one tool as a new one-call run. */
   call(address: string, args: Record<string, unknown>): Promise<ExecuteEnvelope>;
   /**
+   * The value a completed run returned, whole: not the envelope's, cut to the inline budget, and
+   * with a large result of the run read back from its blob (the model has no `hub.read` here).
+   */
+  result(runId: string): Promise<unknown>;
+  /**
    * Calls `changed` whenever the visible tools may have changed (a source added, refreshed or
    * removed, the profile edited: by any process); returns how to stop. Absent: never.
    */
@@ -80,24 +87,26 @@ function asIs(schema: Record<string, unknown>): StandardSchemaWithJSON<Record<st
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The tool's answer for a run's envelope. */
-function directResult(
+/**
+ * The tool's answer for a run's envelope. A completed run answers its whole value, never an
+ * error (the call happened; an error would have the model call again): as text, and as
+ * structuredContent only when the tool declares an output schema and the value is an object (an
+ * upstream may answer a 204 or a list where its schema says object; a client would refuse a
+ * structuredContent its schema rejects, so such a value goes as text alone).
+ */
+async function directResult(
   tool: DirectTool,
   envelope: ExecuteEnvelope,
+  direct: SurfaceDirect,
   wording: HostWording,
-): DirectResult | ToolErrorResult {
-  if (envelope.status !== 'completed' || envelope.truncated?.result) {
-    return errorResult(directSummaryLine(envelope, wording));
-  }
-  const value = envelope.result;
+): Promise<DirectResult | ToolErrorResult> {
+  if (envelope.status !== 'completed') return errorResult(directSummaryLine(envelope, wording));
+  const value = await direct.result(envelope.runId);
   const text = typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value);
-  if (tool.outputSchema === undefined) return { content: [{ type: 'text', text }] };
-  if (!isObject(value)) {
-    return errorResult(
-      `${envelope.runId} completed, but ${tool.address} answered no object for its output schema: ${text}`,
-    );
-  }
-  return { content: [{ type: 'text', text }], structuredContent: value };
+  const content: DirectResult['content'] = [{ type: 'text', text }];
+  return tool.outputSchema !== undefined && isObject(value)
+    ? { content, structuredContent: value }
+    : { content };
 }
 
 const keyOf = (tool: DirectTool) => JSON.stringify(tool);
@@ -124,7 +133,9 @@ export function registerDirectTools(
       (args: Record<string, unknown>, ctx: ServerContext) =>
         guard(tool.address, async () => {
           const answer = await flow(ctx, () => direct.call(tool.address, args ?? {}));
-          return answer.kind === 'envelope' ? directResult(tool, answer.envelope, wording) : answer.result;
+          return answer.kind === 'envelope'
+            ? directResult(tool, answer.envelope, direct, wording)
+            : answer.result;
         }),
     );
   const sync = (): void => {

@@ -12,9 +12,9 @@
  * could take as a reason to run its writes again.
  */
 
-import { callCode } from '../address.ts';
 import type { ExecuteEnvelope } from '../contracts/envelope.ts';
 import { isHubError } from '../errors.ts';
+import { callCode } from '../one-call.ts';
 import { NO_SCRUBBING, type SecretScrubbing } from '../secrets/hub-secrets.ts';
 import type { HostWording } from '../wording.ts';
 import type { SurfaceDeps, SurfaceSkills } from './create-mcp-server.ts';
@@ -53,6 +53,8 @@ export interface SurfaceRuns {
   /** Resumes a run; with `profile`, only a run of that profile (another is not found). */
   resume(runId: string, profile?: string): Promise<ExecuteEnvelope>;
   envelope(runId: string): ExecuteEnvelope;
+  /** The value the run returned, whole (a large result of its own read back); absent: the envelope's. */
+  result?(runId: string): unknown;
 }
 
 /**
@@ -174,6 +176,10 @@ function directDeps(
         annotations: tool.annotations ? { ...tool.annotations } : undefined,
       })),
     call: async (address, args) => (await engine.runs()).execute(callCode(address, args), profile),
+    result: async (runId) => {
+      const runs = await engine.runs();
+      return runs.result ? runs.result(runId) : runs.envelope(runId).result;
+    },
     ...(host.watch && lookup.stamp
       ? { watch: (changed: () => void) => host.watch?.(() => lookup.stamp?.() ?? '', changed) ?? (() => {}) }
       : {}),

@@ -4,6 +4,8 @@
  * (address, connection, what the tool says it does, the arguments, why it asks, when it
  * expires), takes once / run / always / deny at a prompt (or `--choice`, for a person scripting
  * at their own terminal), records it through the one person-input module, and resumes the run.
+ * `exec` and `call` run in the full view (FULL_VIEW): a person at their own terminal is not
+ * curated by a profile, `default` included (profiles curate what agents' endpoints see).
  * What an upstream or guest code wrote (a summary, a log line, an error) is shown inert, each on
  * one line (engine/inert.ts), so nothing it says passes for the hub's own words.
  *
@@ -15,6 +17,7 @@
 import { userInfo } from 'node:os';
 import { type Command, Option } from 'commander';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
+import { FULL_VIEW } from '../../engine/contracts/profiles.ts';
 import type { DecisionChoice, PendingInput, RunStatus } from '../../engine/contracts/runs.ts';
 import { HubError, isHubError } from '../../engine/errors.ts';
 import { inertJson, inertLine } from '../../engine/inert.ts';
@@ -90,7 +93,7 @@ export function registerRuns(hub: Command): void {
       hubAction(
         (out, code: string) =>
           async ({ runs }) =>
-            report(out, await (await runs()).execute(code)),
+            report(out, await (await runs()).execute(code, FULL_VIEW)),
       ),
     );
 
@@ -102,9 +105,9 @@ export function registerRuns(hub: Command): void {
     .option('--connection <name>', 'a connection other than the default')
     .action(
       hubAction(async (out, address: string, input: unknown, options: { connection?: string }) => {
-        const { callCode } = await import('../../engine/address.ts');
+        const { callCode } = await import('../../engine/one-call.ts');
         const code = callCode(address, input, options.connection);
-        return async ({ runs }) => report(out, await (await runs()).execute(code));
+        return async ({ runs }) => report(out, await (await runs()).execute(code, FULL_VIEW));
       }),
     );
 
@@ -221,8 +224,13 @@ export function registerRuns(hub: Command): void {
               return;
             }
             if (isHubError(error, 'unavailable')) {
+              // A one-call run (a direct tool's, `hub call`'s) has no model to resume it.
+              const { isOneCallRun } = await import('../../engine/runs/one-call-resume.ts');
+              const resumers = isOneCallRun(engine.desk.runs.get(runId))
+                ? `\`capabilities hub approve ${runId}\` again`
+                : `\`capabilities hub approve ${runId}\` again, or the model's \`execute({ resume })\``;
               out.note(
-                `Your decisions are recorded. ${error.message.replace(/ Call .*$/, '')} The run goes on when it is resumed: \`capabilities hub approve ${runId}\` again, or the model's \`execute({ resume })\`.`,
+                `Your decisions are recorded. ${error.message.replace(/ Call .*$/, '')} The run goes on when it is resumed: ${resumers}.`,
               );
               report(out, runs.envelope(runId));
               return;

@@ -6,6 +6,7 @@
 import { userInfo } from 'node:os';
 import { createDashboard } from '../../dashboard/dashboard.tsx';
 import { linkSession } from '../../dashboard/link-session.tsx';
+import { resumeDecidedOneCall } from '../../engine/runs/one-call-resume.ts';
 import { systemClock } from '../../engine/system.ts';
 import type { OpenHub } from '../open-hub.ts';
 
@@ -24,6 +25,7 @@ export function localPages(open: OpenHub): (request: Request) => Promise<Respons
     exchange: links.exchange,
     review: open.engine.sources,
     adding: open.engine.drafts,
+    decided: (runId) => resumeDecidedOneCall(open.engine, runId),
   });
   return async (request) => app.fetch(request);
 }

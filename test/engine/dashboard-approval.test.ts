@@ -35,6 +35,32 @@ const decide = (runId: string, form: Record<string, string>) =>
 const decisions = (runId: string) => world.store.listDecisions(runId);
 
 describe('the approval page', () => {
+  it('lets the host go on with the run once a decision is recorded, and answers whatever comes of it', async () => {
+    const [first] = world.seedRun('run_d', 1);
+    const { store, clock, random, wording } = world;
+    const desk = createDesk({ store, clock, random, wording, toReview: () => 0 });
+    const seen: [string, number][] = [];
+    const hooked = createDashboard({
+      desk,
+      clock,
+      wording,
+      session: async (c, next) => {
+        c.set('session', { who: 'ana', csrf: CSRF, scope: { kind: 'dashboard' } });
+        await next();
+      },
+      decided: async (runId) => {
+        seen.push([runId, decisions(runId).length]);
+        throw new Error('the host could not go on');
+      },
+    });
+    const response = await hooked.request('/runs/run_d/decide', {
+      method: 'POST',
+      body: new URLSearchParams({ pendingId: first ?? '', choice: 'once', csrf: CSRF }),
+    });
+    expect(response.status).toBe(303);
+    expect(seen).toEqual([['run_d', 1]]);
+  });
+
   it('shows a call that waits for a sign-in without a form, saying how to sign in again', async () => {
     const [approval] = world.seedRun('run_c', 1);
     world.store.addPendingInput({

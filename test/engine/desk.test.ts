@@ -4,7 +4,6 @@
  * not-found error, with what to do next; `hub call`'s guest code comes from the address module.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { callCode } from '../../engine/address.ts';
 import { createDesk, type Desk } from '../../engine/desk/index.ts';
 import { isHubError } from '../../engine/errors.ts';
 import { openInputs } from '../../engine/runs/open-inputs.ts';
@@ -129,20 +128,5 @@ describe('the source desk', () => {
     const unknown = 'not_found: no source "nope"; list sources with `capabilities hub list`';
     expect(refusal(() => desk.sources.get('nope'))).toBe(unknown);
     expect(refusal(() => desk.sources.connections('nope'))).toBe(unknown);
-  });
-});
-
-describe("hub call's guest code", () => {
-  it('calls the one tool with its input as JSON, and the connection when one is named', () => {
-    expect(callCode('board.post', { text: 'hi' })).toBe('return await board.post({"text":"hi"});');
-    expect(callCode('board.post', {}, 'work')).toBe('return await board.post({}, {"connection":"work"});');
-  });
-
-  it('refuses anything that is not a tool address, so nothing else reaches the code', () => {
-    for (const address of ['board', 'board.post();process', 'Board.post', 'board.po-st', '.post']) {
-      expect(refusal(() => callCode(address, {}))).toBe(
-        `invalid_input: "${address}" is not a tool address (namespace.tool)`,
-      );
-    }
   });
 });

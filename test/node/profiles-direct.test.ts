@@ -10,6 +10,7 @@
 import { Client, type Tool } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { callCode } from '../../engine/one-call.ts';
 import { homePaths } from '../../local/home.ts';
 import { openLocalHub } from '../../local/local-hub.ts';
 import { BIN, cliEnv, REPO, runCli, tempHome } from './cli-process.ts';
@@ -129,8 +130,8 @@ describe('a direct-mode profile over stdio', () => {
     try {
       const runs = local.store.listRuns().sort((a, b) => a.createdAt - b.createdAt);
       expect(runs.map((run) => [run.profile, run.status, run.code])).toEqual([
-        ['writer', 'completed', 'return await memory.read_graph({});'],
-        ['writer', 'completed', 'return await board.post({"text":"hello"});'],
+        ['writer', 'completed', callCode('memory.read_graph', {})],
+        ['writer', 'completed', callCode('board.post', { text: 'hello' })],
       ]);
       const postRun = runs[1]?.id ?? '';
       expect(local.store.listJournal(postRun).map((entry) => [entry.address, entry.outcome?.ok])).toEqual([
@@ -198,6 +199,12 @@ describe('a direct-mode profile over stdio', () => {
 
     const approved = await runCli(home, ['hub', 'approve', runId ?? '', '--choice', 'once']);
     expect(approved.status, approved.stderr).toBe(0);
+    expect(board.posts()).toEqual(['post later']);
+
+    // Deciding again does nothing: the run is complete, the post made once.
+    const again = await runCli(home, ['hub', 'approve', runId ?? '', '--choice', 'once']);
+    expect(again.status).not.toBe(0);
+    expect(again.stderr).toContain(`run ${runId} is completed and has no call waiting for a decision`);
     expect(board.posts()).toEqual(['post later']);
   }, 120_000);
 });

@@ -95,4 +95,33 @@ describe('a profile in the engine', () => {
     expect(profiles.list().map((p) => p.name)).toEqual(['default']);
     expect(local.store.listProfiles()).toEqual([]);
   });
+
+  it("serves an OpenAPI operation's tool in direct mode without the output schema of its first 2xx response", () => {
+    const github = local.store.getManifest('github');
+    if (!github) throw new Error('the corpus has github');
+    const [first] = github.tools;
+    if (!first) throw new Error('github has tools');
+    const output = { type: 'object', properties: { id: { type: 'number' } } };
+    local.store.addSource({
+      kind: 'openapi',
+      namespace: 'petstore',
+      document: 'https://petstore.example/openapi.json',
+      url: 'https://petstore.example',
+      allowedHosts: ['petstore.example'],
+      addedAt: 0,
+      updatedAt: 0,
+    });
+    local.store.putManifest({
+      ...github,
+      namespace: 'petstore',
+      tools: [{ ...first, address: 'petstore.get_pet', outputSchema: output }],
+    });
+    local.store.putManifest({ ...github, tools: [{ ...first, outputSchema: output }] });
+    const profiles = new Profiles(local.store, clock, localWording);
+    const lookup = new Lookup(local.store, localWording, () => profiles.view('default'));
+    const tools = new Map(lookup.tools().map((tool) => [tool.address, tool]));
+    expect(tools.get('petstore.get_pet')).toBeDefined();
+    expect(tools.get('petstore.get_pet')?.outputSchema).toBeUndefined();
+    expect(tools.get(first.address)?.outputSchema).toEqual(output);
+  });
 });
