@@ -28,6 +28,7 @@ import {
   guardedFetch,
   type PrivateAddresses,
 } from './guarded-fetch.ts';
+import { noteOversized, type OversizeWatch, oversizedError } from './oversized-answer.ts';
 import { type StderrLike, type Supervision, Supervisor } from './supervisor.ts';
 import type { McpCallResult } from './tool-result.ts';
 
@@ -68,27 +69,11 @@ export interface McpConnectorOptions {
   privateAddresses?: PrivateAddresses | undefined;
 }
 
-interface Session {
+/** A live connection; `closing` is set before the hub closes it, so the close is not taken for a crash. */
+interface Session extends OversizeWatch {
   client: Client;
   idle: ReturnType<typeof setTimeout> | undefined;
-  /** Set before the hub closes it, so the close is not taken for a crash. */
-  closing: boolean;
-  /**
-   * The cap one message from a stdio server may take, when the server sent a bigger one: the
-   * transport dropped it and closed, and the call it answered fails `result_too_large`.
-   */
-  oversized?: number;
-  /** Calls waiting for their answer on this session now. */
-  inFlight: number;
-  /**
-   * How many calls were waiting when an oversized message closed the session: with more than
-   * one, which of them it answered is unknown, so none is blamed for it.
-   */
-  waitingAtOversize?: number;
 }
-
-/** What the SDK's stdio read buffer says when a message passes its cap. */
-const OVERSIZED = /ReadBuffer exceeded maximum size of (\d+) bytes/;
 
 async function closeSession(session: Session): Promise<void> {
   session.closing = true;
@@ -160,21 +145,13 @@ export class McpConnector implements SourceConnector {
       } = result as McpCallResult;
       return answer;
     } catch (error) {
-      if (session.oversized !== undefined && (session.waitingAtOversize ?? 1) > 1) {
-        throw new HubError(
-          'unavailable',
-          `the server for "${source.namespace}" lost the answer to ${request.name}: another answer on the same connection was over the ${session.oversized}-byte cap one message may take, and the hub dropped the connection; the next call starts a new one`,
-          { cause: error, detail: where(source) },
-        );
-      }
-      if (session.oversized !== undefined) {
-        throw new HubError(
-          'limit',
-          `the server for "${source.namespace}" answered ${request.name} with a message over the ${session.oversized}-byte cap one message may take; the hub dropped it`,
-          { detail: where(source) },
-        );
-      }
-      throw this.#explain(source, `failed on ${request.name}`, error);
+      throw (
+        oversizedError(
+          session,
+          { namespace: source.namespace, tool: request.name, where: where(source) },
+          error,
+        ) ?? this.#explain(source, `failed on ${request.name}`, error)
+      );
     } finally {
       session.inFlight--;
       this.#touch(source, credentials, session);
@@ -293,13 +270,7 @@ export class McpConnector implements SourceConnector {
     this.#supervisor.watch(source.namespace, stderr);
     // A message over the read buffer's cap closes the transport: the server did not crash, it
     // answered too much. The close is the hub's, so the source stays healthy.
-    transport.onerror = (error: Error) => {
-      const cap = OVERSIZED.exec(error.message)?.[1];
-      if (cap === undefined) return;
-      session.oversized = Number(cap);
-      session.waitingAtOversize = session.inFlight;
-      session.closing = true;
-    };
+    transport.onerror = (error: Error) => noteOversized(session, error);
     transport.onclose = () => {
       dropped();
       if (!session.closing) this.#supervisor.exited(source.namespace);
