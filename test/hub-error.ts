@@ -11,3 +11,15 @@ export async function hubErrorOf(body: () => unknown): Promise<HubError> {
   }
   throw new Error('expected a HubError, but nothing was thrown');
 }
+
+/** `code: message` of the HubError that `body` throws at once; anything else fails the test. */
+export function refusalOf(body: () => unknown): string {
+  try {
+    body();
+  } catch (error) {
+    expect(error, 'expected a HubError').toBeInstanceOf(HubError);
+    const refused = error as HubError;
+    return `${refused.code}: ${refused.message}`;
+  }
+  throw new Error('expected a refusal, but nothing was thrown');
+}

@@ -5,10 +5,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDesk, type Desk } from '../../engine/desk/index.ts';
-import { isHubError } from '../../engine/errors.ts';
 import { openInputs } from '../../engine/runs/open-inputs.ts';
 import { localWording } from '../../local/wording.ts';
 import { addTestSources } from '../conformance/runs.suite.ts';
+import { refusalOf } from '../hub-error.ts';
 import { type PromptWorld, promptWorld } from './prompt-fixture.ts';
 
 let world: PromptWorld;
@@ -25,16 +25,6 @@ beforeEach(() => {
   });
 });
 afterEach(() => world.close());
-
-function refusal(body: () => unknown): string {
-  try {
-    body();
-  } catch (error) {
-    if (isHubError(error)) return `${error.code}: ${error.message}`;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('the run desk', () => {
   it("gives a waiting run's open inputs, one fewer for each decision recorded through it", () => {
@@ -60,7 +50,7 @@ describe('the run desk', () => {
       [first, 'once', 'approval page'],
       [second, 'deny', 'cli'],
     ]);
-    expect(refusal(() => desk.runs.decided('run_nope'))).toBe(
+    expect(refusalOf(() => desk.runs.decided('run_nope'))).toBe(
       'not_found: no run run_nope; list runs with `capabilities hub runs`',
     );
   });
@@ -88,20 +78,20 @@ describe('the run desk', () => {
     });
     expect([desk.runs.countCalls('run_a'), desk.runs.countCalls('run_b')]).toEqual([1, 0]);
     const unknown = 'not_found: no run run_nope; list runs with `capabilities hub runs`';
-    expect(refusal(() => desk.runs.asks('run_nope'))).toBe(unknown);
-    expect(refusal(() => desk.runs.countCalls('run_nope'))).toBe(unknown);
+    expect(refusalOf(() => desk.runs.asks('run_nope'))).toBe(unknown);
+    expect(refusalOf(() => desk.runs.countCalls('run_nope'))).toBe(unknown);
   });
 
   it('says a run that is not waiting has nothing to decide, and an unknown run how to list them', () => {
     world.seedRun('run_b');
     world.store.updateRun('run_b', { status: 'cancelled', updatedAt: world.clock.now() });
-    expect(refusal(() => desk.runs.openInputs('run_b'))).toBe(
+    expect(refusalOf(() => desk.runs.openInputs('run_b'))).toBe(
       'conflict: run run_b is cancelled and has no call waiting for a decision',
     );
     const unknown = 'not_found: no run run_nope; list runs with `capabilities hub runs`';
-    expect(refusal(() => desk.runs.openInputs('run_nope'))).toBe(unknown);
-    expect(refusal(() => desk.runs.journal('run_nope'))).toBe(unknown);
-    expect(refusal(() => desk.runs.get('run_nope'))).toBe(unknown);
+    expect(refusalOf(() => desk.runs.openInputs('run_nope'))).toBe(unknown);
+    expect(refusalOf(() => desk.runs.journal('run_nope'))).toBe(unknown);
+    expect(refusalOf(() => desk.runs.get('run_nope'))).toBe(unknown);
   });
 });
 
@@ -126,7 +116,7 @@ describe('the source desk', () => {
 
   it('names an unknown source once, the same way everywhere, with how to list them', () => {
     const unknown = 'not_found: no source "nope"; list sources with `capabilities hub list`';
-    expect(refusal(() => desk.sources.get('nope'))).toBe(unknown);
-    expect(refusal(() => desk.sources.connections('nope'))).toBe(unknown);
+    expect(refusalOf(() => desk.sources.get('nope'))).toBe(unknown);
+    expect(refusalOf(() => desk.sources.connections('nope'))).toBe(unknown);
   });
 });

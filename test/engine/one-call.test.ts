@@ -4,18 +4,8 @@
  * was given, `"__proto__"` keys and line separators included.
  */
 import { describe, expect, it } from 'vitest';
-import { isHubError } from '../../engine/errors.ts';
 import { CALL_INPUT_BYTES, callCode, oneCallOf } from '../../engine/one-call.ts';
-
-function refusal(body: () => unknown): string {
-  try {
-    body();
-  } catch (error) {
-    if (isHubError(error)) return `${error.code}: ${error.message}`;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
+import { refusalOf } from '../hub-error.ts';
 
 describe('one-call code', () => {
   it('calls the one tool with its input as a JSON string, and the connection when one is named', () => {
@@ -29,7 +19,7 @@ describe('one-call code', () => {
 
   it('refuses anything that is not a tool address, so nothing else reaches the code', () => {
     for (const address of ['board', 'board.post();process', 'Board.post', 'board.po-st', '.post']) {
-      expect(refusal(() => callCode(address, {}))).toBe(
+      expect(refusalOf(() => callCode(address, {}))).toBe(
         `invalid_input: "${address}" is not a tool address (namespace.tool)`,
       );
     }
@@ -71,7 +61,7 @@ describe('one-call code', () => {
 
   it('refuses an input over what one call takes, saying so', () => {
     const input = { text: 'x'.repeat(CALL_INPUT_BYTES) };
-    expect(refusal(() => callCode('board.post', input))).toMatch(
+    expect(refusalOf(() => callCode('board.post', input))).toMatch(
       /^invalid_input: the input to board\.post is over 1,048,576 bytes of JSON, the most one tool call takes; nothing was called\./,
     );
   });
