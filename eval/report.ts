@@ -1,0 +1,182 @@
+/**
+ * What an eval run writes for people and tools: the results as JSON (`{ tasks: [{ id, multiStep,
+ * arms: { code: { success, inputTokens, outputTokens, turns, calls, ms }, … } }] }`), a summary
+ * table in Markdown, and a plot (SVG: input tokens per task, code beside direct, with each arm's
+ * success) a person opens in a browser.
+ */
+import type { ArmName } from './arms/arm.ts';
+import type { ArmRun } from './runner.ts';
+import type { EvalTask } from './task.ts';
+
+export interface ArmFigures {
+  success: boolean;
+  why: string;
+  inputTokens: number;
+  outputTokens: number;
+  /** Input and output tokens of each turn, in order. */
+  perTurn: { inputTokens: number; outputTokens: number }[];
+  turns: number;
+  calls: number;
+  ms: number;
+}
+
+export interface TaskResult {
+  id: string;
+  prompt: string;
+  multiStep: boolean;
+  traits: readonly string[];
+  arms: Partial<Record<ArmName, ArmFigures>>;
+}
+
+export interface EvalResults {
+  /** `scripted` (the offline bound), a model id (live), or `replay of <model>`. */
+  model: string;
+  mode: 'offline' | 'live' | 'replay';
+  date: string;
+  tasks: TaskResult[];
+}
+
+export function figuresOf(run: ArmRun): ArmFigures {
+  const { success, why, inputTokens, outputTokens, perTurn, turns, calls } = run;
+  return { success, why, inputTokens, outputTokens, perTurn, turns, calls, ms: Math.round(run.ms) };
+}
+
+export function taskResult(task: EvalTask, arms: Partial<Record<ArmName, ArmRun>>): TaskResult {
+  return {
+    id: task.id,
+    prompt: task.prompt,
+    multiStep: task.multiStep,
+    traits: task.traits,
+    arms: Object.fromEntries(Object.entries(arms).map(([arm, run]) => [arm, figuresOf(run)])),
+  };
+}
+
+/** code / direct input tokens, when both ran. */
+export function ratioOf(task: TaskResult): number | undefined {
+  const code = task.arms.code;
+  const direct = task.arms.direct;
+  return code && direct && direct.inputTokens > 0 ? code.inputTokens / direct.inputTokens : undefined;
+}
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length === 0
+    ? Number.NaN
+    : sorted.length % 2
+      ? (sorted[mid] as number)
+      : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+
+export interface Summary {
+  /** Tasks that succeeded, per arm that ran. */
+  succeeded: Partial<Record<ArmName, number>>;
+  tasks: number;
+  /** code / direct input tokens on multi-step tasks: the median and the worst (highest). */
+  multiStep: { tasks: number; median: number; worst: number; worstTask: string };
+}
+
+export function summarize(results: EvalResults): Summary {
+  const succeeded: Partial<Record<ArmName, number>> = {};
+  for (const task of results.tasks)
+    for (const [arm, figures] of Object.entries(task.arms) as [ArmName, ArmFigures][])
+      succeeded[arm] = (succeeded[arm] ?? 0) + (figures.success ? 1 : 0);
+  const ratios = results.tasks
+    .filter((task) => task.multiStep)
+    .map((task) => ({ id: task.id, ratio: ratioOf(task) }))
+    .filter((row): row is { id: string; ratio: number } => row.ratio !== undefined);
+  const worst = ratios.reduce((a, b) => (b.ratio > a.ratio ? b : a), {
+    id: '',
+    ratio: Number.NEGATIVE_INFINITY,
+  });
+  return {
+    succeeded,
+    tasks: results.tasks.length,
+    multiStep: {
+      tasks: ratios.length,
+      median: median(ratios.map((row) => row.ratio)),
+      worst: ratios.length > 0 ? worst.ratio : Number.NaN,
+      worstTask: worst.id,
+    },
+  };
+}
+
+const n = (value: number) => value.toLocaleString('en-US');
+const mark = (figures: ArmFigures | undefined) =>
+  figures === undefined ? '' : figures.success ? 'yes' : 'NO';
+/** `62% fewer` / `12% more`: what code mode reads against direct. */
+const fewer = (ratio: number) =>
+  ratio <= 1 ? `${Math.round((1 - ratio) * 100)}% fewer` : `${Math.round((ratio - 1) * 100)}% more`;
+
+/** The summary table (Markdown): one row per task, then the totals. */
+export function markdownTable(results: EvalResults): string {
+  const rows = [
+    '| task | multi-step | success code / direct / hub-direct | input tokens code | input tokens direct | code/direct | hub-direct | turns code / direct | calls code / direct |',
+    '| --- | --- | --- | ---: | ---: | ---: | ---: | --- | --- |',
+  ];
+  for (const task of results.tasks) {
+    const { code, direct } = task.arms;
+    const hub = task.arms['hub-direct'];
+    const ratio = ratioOf(task);
+    rows.push(
+      `| ${task.id} | ${task.multiStep ? 'yes' : 'no'} | ${mark(code)} / ${mark(direct)} / ${mark(hub)} | ${code ? n(code.inputTokens) : ''} | ${direct ? n(direct.inputTokens) : ''} | ${ratio === undefined ? '' : ratio.toFixed(2)} | ${hub ? n(hub.inputTokens) : ''} | ${code?.turns ?? ''} / ${direct?.turns ?? ''} | ${code?.calls ?? ''} / ${direct?.calls ?? ''} |`,
+    );
+  }
+  const summary = summarize(results);
+  const succeeded = Object.entries(summary.succeeded)
+    .map(([arm, count]) => `${arm} ${count}/${summary.tasks}`)
+    .join(', ');
+  const { multiStep } = summary;
+  return [
+    `Model: ${results.model} (${results.mode}), ${results.date}.`,
+    '',
+    ...rows,
+    '',
+    `Succeeded: ${succeeded}.`,
+    multiStep.tasks > 0
+      ? `Multi-step tasks (${multiStep.tasks}): code mode reads ${fewer(multiStep.median)} input tokens than direct at the median (ratio ${multiStep.median.toFixed(2)}), ${fewer(multiStep.worst)} in the worst case (${multiStep.worstTask}, ratio ${multiStep.worst.toFixed(2)}).`
+      : 'No multi-step task ran in both arms.',
+    '',
+  ].join('\n');
+}
+
+const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The plot: per task, input tokens of code and direct as bars (log scale), each arm's success. */
+export function svgPlot(results: EvalResults): string {
+  const row = 26;
+  const left = 230;
+  const width = 980;
+  const plot = width - left - 90;
+  const top = 40;
+  const height = top + row * results.tasks.length + 30;
+  const all = results.tasks.flatMap((task) =>
+    [task.arms.code?.inputTokens, task.arms.direct?.inputTokens].filter((v): v is number => (v ?? 0) > 0),
+  );
+  const max = Math.log10(Math.max(10, ...all));
+  const x = (tokens: number) => (tokens <= 1 ? 0 : (Math.log10(tokens) / max) * plot);
+  const parts = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="system-ui, sans-serif" font-size="12">`,
+    '<rect width="100%" height="100%" fill="#fff"/>',
+    `<text x="10" y="18" font-size="14" font-weight="600">Input tokens per task (log scale), ${escape(results.model)} (${results.mode}): code mode (blue) and direct (orange); success ✓ / failure ✗</text>`,
+  ];
+  results.tasks.forEach((task, i) => {
+    const y = top + i * row;
+    parts.push(`<text x="10" y="${y + 14}">${escape(task.id)}${task.multiStep ? '' : ' (1 call)'}</text>`);
+    for (const [k, arm, color] of [
+      [0, 'code', '#2563eb'],
+      [1, 'direct', '#ea580c'],
+    ] as const) {
+      const figures = task.arms[arm];
+      if (!figures) continue;
+      const w = x(figures.inputTokens);
+      const by = y + k * 11;
+      parts.push(`<rect x="${left}" y="${by}" width="${w.toFixed(1)}" height="10" fill="${color}"/>`);
+      parts.push(
+        `<text x="${(left + w + 4).toFixed(1)}" y="${by + 9}" font-size="10">${n(figures.inputTokens)} ${figures.success ? '✓' : '✗'}</text>`,
+      );
+    }
+  });
+  parts.push('</svg>', '');
+  return parts.join('\n');
+}
