@@ -140,7 +140,7 @@ export function markdownTable(results: EvalResults): string {
   ].join('\n');
 }
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** The plot: per task, input tokens of code and direct as bars (log scale), each arm's success. */
 export function svgPlot(results: EvalResults): string {
@@ -158,11 +158,11 @@ export function svgPlot(results: EvalResults): string {
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="system-ui, sans-serif" font-size="12">`,
     '<rect width="100%" height="100%" fill="#fff"/>',
-    `<text x="10" y="18" font-size="14" font-weight="600">Input tokens per task (log scale), ${escape(results.model)} (${results.mode}): code mode (blue) and direct (orange); success ✓ / failure ✗</text>`,
+    `<text x="10" y="18" font-size="14" font-weight="600">Input tokens per task (log scale), ${escapeXml(results.model)} (${results.mode}): code mode (blue) and direct (orange); success ✓ / failure ✗</text>`,
   ];
   results.tasks.forEach((task, i) => {
     const y = top + i * row;
-    parts.push(`<text x="10" y="${y + 14}">${escape(task.id)}${task.multiStep ? '' : ' (1 call)'}</text>`);
+    parts.push(`<text x="10" y="${y + 14}">${escapeXml(task.id)}${task.multiStep ? '' : ' (1 call)'}</text>`);
     for (const [k, arm, color] of [
       [0, 'code', '#2563eb'],
       [1, 'direct', '#ea580c'],
