@@ -12,7 +12,7 @@ export const task: EvalTask = {
   check(world) {
     const changed = changedIssues(world);
     const target = changed.find((issue) => issue.identifier === 'ENG-150');
-    if (!target || target.state.name !== 'Done') return fail('ENG-150 is not Done');
+    if (target?.state.name !== 'Done') return fail('ENG-150 is not Done');
     const others = changed.filter((issue) => issue !== target).map((issue) => issue.identifier);
     if (others.length > 0) return fail(`other issues changed too: ${listed(others)}`);
     if (target.title !== 'Rotate the staging TLS certificates') return fail('ENG-150 lost its title');

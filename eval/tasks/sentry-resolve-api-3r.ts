@@ -15,7 +15,7 @@ export const task: EvalTask = {
     const before = new Map(sentrySeed().issues.map((issue) => [issue.shortId, issue.status]));
     const changed = sentryIssues(world).filter((issue) => before.get(issue.shortId) !== issue.status);
     const target = changed.find((issue) => issue.shortId === 'API-3R');
-    if (!target || target.status !== 'resolved') return fail('API-3R is not resolved');
+    if (target?.status !== 'resolved') return fail('API-3R is not resolved');
     if (changed.length > 1)
       return fail(`other issues changed: ${listed(changed.map((issue) => issue.shortId))}`);
     return pass('API-3R resolved, nothing else');

@@ -235,3 +235,87 @@ describe('tracker tasks', () => {
     });
   }
 });
+
+describe('tracker checkers refuse plausible wrong outcomes', () => {
+  const byId = (id: string) => TRACKER_TASKS.find((task) => task.id === id) as EvalTask;
+  /** The task's world after `calls` (address, input), made straight on the handlers. */
+  function worldAfter(id: string, calls: [string, Record<string, unknown>][], direct = false) {
+    const task = byId(id);
+    resetWorld(dir, task);
+    const run = async () => {
+      if (direct) await task.scripts.direct(directModel(task));
+      for (const [address, input] of calls) {
+        const [namespace = '', tool = ''] = address.split('.');
+        callTool(namespace, tool, input);
+      }
+      return task.check(worldView(dir));
+    };
+    return run();
+  }
+  const post = (channel: string, text: string): [string, Record<string, unknown>] => [
+    'slack.slack_post_message',
+    { channel_id: channel, text },
+  ];
+
+  it('J2: two posts, or the wrong three bugs', async () => {
+    expect(
+      (await worldAfter('j2-top-bugs-to-eng', [post('eng', 'again: ENG-172 ENG-37 WEB-25')], true)).why,
+    ).toMatch(/exactly one post, found 2/);
+    expect((await worldAfter('j2-top-bugs-to-eng', [post('eng', 'ENG-172, ENG-37, ENG-74')])).why).toMatch(
+      /top three are ENG-172, ENG-37 and WEB-25/,
+    );
+    expect((await worldAfter('j2-top-bugs-to-eng', [post('general', 'ENG-172, ENG-37, WEB-25')])).ok).toBe(
+      false,
+    );
+  });
+  it('single calls: the wrong channel, the wrong issue', async () => {
+    expect((await worldAfter('slack-post-deploy-done', [post('general', 'deploy done')])).ok).toBe(false);
+    expect(
+      (await worldAfter('linear-status-eng-142', [['linear.linear_search_issues', { query: 'ENG-124' }]]))
+        .why,
+    ).toMatch(/never looked up/);
+    expect(
+      (
+        await worldAfter('linear-mark-eng-150-done', [
+          ['linear.linear_update_issue', { id: 'ENG-151', status: 'Done' }],
+        ])
+      ).ok,
+    ).toBe(false);
+  });
+  it('the join: an issue filed for a Sentry error Linear already tracks', async () => {
+    const verdict = await worldAfter(
+      'sentry-errors-to-linear',
+      [['linear.linear_create_issue', { title: '[Sentry API-3K] TimeoutError', teamId: 'ENG' }]],
+      true,
+    );
+    expect(verdict.why).toMatch(/API-3K/);
+  });
+  it('the loop: a comment on a closed issue too', async () => {
+    const verdict = await worldAfter(
+      'linear-comment-postgres',
+      [['linear.linear_add_comment', { issueId: 'OPS-9', body: 'blocked on the Postgres 16 upgrade' }]],
+      true,
+    );
+    expect(verdict.why).toMatch(/OPS-9/);
+  });
+  it('the filter: a warning counted among the errors', async () => {
+    expect((await worldAfter('sentry-top-web-errors', [post('eng', 'WEB-5D WEB-5N WEB-5F')])).ok).toBe(false);
+  });
+  it('the thread: a top-level post instead of a reply', async () => {
+    expect(
+      (await worldAfter('incident-thread-update', [post('incidents', 'WEB-5D: 4810 events, 912 users')])).why,
+    ).toMatch(/not a reply/);
+  });
+  it('the denials: a post that went through anyway, a fallback missing', async () => {
+    expect(
+      (await worldAfter('denied-post-files-issue', [post('eng', 'staging is read-only until 3pm')])).ok,
+    ).toBe(false);
+    expect(
+      (
+        await worldAfter('denied-close-comments', [
+          ['linear.linear_update_issue', { id: 'ENG-160', status: 'Done' }],
+        ])
+      ).ok,
+    ).toBe(false);
+  });
+});
