@@ -1,6 +1,7 @@
 /**
  * The spec's journey J2: summarize my open bugs and post the top three (highest priority, then
- * oldest) to #eng: one post, approved once, naming exactly those three.
+ * oldest) to #eng: one post, approved once, naming exactly those three. The seed makes the top
+ * three the only urgent ones, so any reasonable ranking by priority agrees.
  */
 import { isOpen, type LinearIssue } from '../fixtures/services/linear-seed.ts';
 import { execute, findAndDescribe } from '../script-kit.ts';

@@ -10,7 +10,8 @@ import {
   linearSeed,
 } from '../fixtures/services/linear-seed.ts';
 import type { SentryIssue, SentryState } from '../fixtures/services/sentry-seed.ts';
-import type { SlackMessage, SlackState } from '../fixtures/services/slack.ts';
+import { BASE_TS, type SlackMessage, type SlackState } from '../fixtures/services/slack.ts';
+import { NOW } from '../fixtures/services/tracker-kit.ts';
 import type { ToolReply, ToolUse, Verdict, WorldView } from '../task.ts';
 
 export const pass = (why: string): Verdict => ({ ok: true, why });
@@ -57,7 +58,7 @@ export const changedIssues = (world: WorldView): LinearIssue[] =>
 
 /** Comments the run added (the seed's are dated before the world's now). */
 export const newComments = (world: WorldView): LinearComment[] =>
-  linearState(world).comments.filter((comment) => comment.createdAt >= '2026-05-20T09:30:00.000Z');
+  linearState(world).comments.filter((comment) => comment.createdAt >= NOW);
 
 export interface Post extends SlackMessage {
   channel: string;
@@ -69,7 +70,7 @@ export function newPosts(world: WorldView): Post[] {
   const posts: Post[] = [];
   for (const channel of state.channels) {
     for (const message of state.messages[channel.id] ?? []) {
-      if (Number(message.ts) >= 1779269400) posts.push({ ...message, channel: channel.name });
+      if (Number(message.ts) > BASE_TS) posts.push({ ...message, channel: channel.name });
     }
   }
   return posts;
