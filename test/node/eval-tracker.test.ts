@@ -139,7 +139,14 @@ describe('slack stand-in', () => {
     const { messages } = slack.call(state, 'slack_get_channel_history', { channel_id: 'incidents' }) as {
       messages: { ts: string; reply_count?: number }[];
     };
-    expect(messages).toHaveLength(1);
+    expect(messages).toHaveLength(4);
+    expect(messages.map((message) => message.ts)).toEqual(
+      messages
+        .map((message) => message.ts)
+        .sort()
+        .reverse(),
+    );
+    expect(messages[0]?.reply_count).toBe(2);
     const thread = slack.call(state, 'slack_get_thread_replies', {
       channel_id: 'C01INCID005',
       thread_ts: messages[0]?.ts,
