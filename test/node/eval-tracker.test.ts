@@ -7,8 +7,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { textReply } from '../../eval/arms/arm.ts';
+import { replyOf, textReply } from '../../eval/arms/arm.ts';
 import { DENIED } from '../../eval/arms/direct-arm.ts';
 import { type AnyService, type Json, ToolFailure } from '../../eval/fixtures/service.ts';
 import { linear } from '../../eval/fixtures/services/linear.ts';
@@ -16,7 +18,8 @@ import type { LinearState } from '../../eval/fixtures/services/linear-seed.ts';
 import { sentry } from '../../eval/fixtures/services/sentry.ts';
 import type { SentryState } from '../../eval/fixtures/services/sentry-seed.ts';
 import { type SlackState, slack } from '../../eval/fixtures/services/slack.ts';
-import { logCall, readState, writeState } from '../../eval/fixtures/state-files.ts';
+import { logCall, readCalls, readState, writeState } from '../../eval/fixtures/state-files.ts';
+import { SERVER } from '../../eval/hub-home.ts';
 import type { EvalTask, ScriptedModel, ToolReply } from '../../eval/task.ts';
 import { TRACKER_TASKS } from '../../eval/tasks/tracker-tasks.ts';
 import { resetWorld, worldView } from '../../eval/world.ts';
@@ -72,6 +75,44 @@ const refusal = (run: () => unknown) => {
   }
   throw new Error('expected a refusal');
 };
+
+describe('the tracker stand-ins as stdio servers', () => {
+  it('each lists its corpus tools and answers a call from the world on disk', async () => {
+    resetWorld(dir, {});
+    const probes: [string, string, Record<string, unknown>, string][] = [
+      ['linear', 'linear_search_issues', { query: 'ENG-142' }, 'Webhook deliveries'],
+      ['slack', 'slack_post_message', { channel_id: '#releases', text: 'deploy done' }, 'C01RELEAS04'],
+      [
+        'sentry',
+        'update_issue',
+        { organizationSlug: 'acme', issueId: 'API-3R', status: 'resolved' },
+        'resolved',
+      ],
+    ];
+    for (const [namespace, tool, args, expected] of probes) {
+      const client = new Client({ name: 'eval-tracker-test', version: '1.0.0' });
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [SERVER, namespace],
+          env: { ...(process.env as Record<string, string>), EVAL_STATE_DIR: dir },
+          stderr: 'pipe',
+        }),
+      );
+      try {
+        const { tools } = await client.listTools();
+        expect(tools.length).toBe({ linear: 5, slack: 8, sentry: 22 }[namespace]);
+        const reply = replyOf(await client.callTool({ name: tool, arguments: args }));
+        expect(reply.isError).toBe(false);
+        expect(reply.text).toContain(expected);
+        expect(readCalls(dir, namespace)).toEqual([{ tool, args }]);
+      } finally {
+        await client.close();
+      }
+    }
+    expect(JSON.stringify(readState(dir, 'slack'))).toContain('deploy done');
+  });
+});
 
 describe('linear stand-in', () => {
   it('seeds 300 issues deterministically and finds one by identifier', () => {
