@@ -1,4 +1,5 @@
 /** Every eval task, in the order the report lists them. */
 import type { EvalTask } from '../task.ts';
+import { TRACKER_TASKS } from './tracker-tasks.ts';
 
-export const TASKS: readonly EvalTask[] = [];
+export const TASKS: readonly EvalTask[] = [...TRACKER_TASKS];
