@@ -30,7 +30,12 @@ export const task: EvalTask = {
       await findAndDescribe(
         model,
         ['search notion pages', 'append blocks to a notion page', 'read a text file', 'write a file'],
-        ['notion.APIPostSearch', 'notion.APIPatchBlockChildren', 'filesystem.read_text_file', 'filesystem.write_file'],
+        [
+          'notion.APIPostSearch',
+          'notion.APIPatchBlockChildren',
+          'filesystem.read_text_file',
+          'filesystem.write_file',
+        ],
       );
       const reply = await execute(
         model,
@@ -54,12 +59,22 @@ try {
       const [edited] = await model.use(
         call('notion.APIPatchBlockChildren', {
           block_id: pageId,
-          children: [{ type: 'bulleted_list_item', bulleted_list_item: { rich_text: [{ type: 'text', text: { content: ITEM } }] } }],
+          children: [
+            {
+              type: 'bulleted_list_item',
+              bulleted_list_item: { rich_text: [{ type: 'text', text: { content: ITEM } }] },
+            },
+          ],
         }),
       );
       if (!edited?.isError) return 'Added it to the Q3 roadmap.';
       const [todo] = await model.use(call('filesystem.read_text_file', { path: TODO }));
-      await model.use(call('filesystem.write_file', { path: TODO, content: `${(todo?.text ?? '').trimEnd()}\n- [ ] ${ITEM}\n` }));
+      await model.use(
+        call('filesystem.write_file', {
+          path: TODO,
+          content: `${(todo?.text ?? '').trimEnd()}\n- [ ] ${ITEM}\n`,
+        }),
+      );
       return `You declined the Notion edit, so it's a to-do at the end of ${TODO}.`;
     },
   },

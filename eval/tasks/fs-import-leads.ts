@@ -13,7 +13,9 @@ const NEW = ['tom.baker@bluepeak.io', 'jonas.weber@northwind.example', 'aiko.tan
 function rows(text: string): Record<string, string>[] {
   const [head = '', ...lines] = text.trim().split('\n');
   const keys = head.split(',');
-  return lines.map((line) => Object.fromEntries(line.split(',').map((value, index) => [keys[index] ?? '', value])));
+  return lines.map((line) =>
+    Object.fromEntries(line.split(',').map((value, index) => [keys[index] ?? '', value])),
+  );
 }
 
 export const task: EvalTask = {
@@ -25,10 +27,13 @@ export const task: EvalTask = {
   check(world) {
     const created = newContacts(world).map((contact) => contact.properties.email ?? '');
     if (!sameSet(created, NEW)) return fail(`created ${listed(created)}; expected ${listed(NEW)}`);
-    const lena = contacts(world).filter((contact) => contact.properties.email === 'lena.fischer@kraftwerk-labs.de');
+    const lena = contacts(world).filter(
+      (contact) => contact.properties.email === 'lena.fischer@kraftwerk-labs.de',
+    );
     if (lena.length !== 1) return fail('Lena Fischer was imported twice');
     const tom = newContacts(world).find((contact) => contact.properties.email === NEW[0]);
-    if (tom?.properties.firstname !== 'Tom' || tom.properties.company !== 'Bluepeak') return fail('the new contacts lost their names or companies');
+    if (tom?.properties.firstname !== 'Tom' || tom.properties.company !== 'Bluepeak')
+      return fail('the new contacts lost their names or companies');
     return pass(`imported ${listed(NEW)}`);
   },
   scripts: {
@@ -59,13 +64,22 @@ return { imported: fresh.map((l) => l.email), skipped: [...existing] };`,
         call('hubspot.hubspotSearchObjects', {
           objectType: 'contacts',
           limit: 100,
-          filterGroups: [{ filters: [{ propertyName: 'email', operator: 'IN', values: leads.map((lead) => lead.email) }] }],
+          filterGroups: [
+            { filters: [{ propertyName: 'email', operator: 'IN', values: leads.map((lead) => lead.email) }] },
+          ],
         }),
       );
-      const existing = new Set(known?.json<{ results: { properties: { email: string } }[] }>().results.map((c) => c.properties.email));
+      const existing = new Set(
+        known
+          ?.json<{ results: { properties: { email: string } }[] }>()
+          .results.map((c) => c.properties.email),
+      );
       const fresh = leads.filter((lead) => !existing.has(lead.email ?? ''));
       await model.use(
-        call('hubspot.hubspotBatchCreateObjects', { objectType: 'contacts', inputs: fresh.map((properties) => ({ properties })) }),
+        call('hubspot.hubspotBatchCreateObjects', {
+          objectType: 'contacts',
+          inputs: fresh.map((properties) => ({ properties })),
+        }),
       );
       return `Imported ${fresh.map((lead) => lead.email).join(', ')}; the others were already in HubSpot.`;
     },

@@ -13,11 +13,12 @@ export const task: EvalTask = {
   traits: ['single'],
   sources: ['filesystem'],
   check(world) {
-    const read = world.calls('filesystem').some(
-      (record) => READS.includes(record.tool) && JSON.stringify(record.args).includes(PATH),
-    );
+    const read = world
+      .calls('filesystem')
+      .some((record) => READS.includes(record.tool) && JSON.stringify(record.args).includes(PATH));
     if (!read) return fail(`${PATH} was never read`);
-    if (Object.keys(changedFiles(world)).length > 0) return fail('files were written although the person only asked');
+    if (Object.keys(changedFiles(world)).length > 0)
+      return fail('files were written although the person only asked');
     return pass(`${PATH} read, nothing written`);
   },
   scripts: {

@@ -16,7 +16,8 @@ export const task: EvalTask = {
     const changed = changedFiles(world);
     const content = changed[PATH];
     if (content === undefined) return fail(`${PATH} was not written`);
-    if (!content.includes('10:30') || !content.includes('Priya')) return fail(`${PATH} does not hold the note`);
+    if (!content.includes('10:30') || !content.includes('Priya'))
+      return fail(`${PATH} does not hold the note`);
     const others = Object.keys(changed).filter((path) => path !== PATH);
     if (others.length > 0) return fail(`other files changed too: ${listed(others)}`);
     return pass(`${PATH} holds the note`);
@@ -24,7 +25,10 @@ export const task: EvalTask = {
   scripts: {
     async code(model) {
       await findAndDescribe(model, ['write a file'], ['filesystem.write_file']);
-      await execute(model, `return await filesystem.write_file({ path: '${PATH}', content: ${JSON.stringify(`${NOTE}\n`)} });`);
+      await execute(
+        model,
+        `return await filesystem.write_file({ path: '${PATH}', content: ${JSON.stringify(`${NOTE}\n`)} });`,
+      );
       return `Saved to ${PATH}.`;
     },
     async direct(model) {

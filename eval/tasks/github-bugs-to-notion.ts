@@ -2,11 +2,24 @@
 import type { GithubIssue } from '../fixtures/services/github.ts';
 import { execute, findAndDescribe } from '../script-kit.ts';
 import type { EvalTask } from '../task.ts';
-import { addedBlocks, call, fail, listed, newPages, pageNamed, pass, resultOf, sameSet, seedOf } from './workspace-world.ts';
+import {
+  addedBlocks,
+  call,
+  fail,
+  listed,
+  newPages,
+  pageNamed,
+  pass,
+  resultOf,
+  sameSet,
+  seedOf,
+} from './workspace-world.ts';
 
 const wanted = () =>
   seedOf()
-    .gh.issues.filter((issue) => issue.repo === 'acme/web' && issue.state === 'open' && issue.labels.includes('bug'))
+    .gh.issues.filter(
+      (issue) => issue.repo === 'acme/web' && issue.state === 'open' && issue.labels.includes('bug'),
+    )
     .map((issue) => `#${issue.number}`);
 
 const item = (issue: { number: number; title: string }) => ({
@@ -27,9 +40,12 @@ export const task: EvalTask = {
     const [page] = pages;
     if (page?.parent !== pageNamed('Engineering').id) return fail('the page is not under Engineering');
     if (!page.title.toLowerCase().includes('bugs')) return fail(`the page is titled "${page.title}"`);
-    const text = addedBlocks(world, page.id).map((block) => block.text).join('\n');
+    const text = addedBlocks(world, page.id)
+      .map((block) => block.text)
+      .join('\n');
     const listedIds = [...new Set(text.match(/#\d+/g) ?? [])];
-    if (!sameSet(listedIds, wanted())) return fail(`the page lists ${listed(listedIds)}; the open bugs are ${listed(wanted())}`);
+    if (!sameSet(listedIds, wanted()))
+      return fail(`the page lists ${listed(listedIds)}; the open bugs are ${listed(wanted())}`);
     return pass(`"${page.title}" lists ${listed(wanted())}`);
   },
   scripts: {
@@ -56,7 +72,13 @@ return { url: page.url, count: bugs.length };`,
     },
     async direct(model) {
       const [bugs, found] = await model.use(
-        call('github.list_issues', { owner: 'acme', repo: 'web', state: 'open', labels: ['bug'], per_page: 100 }),
+        call('github.list_issues', {
+          owner: 'acme',
+          repo: 'web',
+          state: 'open',
+          labels: ['bug'],
+          per_page: 100,
+        }),
         call('notion.APIPostSearch', { query: 'Engineering', filter: { property: 'object', value: 'page' } }),
       );
       const issues = bugs?.json<GithubIssue[]>() ?? [];

@@ -1,7 +1,15 @@
 /** One call does it: close acme/web#12 (and nothing else). */
 import { execute, findAndDescribe } from '../script-kit.ts';
 import type { EvalTask } from '../task.ts';
-import { call, changedGithubIssues, fail, githubIssue, listed, newGithubIssues, pass } from './workspace-world.ts';
+import {
+  call,
+  changedGithubIssues,
+  fail,
+  githubIssue,
+  listed,
+  newGithubIssues,
+  pass,
+} from './workspace-world.ts';
 
 export const task: EvalTask = {
   id: 'github-close-web-12',
@@ -21,11 +29,16 @@ export const task: EvalTask = {
   scripts: {
     async code(model) {
       await findAndDescribe(model, ['update github issue state'], ['github.update_issue']);
-      await execute(model, `return await github.update_issue({ owner: 'acme', repo: 'web', issue_number: 12, state: 'closed' });`);
+      await execute(
+        model,
+        `return await github.update_issue({ owner: 'acme', repo: 'web', issue_number: 12, state: 'closed' });`,
+      );
       return 'Closed acme/web#12.';
     },
     async direct(model) {
-      await model.use(call('github.update_issue', { owner: 'acme', repo: 'web', issue_number: 12, state: 'closed' }));
+      await model.use(
+        call('github.update_issue', { owner: 'acme', repo: 'web', issue_number: 12, state: 'closed' }),
+      );
       return 'Closed acme/web#12.';
     },
   },

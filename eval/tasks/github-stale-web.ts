@@ -8,7 +8,9 @@ const BODY = 'Is this still relevant? We will close it in two weeks if we hear n
 
 const wanted = () =>
   seedOf()
-    .gh.issues.filter((issue) => issue.repo === 'acme/web' && issue.state === 'open' && issue.updated_at < BEFORE)
+    .gh.issues.filter(
+      (issue) => issue.repo === 'acme/web' && issue.state === 'open' && issue.updated_at < BEFORE,
+    )
     .map((issue) => `#${issue.number}`);
 
 export const task: EvalTask = {
@@ -18,13 +20,20 @@ export const task: EvalTask = {
   traits: ['filter', 'loop', 'approval'],
   sources: ['github'],
   check(world) {
-    const on = newGithubComments(world).map((comment) => `${comment.repo === 'acme/web' ? '' : comment.repo}#${comment.issue_number}`);
-    if (!sameSet(on, wanted())) return fail(`comments on ${listed(on)}; expected one each on ${listed(wanted())}`);
+    const on = newGithubComments(world).map(
+      (comment) => `${comment.repo === 'acme/web' ? '' : comment.repo}#${comment.issue_number}`,
+    );
+    if (!sameSet(on, wanted()))
+      return fail(`comments on ${listed(on)}; expected one each on ${listed(wanted())}`);
     return pass(`nudged ${listed(wanted())}`);
   },
   scripts: {
     async code(model) {
-      await findAndDescribe(model, ['search github issues', 'comment on a github issue'], ['github.search_issues', 'github.add_issue_comment']);
+      await findAndDescribe(
+        model,
+        ['search github issues', 'comment on a github issue'],
+        ['github.search_issues', 'github.add_issue_comment'],
+      );
       const reply = await execute(
         model,
         `const { items } = await github.search_issues({ q: 'repo:acme/web is:issue is:open updated:<${BEFORE}', per_page: 100 });
@@ -35,12 +44,20 @@ return items.map((i) => '#' + i.number + ' ' + i.title);`,
     },
     async direct(model) {
       const [found] = await model.use(
-        call('github.search_issues', { q: `repo:acme/web is:issue is:open updated:<${BEFORE}`, per_page: 100 }),
+        call('github.search_issues', {
+          q: `repo:acme/web is:issue is:open updated:<${BEFORE}`,
+          per_page: 100,
+        }),
       );
       const items = found?.json<{ items: { number: number }[] }>().items ?? [];
       await model.use(
         ...items.map((issue) =>
-          call('github.add_issue_comment', { owner: 'acme', repo: 'web', issue_number: issue.number, body: BODY }),
+          call('github.add_issue_comment', {
+            owner: 'acme',
+            repo: 'web',
+            issue_number: issue.number,
+            body: BODY,
+          }),
         ),
       );
       return `Asked on ${items.map((issue) => `#${issue.number}`).join(', ')}.`;

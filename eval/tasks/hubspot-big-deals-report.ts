@@ -20,7 +20,10 @@ export function bigDeals(): Map<string, string> {
   const name = (id: string) => companies.find((company) => company.id === id)?.properties.name ?? '';
   return new Map(
     deals
-      .filter((deal) => Number(deal.properties.amount) > 50_000 && !CLOSED.includes(deal.properties.dealstage ?? ''))
+      .filter(
+        (deal) =>
+          Number(deal.properties.amount) > 50_000 && !CLOSED.includes(deal.properties.dealstage ?? ''),
+      )
       .map((deal) => [deal.properties.dealname ?? '', name(deal.companies[0] ?? '')]),
   );
 }
@@ -37,8 +40,11 @@ export const task: EvalTask = {
     if (report === undefined) return fail(`${PATH} was not written`);
     const wanted = bigDeals();
     const lines = report.split('\n');
-    const missing = [...wanted].filter(([deal, company]) => !lines.some((text) => text.includes(deal) && text.includes(company)));
-    if (missing.length > 0) return fail(`missing (or without their company): ${listed(missing.map(([deal]) => deal))}`);
+    const missing = [...wanted].filter(
+      ([deal, company]) => !lines.some((text) => text.includes(deal) && text.includes(company)),
+    );
+    if (missing.length > 0)
+      return fail(`missing (or without their company): ${listed(missing.map(([deal]) => deal))}`);
     const extra = seedOf()
       .crm.deals.map((deal) => deal.properties.dealname ?? '')
       .filter((deal) => !wanted.has(deal) && report.includes(deal));
@@ -50,7 +56,12 @@ export const task: EvalTask = {
       await findAndDescribe(
         model,
         ['search hubspot deals', 'deal company associations', 'read hubspot objects by id', 'write a file'],
-        ['hubspot.hubspotSearchObjects', 'hubspot.hubspotListAssociations', 'hubspot.hubspotBatchReadObjects', 'filesystem.write_file'],
+        [
+          'hubspot.hubspotSearchObjects',
+          'hubspot.hubspotListAssociations',
+          'hubspot.hubspotBatchReadObjects',
+          'filesystem.write_file',
+        ],
       );
       const reply = await execute(
         model,
@@ -67,22 +78,36 @@ return rows.length;`,
     },
     async direct(model) {
       const [found] = await model.use(
-        call('hubspot.hubspotSearchObjects', { objectType: 'deals', limit: 100, filterGroups: [{ filters: FILTERS }] }),
+        call('hubspot.hubspotSearchObjects', {
+          objectType: 'deals',
+          limit: 100,
+          filterGroups: [{ filters: FILTERS }],
+        }),
       );
       const deals = found?.json<{ results: CrmObject[] }>().results ?? [];
       const links = await model.use(
         ...deals.map((deal) =>
-          call('hubspot.hubspotListAssociations', { objectType: 'deals', objectId: deal.id, toObjectType: 'companies' }),
+          call('hubspot.hubspotListAssociations', {
+            objectType: 'deals',
+            objectId: deal.id,
+            toObjectType: 'companies',
+          }),
         ),
       );
-      const companyOf = links.map((link) => String(link.json<{ results: { toObjectId: number }[] }>().results[0]?.toObjectId));
+      const companyOf = links.map((link) =>
+        String(link.json<{ results: { toObjectId: number }[] }>().results[0]?.toObjectId),
+      );
       const [read] = await model.use(
         call('hubspot.hubspotBatchReadObjects', {
           objectType: 'companies',
           inputs: [...new Set(companyOf)].map((id) => ({ id })),
         }),
       );
-      const names = new Map(read?.json<{ results: CrmObject[] }>().results.map((company) => [company.id, company.properties.name]));
+      const names = new Map(
+        read
+          ?.json<{ results: CrmObject[] }>()
+          .results.map((company) => [company.id, company.properties.name]),
+      );
       const rows = deals.map(
         (deal, index) =>
           `| ${deal.properties.dealname} | $${Number(deal.properties.amount).toLocaleString('en-US')} | ${deal.properties.dealstage} | ${names.get(companyOf[index] ?? '')} |`,

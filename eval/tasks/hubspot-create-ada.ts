@@ -3,7 +3,12 @@ import { execute, findAndDescribe } from '../script-kit.ts';
 import type { EvalTask } from '../task.ts';
 import { call, changedContacts, fail, newContacts, pass } from './workspace-world.ts';
 
-const PROPERTIES = { email: 'ada@example.com', firstname: 'Ada', lastname: 'Lovelace', company: 'Analytical Engines' };
+const PROPERTIES = {
+  email: 'ada@example.com',
+  firstname: 'Ada',
+  lastname: 'Lovelace',
+  company: 'Analytical Engines',
+};
 
 export const task: EvalTask = {
   id: 'hubspot-create-ada',
@@ -16,7 +21,8 @@ export const task: EvalTask = {
     if (created.length !== 1) return fail(`expected one new contact, found ${created.length}`);
     const [ada] = created;
     if (ada?.properties.email !== 'ada@example.com') return fail('the new contact is not ada@example.com');
-    if (ada.properties.firstname !== 'Ada' || ada.properties.lastname !== 'Lovelace') return fail('the new contact is not named Ada Lovelace');
+    if (ada.properties.firstname !== 'Ada' || ada.properties.lastname !== 'Lovelace')
+      return fail('the new contact is not named Ada Lovelace');
     if (changedContacts(world).length > 0) return fail('existing contacts were changed');
     return pass(`contact ${ada.id} created for ada@example.com`);
   },
@@ -32,7 +38,10 @@ return made.results[0].id;`,
     },
     async direct(model) {
       const [reply] = await model.use(
-        call('hubspot.hubspotBatchCreateObjects', { objectType: 'contacts', inputs: [{ properties: PROPERTIES }] }),
+        call('hubspot.hubspotBatchCreateObjects', {
+          objectType: 'contacts',
+          inputs: [{ properties: PROPERTIES }],
+        }),
       );
       return `Created Ada Lovelace (contact ${reply?.json<{ results: { id: string }[] }>().results[0]?.id}).`;
     },

@@ -2,11 +2,26 @@
 import type { CrmObject } from '../fixtures/services/hubspot-seed.ts';
 import { execute, findAndDescribe } from '../script-kit.ts';
 import type { EvalTask } from '../task.ts';
-import { addedBlocks, call, fail, listed, pageNamed, pass, resultOf, seedOf, touchedPages } from './workspace-world.ts';
+import {
+  addedBlocks,
+  call,
+  fail,
+  listed,
+  pageNamed,
+  pass,
+  resultOf,
+  seedOf,
+  touchedPages,
+} from './workspace-world.ts';
 
 const FILTERS = (owner: number) => [
   { propertyName: 'hubspot_owner_id', operator: 'EQ', value: String(owner) },
-  { propertyName: 'closedate', operator: 'BETWEEN', value: '2026-05-01T00:00:00.000Z', highValue: '2026-05-31T23:59:59.999Z' },
+  {
+    propertyName: 'closedate',
+    operator: 'BETWEEN',
+    value: '2026-05-01T00:00:00.000Z',
+    highValue: '2026-05-31T23:59:59.999Z',
+  },
   { propertyName: 'dealstage', operator: 'NOT_IN', values: ['closedwon', 'closedlost'] },
 ];
 
@@ -28,7 +43,9 @@ const bullet = (deal: CrmObject) => ({
     rich_text: [
       {
         type: 'text',
-        text: { content: `${deal.properties.dealname}: $${deal.properties.amount}, closes ${deal.properties.closedate?.slice(0, 10)}` },
+        text: {
+          content: `${deal.properties.dealname}: $${deal.properties.amount}, closes ${deal.properties.closedate?.slice(0, 10)}`,
+        },
       },
     ],
   },
@@ -36,17 +53,22 @@ const bullet = (deal: CrmObject) => ({
 
 export const task: EvalTask = {
   id: 'hubspot-deals-to-notion',
-  prompt: 'Add my open HubSpot deals that close in May to the "Pipeline review" page in Notion (name, amount, close date).',
+  prompt:
+    'Add my open HubSpot deals that close in May to the "Pipeline review" page in Notion (name, amount, close date).',
   multiStep: true,
   traits: ['join', 'filter', 'approval'],
   sources: ['hubspot', 'notion'],
   check(world) {
     const page = pageNamed('Pipeline review');
-    const text = addedBlocks(world, page.id).map((block) => block.text).join('\n');
+    const text = addedBlocks(world, page.id)
+      .map((block) => block.text)
+      .join('\n');
     const want = wanted();
     const missing = want.filter((deal) => !text.includes(deal));
     if (missing.length > 0) return fail(`the page lacks ${listed(missing)}`);
-    const extra = seedOf().crm.deals.map((deal) => deal.properties.dealname ?? '').filter((deal) => !want.includes(deal) && text.includes(deal));
+    const extra = seedOf()
+      .crm.deals.map((deal) => deal.properties.dealname ?? '')
+      .filter((deal) => !want.includes(deal) && text.includes(deal));
     if (extra.length > 0) return fail(`deals that are not the person's open May deals: ${listed(extra)}`);
     const others = touchedPages(world).filter((title) => title !== page.title);
     if (others.length > 0) return fail(`other pages changed: ${listed(others)}`);
@@ -56,8 +78,18 @@ export const task: EvalTask = {
     async code(model) {
       await findAndDescribe(
         model,
-        ['hubspot current user owner id', 'search hubspot deals', 'search notion pages', 'append blocks to a notion page'],
-        ['hubspot.hubspotGetUserDetails', 'hubspot.hubspotSearchObjects', 'notion.APIPostSearch', 'notion.APIPatchBlockChildren'],
+        [
+          'hubspot current user owner id',
+          'search hubspot deals',
+          'search notion pages',
+          'append blocks to a notion page',
+        ],
+        [
+          'hubspot.hubspotGetUserDetails',
+          'hubspot.hubspotSearchObjects',
+          'notion.APIPostSearch',
+          'notion.APIPatchBlockChildren',
+        ],
       );
       const reply = await execute(
         model,
@@ -77,10 +109,16 @@ return deals.map((d) => d.properties.dealname);`,
       const owner = me?.json<{ ownerId: number }>().ownerId ?? 0;
       const pageId = found?.json<{ results: { id: string }[] }>().results[0]?.id;
       const [search] = await model.use(
-        call('hubspot.hubspotSearchObjects', { objectType: 'deals', limit: 100, filterGroups: [{ filters: FILTERS(owner) }] }),
+        call('hubspot.hubspotSearchObjects', {
+          objectType: 'deals',
+          limit: 100,
+          filterGroups: [{ filters: FILTERS(owner) }],
+        }),
       );
       const deals = search?.json<{ results: CrmObject[] }>().results ?? [];
-      await model.use(call('notion.APIPatchBlockChildren', { block_id: pageId, children: deals.map(bullet) }));
+      await model.use(
+        call('notion.APIPatchBlockChildren', { block_id: pageId, children: deals.map(bullet) }),
+      );
       return `Added ${deals.map((deal) => deal.properties.dealname).join(', ')} to Pipeline review.`;
     },
   },

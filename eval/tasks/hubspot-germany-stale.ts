@@ -13,9 +13,15 @@ const SINCE = '2025-06-01';
 /** The contacts the person means, from the seed. */
 export function wantedEmails(): string[] {
   const { companies, contacts } = seedOf().crm;
-  const german = new Set(companies.filter((company) => company.properties.country === 'Germany').map((company) => company.id));
+  const german = new Set(
+    companies.filter((company) => company.properties.country === 'Germany').map((company) => company.id),
+  );
   return contacts
-    .filter((contact) => german.has(contact.properties.associatedcompanyid ?? '') && (contact.properties.notes_last_contacted ?? '') < SINCE)
+    .filter(
+      (contact) =>
+        german.has(contact.properties.associatedcompanyid ?? '') &&
+        (contact.properties.notes_last_contacted ?? '') < SINCE,
+    )
     .map((contact) => contact.properties.email ?? '');
 }
 

@@ -2,7 +2,17 @@
 import type { CrmObject } from '../fixtures/services/hubspot-seed.ts';
 import { execute, findAndDescribe } from '../script-kit.ts';
 import type { EvalTask } from '../task.ts';
-import { call, changedContacts, contacts, fail, listed, pass, resultOf, sameSet, seedOf } from './workspace-world.ts';
+import {
+  call,
+  changedContacts,
+  contacts,
+  fail,
+  listed,
+  pass,
+  resultOf,
+  sameSet,
+  seedOf,
+} from './workspace-world.ts';
 
 const northwind = () =>
   seedOf()
@@ -11,14 +21,20 @@ const northwind = () =>
 
 export const task: EvalTask = {
   id: 'hubspot-northwind-to-contoso',
-  prompt: 'Northwind Traders got acquired by Contoso. Update the company on all the Northwind contacts in HubSpot to Contoso.',
+  prompt:
+    'Northwind Traders got acquired by Contoso. Update the company on all the Northwind contacts in HubSpot to Contoso.',
   multiStep: true,
   traits: ['loop', 'approval'],
   sources: ['hubspot'],
   check(world) {
     const wanted = northwind();
-    const stale = contacts(world).filter((contact) => wanted.includes(contact.id) && contact.properties.company !== 'Contoso');
-    if (stale.length > 0) return fail(`${stale.length} of ${wanted.length} Northwind contacts still say ${stale[0]?.properties.company}`);
+    const stale = contacts(world).filter(
+      (contact) => wanted.includes(contact.id) && contact.properties.company !== 'Contoso',
+    );
+    if (stale.length > 0)
+      return fail(
+        `${stale.length} of ${wanted.length} Northwind contacts still say ${stale[0]?.properties.company}`,
+      );
     const changed = changedContacts(world).map((contact) => contact.id);
     if (!sameSet(changed, wanted))
       return fail(`other contacts changed too: ${listed(changed.filter((id) => !wanted.includes(id)))}`);
@@ -45,7 +61,9 @@ return found.results.map((c) => c.properties.firstname + ' ' + c.properties.last
           objectType: 'contacts',
           limit: 100,
           properties: ['company'],
-          filterGroups: [{ filters: [{ propertyName: 'company', operator: 'EQ', value: 'Northwind Traders' }] }],
+          filterGroups: [
+            { filters: [{ propertyName: 'company', operator: 'EQ', value: 'Northwind Traders' }] },
+          ],
         }),
       );
       const people = found?.json<{ results: CrmObject[] }>().results ?? [];

@@ -15,7 +15,8 @@ interface Block {
 
 export const task: EvalTask = {
   id: 'notion-retro-to-github',
-  prompt: 'Turn the open action items from the "Sprint 14 retro" page in Notion into GitHub issues in acme/web.',
+  prompt:
+    'Turn the open action items from the "Sprint 14 retro" page in Notion into GitHub issues in acme/web.',
   multiStep: true,
   traits: ['join', 'loop', 'approval'],
   sources: ['notion', 'github'],
@@ -23,9 +24,12 @@ export const task: EvalTask = {
     const created = newGithubIssues(world);
     const want = wanted();
     const titles = created.map((issue) => issue.title);
-    const missing = want.filter((text) => !created.some((issue) => issue.repo === 'acme/web' && issue.title.includes(text)));
+    const missing = want.filter(
+      (text) => !created.some((issue) => issue.repo === 'acme/web' && issue.title.includes(text)),
+    );
     if (missing.length > 0) return fail(`no acme/web issue for ${listed(missing)}`);
-    if (created.length !== want.length) return fail(`expected ${want.length} issues, found ${created.length}: ${listed(titles)}`);
+    if (created.length !== want.length)
+      return fail(`expected ${want.length} issues, found ${created.length}: ${listed(titles)}`);
     return pass(`filed ${listed(titles)}`);
   },
   scripts: {
@@ -58,7 +62,12 @@ return made;`,
         .map((block) => block.to_do?.rich_text.map((part) => part.plain_text).join('') ?? '');
       const made = await model.use(
         ...open.map((title) =>
-          call('github.create_issue', { owner: 'acme', repo: 'web', title, body: 'Action item from the Sprint 14 retro (Notion).' }),
+          call('github.create_issue', {
+            owner: 'acme',
+            repo: 'web',
+            title,
+            body: 'Action item from the Sprint 14 retro (Notion).',
+          }),
         ),
       );
       return `Filed ${made.map((reply) => `#${reply.json<{ number: number }>().number}`).join(', ')}.`;

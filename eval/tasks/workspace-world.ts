@@ -4,9 +4,19 @@
  * records). The verdict shorthands, direct calls and `execute` results come from tracker-world.ts.
  */
 import { type FilesystemState, filesystemSeed } from '../fixtures/services/filesystem.ts';
-import { type GithubComment, type GithubIssue, type GithubState, githubSeed } from '../fixtures/services/github.ts';
+import {
+  type GithubComment,
+  type GithubIssue,
+  type GithubState,
+  githubSeed,
+} from '../fixtures/services/github.ts';
 import { type CrmObject, type HubspotState, hubspotSeed } from '../fixtures/services/hubspot-seed.ts';
-import { type NotionBlock, type NotionPage, type NotionState, notionSeed } from '../fixtures/services/notion.ts';
+import {
+  type NotionBlock,
+  type NotionPage,
+  type NotionState,
+  notionSeed,
+} from '../fixtures/services/notion.ts';
 import type { WorldView } from '../task.ts';
 
 export { call, fail, listed, pass, resultOf, sameSet } from './tracker-world.ts';
@@ -21,7 +31,9 @@ export function seedOf() {
 /** Files the run wrote or changed, by path. */
 export function changedFiles(world: WorldView): Record<string, string> {
   const { files } = world.state<FilesystemState>('filesystem');
-  return Object.fromEntries(Object.entries(files).filter(([path, content]) => seedOf().fs.files[path] !== content));
+  return Object.fromEntries(
+    Object.entries(files).filter(([path, content]) => seedOf().fs.files[path] !== content),
+  );
 }
 
 export const fileAt = (world: WorldView, path: string): string | undefined =>
@@ -42,7 +54,10 @@ export function changedGithubIssues(world: WorldView): GithubIssue[] {
     const old = before.get(issueKey(issue));
     return (
       old !== undefined &&
-      (old.title !== issue.title || old.body !== issue.body || old.state !== issue.state || old.labels.join() !== issue.labels.join())
+      (old.title !== issue.title ||
+        old.body !== issue.body ||
+        old.state !== issue.state ||
+        old.labels.join() !== issue.labels.join())
     );
   });
 }
@@ -60,7 +75,8 @@ export function newPages(world: WorldView): NotionPage[] {
   return world.state<NotionState>('notion').pages.filter((page) => !before.has(page.id));
 }
 
-export const pageNamed = (title: string) => seedOf().wiki.pages.find((page) => page.title === title) as NotionPage;
+export const pageNamed = (title: string) =>
+  seedOf().wiki.pages.find((page) => page.title === title) as NotionPage;
 
 /** Blocks the run added to an existing page (by title), and every block of a new page. */
 export function addedBlocks(world: WorldView, pageId: string): NotionBlock[] {
@@ -71,10 +87,14 @@ export function addedBlocks(world: WorldView, pageId: string): NotionBlock[] {
 /** Seed pages the run added blocks to or changed. */
 export function touchedPages(world: WorldView): string[] {
   const state = world.state<NotionState>('notion');
-  return seedOf().wiki.pages
-    .filter((page) => {
+  return seedOf()
+    .wiki.pages.filter((page) => {
       const now = state.pages.find((candidate) => candidate.id === page.id);
-      return (state.blocks[page.id] ?? []).length !== (seedOf().wiki.blocks[page.id] ?? []).length || now?.title !== page.title || now.archived;
+      return (
+        (state.blocks[page.id] ?? []).length !== (seedOf().wiki.blocks[page.id] ?? []).length ||
+        now?.title !== page.title ||
+        now.archived
+      );
     })
     .map((page) => page.title);
 }
@@ -82,16 +102,23 @@ export function touchedPages(world: WorldView): string[] {
 export const contacts = (world: WorldView): CrmObject[] => world.state<HubspotState>('hubspot').contacts;
 
 /** Contacts the run created. */
-export const newContacts = (world: WorldView): CrmObject[] => contacts(world).slice(seedOf().crm.contacts.length);
+export const newContacts = (world: WorldView): CrmObject[] =>
+  contacts(world).slice(seedOf().crm.contacts.length);
 
 /** Seed contacts whose properties the run changed (as they are now). */
 export function changedContacts(world: WorldView): CrmObject[] {
   const before = seedOf().crm.contacts;
   return contacts(world).filter((contact, index) => {
     const old = before[index];
-    return old !== undefined && JSON.stringify(old.properties) !== JSON.stringify({ ...contact.properties, lastmodifieddate: old.properties.lastmodifieddate });
+    return (
+      old !== undefined &&
+      JSON.stringify(old.properties) !==
+        JSON.stringify({ ...contact.properties, lastmodifieddate: old.properties.lastmodifieddate })
+    );
   });
 }
 
 /** Emails named in `text`. */
-export const emailsIn = (text: string) => [...new Set((text.match(/[\w.+-]+@[\w-]+(\.[\w-]+)+/g) ?? []).map((email) => email.toLowerCase()))];
+export const emailsIn = (text: string) => [
+  ...new Set((text.match(/[\w.+-]+@[\w-]+(\.[\w-]+)+/g) ?? []).map((email) => email.toLowerCase())),
+];
