@@ -51,11 +51,11 @@ export function taskResult(task: EvalTask, arms: Partial<Record<ArmName, ArmRun>
   };
 }
 
-/** code / direct input tokens, when both ran. */
-export function ratioOf(task: TaskResult): number | undefined {
+/** Input tokens of code mode over those of `against`, when both ran. */
+export function ratioOf(task: TaskResult, against: ArmName = 'direct'): number | undefined {
   const code = task.arms.code;
-  const direct = task.arms.direct;
-  return code && direct && direct.inputTokens > 0 ? code.inputTokens / direct.inputTokens : undefined;
+  const other = task.arms[against];
+  return code && other && other.inputTokens > 0 ? code.inputTokens / other.inputTokens : undefined;
 }
 
 const median = (values: readonly number[]) => {
@@ -68,12 +68,40 @@ const median = (values: readonly number[]) => {
       : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 };
 
+/** Code mode against one direct arm on one kind of task: the median ratio and the worst. */
+export interface Comparison {
+  against: ArmName;
+  kind: 'multi-step' | 'single call';
+  tasks: number;
+  median: number;
+  worst: number;
+  worstTask: string;
+}
+
 export interface Summary {
   /** Tasks that succeeded, per arm that ran. */
   succeeded: Partial<Record<ArmName, number>>;
   tasks: number;
-  /** code / direct input tokens on multi-step tasks: the median and the worst (highest). */
-  multiStep: { tasks: number; median: number; worst: number; worstTask: string };
+  comparisons: Comparison[];
+}
+
+function compare(results: EvalResults, against: ArmName, kind: Comparison['kind']): Comparison {
+  const ratios = results.tasks
+    .filter((task) => task.multiStep === (kind === 'multi-step'))
+    .map((task) => ({ id: task.id, ratio: ratioOf(task, against) }))
+    .filter((row): row is { id: string; ratio: number } => row.ratio !== undefined);
+  const worst = ratios.reduce((a, b) => (b.ratio > a.ratio ? b : a), {
+    id: '',
+    ratio: Number.NEGATIVE_INFINITY,
+  });
+  return {
+    against,
+    kind,
+    tasks: ratios.length,
+    median: median(ratios.map((row) => row.ratio)),
+    worst: ratios.length > 0 ? worst.ratio : Number.NaN,
+    worstTask: worst.id,
+  };
 }
 
 export function summarize(results: EvalResults): Summary {
@@ -81,61 +109,54 @@ export function summarize(results: EvalResults): Summary {
   for (const task of results.tasks)
     for (const [arm, figures] of Object.entries(task.arms) as [ArmName, ArmFigures][])
       succeeded[arm] = (succeeded[arm] ?? 0) + (figures.success ? 1 : 0);
-  const ratios = results.tasks
-    .filter((task) => task.multiStep)
-    .map((task) => ({ id: task.id, ratio: ratioOf(task) }))
-    .filter((row): row is { id: string; ratio: number } => row.ratio !== undefined);
-  const worst = ratios.reduce((a, b) => (b.ratio > a.ratio ? b : a), {
-    id: '',
-    ratio: Number.NEGATIVE_INFINITY,
-  });
-  return {
-    succeeded,
-    tasks: results.tasks.length,
-    multiStep: {
-      tasks: ratios.length,
-      median: median(ratios.map((row) => row.ratio)),
-      worst: ratios.length > 0 ? worst.ratio : Number.NaN,
-      worstTask: worst.id,
-    },
-  };
+  const comparisons = (['direct', 'direct-needed'] as const)
+    .flatMap((against) =>
+      (['multi-step', 'single call'] as const).map((kind) => compare(results, against, kind)),
+    )
+    .filter((comparison) => comparison.tasks > 0);
+  return { succeeded, tasks: results.tasks.length, comparisons };
 }
 
-const n = (value: number) => value.toLocaleString('en-US');
+const n = (value: number | undefined) => (value === undefined ? '' : value.toLocaleString('en-US'));
 const mark = (figures: ArmFigures | undefined) =>
-  figures === undefined ? '' : figures.success ? 'yes' : 'NO';
-/** `62% fewer` / `12% more`: what code mode reads against direct. */
-const fewer = (ratio: number) =>
-  ratio <= 1 ? `${Math.round((1 - ratio) * 100)}% fewer` : `${Math.round((ratio - 1) * 100)}% more`;
+  figures === undefined ? '–' : figures.success ? 'yes' : 'NO';
+const ratio = (value: number | undefined) => (value === undefined ? '' : value.toFixed(2));
+/** `62% fewer` / `12% more`: what code mode reads against a direct arm. */
+const fewer = (value: number) =>
+  value <= 1 ? `${Math.round((1 - value) * 100)}% fewer` : `${Math.round((value - 1) * 100)}% more`;
+
+/** One sentence per comparison: the median and the worst case. */
+export function comparisonLine(comparison: Comparison): string {
+  const { against, kind, tasks, median: mid, worst, worstTask } = comparison;
+  return `${kind === 'multi-step' ? 'Multi-step' : 'Single-call'} tasks (${tasks}) against ${against}: code mode reads ${fewer(mid)} input tokens at the median (ratio ${mid.toFixed(2)}), ${fewer(worst)} in the worst case (${worstTask}, ${worst.toFixed(2)}).`;
+}
 
 /** The summary table (Markdown): one row per task, then the totals. */
 export function markdownTable(results: EvalResults): string {
   const rows = [
-    '| task | multi-step | success code / direct / hub-direct | input tokens code | input tokens direct | code/direct | hub-direct | turns code / direct | calls code / direct |',
-    '| --- | --- | --- | ---: | ---: | ---: | ---: | --- | --- |',
+    '| task | multi-step | success: code / direct / direct-needed / hub-direct | input tokens: code | direct | code/direct | direct-needed | code/direct-needed | hub-direct | turns: code / direct |',
+    '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
   ];
   for (const task of results.tasks) {
     const { code, direct } = task.arms;
+    const needed = task.arms['direct-needed'];
     const hub = task.arms['hub-direct'];
-    const ratio = ratioOf(task);
     rows.push(
-      `| ${task.id} | ${task.multiStep ? 'yes' : 'no'} | ${mark(code)} / ${mark(direct)} / ${mark(hub)} | ${code ? n(code.inputTokens) : ''} | ${direct ? n(direct.inputTokens) : ''} | ${ratio === undefined ? '' : ratio.toFixed(2)} | ${hub ? n(hub.inputTokens) : ''} | ${code?.turns ?? ''} / ${direct?.turns ?? ''} | ${code?.calls ?? ''} / ${direct?.calls ?? ''} |`,
+      `| ${task.id} | ${task.multiStep ? 'yes' : 'no'} | ${mark(code)} / ${mark(direct)} / ${mark(needed)} / ${mark(hub)} | ${n(code?.inputTokens)} | ${n(direct?.inputTokens)} | ${ratio(ratioOf(task))} | ${n(needed?.inputTokens)} | ${ratio(ratioOf(task, 'direct-needed'))} | ${n(hub?.inputTokens)} | ${code?.turns ?? ''} / ${direct?.turns ?? ''} |`,
     );
   }
   const summary = summarize(results);
   const succeeded = Object.entries(summary.succeeded)
     .map(([arm, count]) => `${arm} ${count}/${summary.tasks}`)
     .join(', ');
-  const { multiStep } = summary;
   return [
     `Model: ${results.model} (${results.mode}), ${results.date}.`,
     '',
     ...rows,
     '',
     `Succeeded: ${succeeded}.`,
-    multiStep.tasks > 0
-      ? `Multi-step tasks (${multiStep.tasks}): code mode reads ${fewer(multiStep.median)} input tokens than direct at the median (ratio ${multiStep.median.toFixed(2)}), ${fewer(multiStep.worst)} in the worst case (${multiStep.worstTask}, ratio ${multiStep.worst.toFixed(2)}).`
-      : 'No multi-step task ran in both arms.',
+    '',
+    ...summary.comparisons.map((comparison) => `- ${comparisonLine(comparison)}`),
     '',
   ].join('\n');
 }

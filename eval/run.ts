@@ -4,7 +4,7 @@
  *   npm run eval -- --offline                 the scripted bound: each task's best path, both arms
  *   npm run eval -- --live --model <id>       a model through the Anthropic API (ANTHROPIC_API_KEY)
  *   npm run eval -- --replay <dir>            transcripts recorded under <dir>/<model>/<arm>/<task>.json
- *   options: --task <id> (repeatable), --arms code,direct,hub-direct, --json <file>, --out <dir>
+ *   options: --task <id> (repeatable), --arms code,direct,direct-needed,hub-direct, --json <file>, --out <dir>
  *
  * Every run's transcript is recorded under <out>/transcripts (live runs can be replayed from
  * there); <out> (default eval/out) also gets results.json, summary.md and plot.svg.
@@ -109,9 +109,9 @@ try {
     const arm =
       name === 'code'
         ? await codeArm(hub)
-        : name === 'direct'
-          ? await directArm(hub, namespaces)
-          : await hubDirectArm(hub);
+        : name === 'hub-direct'
+          ? await hubDirectArm(hub)
+          : await directArm(hub, namespaces, { needed: name === 'direct-needed' });
     started.push(arm);
     byName.set(name, arm);
   }

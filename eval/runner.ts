@@ -41,7 +41,7 @@ export async function runTask(
   stateDir: string,
 ): Promise<ArmRun> {
   resetWorld(stateDir, task);
-  arm.setPerson(task.person ?? {});
+  arm.begin(task);
   const replies = new Map<string, ToolReply>();
   const adapter = adapterFor(task, arm, () => replies);
   const messages: Message[] = [{ role: 'user', content: [{ type: 'text', text: task.prompt }] }];

@@ -1,29 +1,32 @@
 /**
  * An arm: one way a model reaches the same sources. `code` is the hub's three tools; `direct` is
  * every stand-in's tools as their own tools, straight to the servers, as a harness loads MCP
- * servers today; `hub-direct` is the hub's direct-mode profile (each tool its own, through the hub).
+ * servers today; `direct-needed` is the same with only the servers the task needs loaded (direct's
+ * best case: a person who set up exactly those); `hub-direct` is the hub's direct-mode profile
+ * (each tool its own, through the hub).
  * An arm gives the model its system prompt (the servers' instructions, as harnesses add them) and
  * tool definitions, maps the names a script uses to its own, and makes the calls, with the person
  * of the current task deciding what is asked.
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ModelTool } from '../model/messages.ts';
-import type { Person, ToolReply } from '../task.ts';
+import type { EvalTask, ToolReply } from '../task.ts';
 
-export type ArmName = 'code' | 'direct' | 'hub-direct';
+export type ArmName = 'code' | 'direct' | 'direct-needed' | 'hub-direct';
 
-export const ARM_NAMES: readonly ArmName[] = ['code', 'direct', 'hub-direct'];
+export const ARM_NAMES: readonly ArmName[] = ['code', 'direct', 'direct-needed', 'hub-direct'];
 
 export interface Arm {
   readonly name: ArmName;
+  /** The system prompt and tools the model gets now (for the task begun last). */
   readonly system: string;
   readonly tools: readonly ModelTool[];
   /** The arm's tool name for a name a script uses (an address, or search/describe/execute). */
   nameFor(scriptName: string): string;
   /** Calls the arm's tool `name` (as the model named it). A name the arm lacks answers an error. */
   call(name: string, input: Record<string, unknown>): Promise<ToolReply>;
-  /** Who decides from now on (each task has its own). */
-  setPerson(person: Person): void;
+  /** Starts a task: its person decides from now on (and `direct-needed` shows its servers only). */
+  begin(task: Pick<EvalTask, 'person' | 'sources'>): void;
   close(): Promise<void>;
 }
 

@@ -31,7 +31,7 @@ export async function hubDirectArm(hub: EvalHub): Promise<Arm> {
         return textReply(error instanceof Error ? error.message : String(error), true);
       }
     },
-    setPerson: connected.setPerson,
+    begin: (task) => connected.setPerson(task.person ?? {}),
     close: () => client.close(),
   };
 }

@@ -1,9 +1,10 @@
 /**
  * The scripted bound (`npm run eval -- --offline`) as a test: every task's best path, played in
- * every arm (the hub's code mode, plain MCP clients on the stand-ins, the hub's direct-mode
- * profile) through the real processes, ends in a world its checker accepts; and on every
- * multi-step task code mode reads at least 40% fewer input tokens than direct (the spec's target,
- * task by task). Token counts are the tokenizer's, so the figures are deterministic: no time is
+ * every arm (the hub's code mode; plain MCP clients on every stand-in, and on only the task's;
+ * the hub's direct-mode profile) through the real processes, ends in a world its checker accepts;
+ * and on every multi-step task code mode reads at least 40% fewer input tokens than direct with
+ * every server loaded (the spec's target, task by task). Against only the task's servers code mode
+ * does not always win (the README says where); that is reported, not asserted. Token counts are the tokenizer's, so the figures are deterministic: no time is
  * asserted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,6 +29,7 @@ describe('the scripted bound', { timeout: 600_000 }, () => {
     hub = await createEvalHub(namespaces);
     arms.set('code', await codeArm(hub));
     arms.set('direct', await directArm(hub, namespaces));
+    arms.set('direct-needed', await directArm(hub, namespaces, { needed: true }));
     arms.set('hub-direct', await hubDirectArm(hub));
   }, 300_000);
   afterAll(async () => {
