@@ -1,18 +1,27 @@
 /**
- * What each ranking choice is worth: the development intents' MRR and recall with the shipped
- * ranking, and with one choice undone at a time. Development intents only: the held-out set is
- * measured once, with the shipped ranking, and never used to choose.
+ * What each ranking choice is worth: MRR and recall on both development sets (action-phrased and
+ * outcome-phrased) with the shipped ranking, and with one choice undone at a time. Development
+ * intents only: the held-out and untuned sets are measured once, with the shipped ranking, and
+ * never used to choose.
  */
 import type { Manifest } from '../engine/contracts/sources.ts';
 import type { Field } from '../engine/search/document.ts';
 import { DEFAULT_RANKING, type Ranking, SearchIndex } from '../engine/search/index.ts';
 import { type Intent, measure } from '../test/search-quality.ts';
 
-export interface AblationRow {
-  label: string;
+/** One set's figures under one variant. */
+export interface AblationFigures {
   mrr: number;
   recallAt1: number;
   recallAt8: number;
+}
+
+export interface AblationRow {
+  label: string;
+  /** The action-phrased development intents. */
+  dev: AblationFigures;
+  /** The outcome-phrased development intents. */
+  outcomeDev: AblationFigures;
 }
 
 const D = DEFAULT_RANKING;
@@ -35,13 +44,20 @@ const VARIANTS: readonly [string, Ranking][] = [
   ['k1 2.0', { ...D, k1: 2 }],
 ];
 
-/** The development intents measured under each variant of the ranking. */
-export function ablation(manifests: readonly Manifest[], dev: readonly Intent[]): AblationRow[] {
+/** Both development sets measured under each variant of the ranking. */
+export function ablation(
+  manifests: readonly Manifest[],
+  dev: readonly Intent[],
+  outcomeDev: readonly Intent[],
+): AblationRow[] {
   return VARIANTS.map(([label, ranking]) => {
     const index = SearchIndex.build(manifests, { ranking });
-    const q = measure(dev, (query) =>
-      index.query(query, { limit: 25 }).hits.map((hit) => hit.document.address),
-    );
-    return { label, mrr: q.mrr, recallAt1: q.recallAt1, recallAt8: q.recallAt8 };
+    const figures = (intents: readonly Intent[]): AblationFigures => {
+      const q = measure(intents, (query) =>
+        index.query(query, { limit: 25 }).hits.map((hit) => hit.document.address),
+      );
+      return { mrr: q.mrr, recallAt1: q.recallAt1, recallAt8: q.recallAt8 };
+    };
+    return { label, dev: figures(dev), outcomeDev: figures(outcomeDev) };
   });
 }
