@@ -16,7 +16,7 @@
 import type { Ranking } from './ranking.ts';
 import { stem } from './stem.ts';
 import { type Token, termOf, tokens } from './tokenize.ts';
-import type { Expansion } from './vocabulary.ts';
+import { CONVERSATIONAL, type Expansion } from './vocabulary.ts';
 
 /** A term and how much one occurrence of it counts toward its concept. */
 export interface WeightedTerm {
@@ -43,8 +43,9 @@ export function queryConcepts(
   ranking: Ranking,
   known: (term: string) => boolean,
   synonyms: ReadonlyMap<string, readonly Expansion[]>,
+  relatedTable: ReadonlyMap<string, readonly string[]> = new Map(),
 ): QueryConcept[] {
-  const found = tokens(text);
+  const found = tokens(text).filter((token) => !CONVERSATIONAL.has(token.whole));
   const meaningful = (term: string) => known(term) || synonyms.has(term);
   const own = [...new Set(found.flatMap((token) => tokenTerms(token, meaningful)))];
   const concepts: QueryConcept[] = [];
@@ -63,6 +64,10 @@ export function queryConcepts(
       for (const { term: synonym, share } of synonyms.get(member) ?? []) {
         const weight = ranking.synonymWeight * share;
         if (!placed.has(synonym) && weight > (weights.get(synonym) ?? 0)) weights.set(synonym, weight);
+      }
+      for (const word of relatedTable.get(member) ?? []) {
+        const weight = ranking.relatedWeight;
+        if (!placed.has(word) && !own.includes(word) && weight > (weights.get(word) ?? 0)) weights.set(word, weight);
       }
     }
     pushConcept(concepts, weights, known);

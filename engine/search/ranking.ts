@@ -33,6 +33,8 @@ export interface Ranking {
   synonymWeight: number;
   /** Weight of adjacent query words joined into one (`who am i` -> whoami). */
   compoundWeight: number;
+  /** Weight of a WordNet-related word (related.ts), against 1 for the query's own word. */
+  relatedWeight: number;
 }
 
 /**
@@ -54,4 +56,5 @@ export const DEFAULT_RANKING: Ranking = {
   k1: 1.2,
   synonymWeight: 0.4,
   compoundWeight: 1,
+  relatedWeight: 0.2,
 };
