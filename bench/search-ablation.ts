@@ -7,6 +7,8 @@
 import type { Manifest } from '../engine/contracts/sources.ts';
 import type { Field } from '../engine/search/document.ts';
 import { DEFAULT_RANKING, type Ranking, SearchIndex } from '../engine/search/index.ts';
+import type { SearchIndexOptions } from '../engine/search/search-index.ts';
+import { SYNONYM_GROUPS, synonymTable } from '../engine/search/vocabulary.ts';
 import { type Intent, measure } from '../test/search-quality.ts';
 
 /** One set's figures under one variant. */
@@ -30,18 +32,25 @@ function withField(field: Field, change: Partial<Ranking['fields'][Field]>): Ran
   return { ...D, fields: { ...D.fields, [field]: { ...D.fields[field], ...change } } };
 }
 
-const VARIANTS: readonly [string, Ranking][] = [
-  ['as shipped', D],
-  ['no synonyms (synonymWeight 0)', { ...D, synonymWeight: 0 }],
-  ['synonyms at full weight (1)', { ...D, synonymWeight: 1 }],
-  ['no compounds (compoundWeight 0)', { ...D, compoundWeight: 0 }],
-  ['name weighted as description (1)', withField('name', { weight: 1 })],
-  ['no first-sentence field', withField('summary', { weight: 0 })],
-  ['no parameter names', withField('params', { weight: 0 })],
-  ['no parameter descriptions', withField('paramText', { weight: 0 })],
-  ['no namespace field', withField('namespace', { weight: 0 })],
-  ['description b 0.75 (usual default)', withField('description', { b: 0.75 })],
-  ['k1 2.0', { ...D, k1: 2 }],
+const VARIANTS: readonly [string, SearchIndexOptions][] = [
+  ['as shipped', {}],
+  ['no outcome vocabulary (action groups only)', { synonyms: synonymTable(SYNONYM_GROUPS) }],
+  ['no stand-in boost (standInBoost 1)', { ranking: { ...D, standInBoost: 1 } }],
+  ['standInBoost 3', { ranking: { ...D, standInBoost: 3 } }],
+  ...(
+    [
+      ['no synonyms (synonymWeight 0)', { ...D, synonymWeight: 0 }],
+      ['synonyms at full weight (1)', { ...D, synonymWeight: 1 }],
+      ['no compounds (compoundWeight 0)', { ...D, compoundWeight: 0 }],
+      ['name weighted as description (1)', withField('name', { weight: 1 })],
+      ['no first-sentence field', withField('summary', { weight: 0 })],
+      ['no parameter names', withField('params', { weight: 0 })],
+      ['no parameter descriptions', withField('paramText', { weight: 0 })],
+      ['no namespace field', withField('namespace', { weight: 0 })],
+      ['description b 0.75 (usual default)', withField('description', { b: 0.75 })],
+      ['k1 2.0', { ...D, k1: 2 }],
+    ] as const
+  ).map(([label, ranking]): [string, SearchIndexOptions] => [label, { ranking }]),
 ];
 
 /** Both development sets measured under each variant of the ranking. */
@@ -50,8 +59,8 @@ export function ablation(
   dev: readonly Intent[],
   outcomeDev: readonly Intent[],
 ): AblationRow[] {
-  return VARIANTS.map(([label, ranking]) => {
-    const index = SearchIndex.build(manifests, { ranking });
+  return VARIANTS.map(([label, options]) => {
+    const index = SearchIndex.build(manifests, options);
     const figures = (intents: readonly Intent[]): AblationFigures => {
       const q = measure(intents, (query) =>
         index.query(query, { limit: 25 }).hits.map((hit) => hit.document.address),

@@ -18,15 +18,12 @@ import { documentTerms, type IndexedDocument } from './document.ts';
 import { InvertedIndex } from './inverted-index.ts';
 import { queryConcepts } from './query.ts';
 import { DEFAULT_RANKING, type Ranking } from './ranking.ts';
-import { relatedWords } from './related.ts';
 import { type Expansion, SYNONYMS } from './vocabulary.ts';
 
 /** How an index ranks; both default to the measured choices. */
 export interface SearchIndexOptions {
   ranking?: Ranking;
   synonyms?: ReadonlyMap<string, readonly Expansion[]>;
-  /** Related words (related.ts); the generated WordNet table by default. */
-  related?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** What to search and how many hits to return. */
@@ -63,7 +60,6 @@ interface Slot {
 export class SearchIndex {
   readonly #ranking: Ranking;
   readonly #synonyms: ReadonlyMap<string, readonly Expansion[]>;
-  readonly #related: ReadonlyMap<string, readonly string[]>;
   readonly #inverted: InvertedIndex;
   readonly #slots: (Slot | undefined)[] = [];
   readonly #free: number[] = [];
@@ -75,7 +71,6 @@ export class SearchIndex {
   private constructor(options: SearchIndexOptions) {
     this.#ranking = options.ranking ?? DEFAULT_RANKING;
     this.#synonyms = options.synonyms ?? SYNONYMS;
-    this.#related = options.related ?? relatedWords();
     this.#inverted = new InvertedIndex(this.#ranking);
   }
 
@@ -135,13 +130,7 @@ export class SearchIndex {
 
   /** Ranks the documents that match `text`, best first. */
   query(text: string, options: QueryOptions = {}): QueryResult {
-    const concepts = queryConcepts(
-      text,
-      this.#ranking,
-      (term) => this.#inverted.has(term),
-      this.#synonyms,
-      this.#related,
-    );
+    const concepts = queryConcepts(text, this.#ranking, (term) => this.#inverted.has(term), this.#synonyms);
     if (this.#scores.length < this.#slots.length) {
       this.#scores = new Float64Array(this.#slots.length * 2);
       this.#best = new Float64Array(this.#slots.length * 2);

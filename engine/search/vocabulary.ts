@@ -94,16 +94,6 @@ export const OUTCOME_GROUPS: readonly (readonly string[])[] = [
   ['news', 'latest', 'online', 'web'],
 ];
 
-/**
- * Words of conversational phrasing that say nothing about which tool is meant ("make sure",
- * "I need to", "can you", "exactly"); dropped from queries only, never from tool text.
- */
-export const CONVERSATIONAL: ReadonlySet<string> = new Set(
-  'sure need needs want wants like just actually exactly entirely really maybe someone something thing things stuff able gonna ll ve isn im whole'.split(
-    ' ',
-  ),
-);
-
 /** One expansion term and the fraction of an exact match's weight it carries. */
 export interface Expansion {
   term: string;
