@@ -3,8 +3,8 @@
  * development sets: `node bench/search-quality-report.ts [--misses]`.
  */
 import { loadIntents, loadManifests } from './corpus.ts';
-import { ablation } from './search-ablation.ts';
 import { qualityRows } from './search.bench.ts';
+import { ablation } from './search-ablation.ts';
 
 const manifests = await loadManifests();
 const intents = loadIntents(manifests);
