@@ -1,6 +1,6 @@
 /**
  * The quality half of the search benchmark alone (no speed runs), for quick iteration on the
- * development sets: `node bench/search-quality-report.ts [--misses]`.
+ * development sets: `node bench/search-quality-report.ts [--ablation]`.
  */
 import { loadIntents, loadManifests } from './corpus.ts';
 import { qualityRows } from './search.bench.ts';
