@@ -30,11 +30,24 @@ export async function loadManifests(): Promise<Manifest[]> {
   );
 }
 
-/** The development intents and the held-out ones, resolved against `manifests`. */
-export function loadIntents(manifests: readonly Manifest[]): { dev: Intent[]; heldOut: Intent[] } {
+/**
+ * The four intent sets, resolved against `manifests`: action-phrased development intents and the
+ * held-out ones, and outcome-phrased development intents and the untuned ones (never tuned on).
+ */
+export interface IntentSets {
+  dev: Intent[];
+  heldOut: Intent[];
+  outcomeDev: Intent[];
+  outcomeUntuned: Intent[];
+}
+
+export function loadIntents(manifests: readonly Manifest[]): IntentSets {
+  const read = (path: string) => parseIntents(readFileSync(path, 'utf8'), manifests);
   return {
-    dev: parseIntents(readFileSync(`${CORPUS}queries-dev.jsonl`, 'utf8'), manifests),
-    heldOut: parseIntents(readFileSync(`${FIXTURES}search-intents.jsonl`, 'utf8'), manifests),
+    dev: read(`${CORPUS}queries-dev.jsonl`),
+    heldOut: read(`${FIXTURES}search-intents.jsonl`),
+    outcomeDev: read(`${FIXTURES}search-outcomes-dev.jsonl`),
+    outcomeUntuned: read(`${FIXTURES}search-outcomes-untuned.jsonl`),
   };
 }
 

@@ -19,8 +19,9 @@ import { format as formatSurface, run as surfaceBench } from './surface.bench.ts
 const report = await searchBench();
 
 console.log(
-  `search: ${report.tools} tools from ${report.sources} sources; ${report.intents.dev} dev and ` +
-    `${report.intents.heldOut} held-out intents; baseline MiniSearch with default options`,
+  `search: ${report.tools} tools from ${report.sources} sources; intents: ${report.intents.dev} dev, ` +
+    `${report.intents.heldOut} held-out, ${report.intents.outcomeDev} outcome dev, ` +
+    `${report.intents.outcomeUntuned} outcome untuned; baseline MiniSearch with default options`,
 );
 console.log(`node ${process.version}, ${availableParallelism()} CPUs\n`);
 
@@ -33,12 +34,14 @@ console.log(
 console.log();
 console.log(
   table([
-    ['ablation (dev intents)', 'MRR', 'R@1', 'R@8'],
+    ['ablation (development sets)', 'dev MRR', 'dev R@8', 'outcome MRR', 'outcome R@1', 'outcome R@8'],
     ...report.ablation.map((row) => [
       row.label,
-      row.mrr.toFixed(3),
-      row.recallAt1.toFixed(3),
-      row.recallAt8.toFixed(3),
+      row.dev.mrr.toFixed(3),
+      row.dev.recallAt8.toFixed(3),
+      row.outcomeDev.mrr.toFixed(3),
+      row.outcomeDev.recallAt1.toFixed(3),
+      row.outcomeDev.recallAt8.toFixed(3),
     ]),
   ]),
 );

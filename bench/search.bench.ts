@@ -16,7 +16,7 @@ import type { Manifest } from '../engine/contracts/sources.ts';
 import { parameterText } from '../engine/search/document.ts';
 import { SearchIndex } from '../engine/search/index.ts';
 import { type Intent, measure, type Quality } from '../test/search-quality.ts';
-import { loadIntents, loadManifests, replicate } from './corpus.ts';
+import { type IntentSets, loadIntents, loadManifests, replicate } from './corpus.ts';
 import { median, percentile, time } from './measure.ts';
 import { type AblationRow, ablation } from './search-ablation.ts';
 
@@ -39,7 +39,7 @@ export interface Comparison {
 export interface SearchBenchReport {
   tools: number;
   sources: number;
-  intents: { dev: number; heldOut: number };
+  intents: Record<keyof IntentSets, number>;
   quality: Comparison[];
   ablation: AblationRow[];
   speed: Comparison[];
@@ -69,7 +69,7 @@ function miniBuild(docs: readonly MiniDoc[]): MiniSearch<MiniDoc> {
   return mini;
 }
 
-function qualityRows(manifests: Manifest[], intents: { dev: Intent[]; heldOut: Intent[] }): Comparison[] {
+export function qualityRows(manifests: Manifest[], intents: IntentSets): Comparison[] {
   const ours = SearchIndex.build(manifests);
   const mini = miniBuild(miniDocs(manifests));
   const rankOurs = (q: string) => ours.query(q, { limit: 25 }).hits.map((hit) => hit.document.address);
@@ -78,7 +78,9 @@ function qualityRows(manifests: Manifest[], intents: { dev: Intent[]; heldOut: I
   for (const [set, list] of [
     ['dev', intents.dev],
     ['held-out', intents.heldOut],
-  ] as const) {
+    ['outcome dev', intents.outcomeDev],
+    ['outcome untuned', intents.outcomeUntuned],
+  ] as const satisfies readonly (readonly [string, Intent[]])[]) {
     const a: Quality = measure(list, rankOurs);
     const b: Quality = measure(list, rankMini);
     rows.push({ label: `${set} MRR`, ours: a.mrr, minisearch: b.mrr, unit: '' });
@@ -159,14 +161,21 @@ function speedRows(manifests: Manifest[], queries: readonly string[], size: numb
 export async function searchBench(): Promise<SearchBenchReport> {
   const manifests = await loadManifests();
   const intents = loadIntents(manifests);
-  const queries = [...intents.dev, ...intents.heldOut].map((intent) => intent.query);
+  const queries = [...intents.dev, ...intents.heldOut, ...intents.outcomeDev, ...intents.outcomeUntuned].map(
+    (intent) => intent.query,
+  );
   const tools = manifests.reduce((sum, m) => sum + m.tools.length, 0);
   return {
     tools,
     sources: manifests.length,
-    intents: { dev: intents.dev.length, heldOut: intents.heldOut.length },
+    intents: {
+      dev: intents.dev.length,
+      heldOut: intents.heldOut.length,
+      outcomeDev: intents.outcomeDev.length,
+      outcomeUntuned: intents.outcomeUntuned.length,
+    },
     quality: qualityRows(manifests, intents),
-    ablation: ablation(manifests, intents.dev),
+    ablation: ablation(manifests, intents.dev, intents.outcomeDev),
     speed: [...speedRows(manifests, queries, tools), ...speedRows(manifests, queries, 10_000)],
   };
 }

@@ -33,6 +33,11 @@ export interface Ranking {
   synonymWeight: number;
   /** Weight of adjacent query words joined into one (`who am i` -> whoami). */
   compoundWeight: number;
+  /**
+   * Multiplies synonym weights for a query word no tool uses (`hear`, `crm` in a
+   * corpus without them): nothing exact is there to outrank, so its stand-ins count more.
+   */
+  standInBoost: number;
 }
 
 /**
@@ -54,4 +59,5 @@ export const DEFAULT_RANKING: Ranking = {
   k1: 1.2,
   synonymWeight: 0.4,
   compoundWeight: 1,
+  standInBoost: 2,
 };

@@ -54,6 +54,46 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['merge request', 'mr'],
 ];
 
+/**
+ * Words people use when they ask for an outcome rather than an action ("let the team know", "what
+ * changed", "where exactly is"), grouped with the action and object words tools describe
+ * themselves with. Same rules as SYNONYM_GROUPS: general, symmetric, none written for one tool.
+ */
+export const OUTCOME_GROUPS: readonly (readonly string[])[] = [
+  ['notify', 'tell', 'inform', 'announce', 'alert', 'ping', 'hear', 'know'],
+  ['message', 'conversation', 'chat', 'slack'],
+  ['channel', 'room'],
+  ['review', 'reviewer', 'feedback', 'approve', 'approval'],
+  ['iteration', 'sprint', 'milestone', 'cycle'],
+  ['contact', 'lead', 'customer', 'prospect', 'deal', 'crm'],
+  ['commit', 'change', 'changed', 'history', 'diff'],
+  ['address', 'street', 'location', 'coordinate', 'place', 'geocode'],
+  ['direction', 'route', 'travel', 'drive', 'train', 'walk', 'way'],
+  ['table', 'collection', 'schema', 'column'],
+  ['click', 'press', 'tap', 'button', 'submit'],
+  ['navigate', 'go', 'visit'],
+  ['attach', 'upload'],
+  ['resize', 'phone', 'mobile', 'viewport', 'screen'],
+  ['dialog', 'popup', 'prompt', 'confirm'],
+  ['aggregate', 'total', 'sum', 'count', 'group'],
+  ['context', 'switch', 'cluster'],
+  ['workflow', 'automation'],
+  ['delete', 'forget', 'rid'],
+  ['save', 'remember', 'keep', 'track'],
+  ['comment', 'feedback', 'remark'],
+  ['tree', 'layout', 'structure', 'hierarchy'],
+  ['label', 'tag'],
+  ['status', 'state', 'progress'],
+  ['log', 'logs', 'output', 'wrong'],
+  ['reaction', 'emoji', 'thumbs'],
+  ['documentation', 'library', 'framework', 'package', 'api', 'guide'],
+  ['screenshot', 'look', 'appearance'],
+  ['scale', 'traffic', 'replica', 'capacity'],
+  ['rollout', 'rollback', 'previous', 'revert'],
+  ['pod', 'container', 'shell', 'workload'],
+  ['news', 'latest', 'online', 'web'],
+];
+
 /** One expansion term and the fraction of an exact match's weight it carries. */
 export interface Expansion {
   term: string;
@@ -91,5 +131,8 @@ export function synonymTable(
   return table;
 }
 
-/** The default table, from SYNONYM_GROUPS. */
-export const SYNONYMS: ReadonlyMap<string, readonly Expansion[]> = synonymTable(SYNONYM_GROUPS);
+/** The default table, from SYNONYM_GROUPS and OUTCOME_GROUPS. */
+export const SYNONYMS: ReadonlyMap<string, readonly Expansion[]> = synonymTable([
+  ...SYNONYM_GROUPS,
+  ...OUTCOME_GROUPS,
+]);

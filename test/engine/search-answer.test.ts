@@ -95,15 +95,16 @@ describe('search: the answer to a query', () => {
   });
 
   it('groups by namespace in the order of each group’s best hit, hits in rank order within', () => {
-    // Ranked: github.searchIssues, slack ×3, github.createIssue; github's group comes first whole.
+    // Ranked: github.searchIssues, slack ×3, github.lockThread ("conversation" of an issue: the
+    // outcome vocabulary groups it with messages); github's group comes first whole.
     const answer = search(index, { query: 'search messages and issues', limit: 5 }, deps());
     expect(answer).toBe(
       [
         'github',
         '  github.searchIssues(input: { q: string; perPage?: number; page?: number }): Promise<IssueSearchResult>',
         '    Search issues and pull requests.',
-        '  github.createIssue(input: { owner: string; repo: string; title: string; body?: string; labels?: string[] }): Promise<Issue>',
-        '    Create an issue in a repository.',
+        '  github.lockThread(input: {}): Promise<unknown>',
+        '    Lock the conversation of an issue.',
         'slack',
         '  slack.reactToIssueMessage(input: {}): Promise<unknown>',
         '  slack.postMessage(input: {}): Promise<unknown>',

@@ -149,9 +149,21 @@ describe('queryConcepts', () => {
   it('reads an abbreviation the vocabulary knows as written, even when the index does not', () => {
     const index = new Set(['kubernet', 'pod']);
     const concepts = queryConcepts('k8s pods', DEFAULT_RANKING, (t) => index.has(t), SYNONYMS);
+    // k8s is in no tool, so its synonym stands in for it at the boosted weight.
+    const { synonymWeight, standInBoost } = DEFAULT_RANKING;
     expect(concepts).toEqual([
-      { terms: [{ term: 'kubernet', weight: DEFAULT_RANKING.synonymWeight }] },
+      { terms: [{ term: 'kubernet', weight: Math.min(1, synonymWeight * standInBoost) }] },
       { terms: [{ term: 'pod', weight: 1 }] },
+    ]);
+  });
+
+  it('boosts synonyms only for a query word no tool uses', () => {
+    const { synonymWeight, standInBoost } = DEFAULT_RANKING;
+    expect(standInBoost).toBeGreaterThan(1);
+    const withWord = queryConcepts('k8s', DEFAULT_RANKING, (t) => t === 'k8s' || t === 'kubernet', SYNONYMS);
+    expect(withWord[0]?.terms).toEqual([
+      { term: 'k8s', weight: 1 },
+      { term: 'kubernet', weight: synonymWeight },
     ]);
   });
 
