@@ -87,7 +87,7 @@ describe('npm run eval -- --live', { timeout: 180_000 }, () => {
       );
     }
     const directTools = api.requests[code.turns.length]?.body.tools?.map((tool) => tool.name) ?? [];
-    expect(directTools.length).toBeGreaterThan(30);
+    expect(directTools.length).toBeGreaterThan(100);
     expect(directTools.every((name) => name.startsWith('mcp__'))).toBe(true);
 
     const replayed = await evalCli([
