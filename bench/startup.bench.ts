@@ -74,7 +74,8 @@ function toFirstToolsList(command: string, args: string[], env: NodeJS.ProcessEn
       err += chunk;
     });
     child.once('exit', (code) => {
-      if (!done) reject(new Error(`${command} ${args.join(' ')} exited ${code} before tools/list:\n${err}${out}`));
+      if (!done)
+        reject(new Error(`${command} ${args.join(' ')} exited ${code} before tools/list:\n${err}${out}`));
     });
   });
 }
