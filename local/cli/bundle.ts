@@ -91,7 +91,7 @@ async function build(root: string, dir: string): Promise<boolean> {
     }
     const started = Date.now();
     const real = realpathSync(root);
-    const ours = new RegExp(`^${escape(real)}/(local|engine|dashboard)/.*\\.tsx?$`);
+    const ours = new RegExp(`^${regexpText(real)}/(local|engine|dashboard)/.*\\.tsx?$`);
     const temp = join(dir, `main.${process.pid}.mjs`);
     const result = await esbuild
       .build({
@@ -166,6 +166,6 @@ function takeLock(lock: string): boolean {
   return false;
 }
 
-function escape(text: string): string {
+function regexpText(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

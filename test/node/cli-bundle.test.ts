@@ -38,7 +38,7 @@ function checkout(message: string): { root: string; setMessage(text: string): vo
   };
   dated(
     join(root, 'local', 'cli', 'main.ts'),
-    "import { message } from './message.ts';\nconsole.log(`${message} ${import.meta.url}`);\n",
+    "import { message } from './message.ts';\nconsole.log(message, import.meta.url);\n",
   );
   const setMessage = (text: string) =>
     dated(join(root, 'local', 'cli', 'message.ts'), `export const message: string = '${text}';\n`);
