@@ -15,7 +15,8 @@
  * The bundle lives in node_modules/.cache/capabilities-cli/<checkout>/, beside Node's compile
  * cache, so the packages it leaves out (better-sqlite3, whose native addon loads from its own
  * folder; QuickJS's wasm, loaded by the sandbox's worker thread, which runs from source; `open`,
- * which looks for its own xdg-open) resolve from the checkout's node_modules as before. Each of
+ * which looks for its own xdg-open; jsonc-parser, whose UMD build requires its parts by paths a
+ * bundler cannot follow) resolve from the checkout's node_modules as before. Each of
  * our files keeps its own `import.meta.url` (package.json, migrations/, the worker, bin/).
  */
 import { createHash } from 'node:crypto';
@@ -34,7 +35,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** Bumped when the build's options change, so every older bundle is rebuilt. */
-const FORMAT = 1;
+const FORMAT = 2;
 /** A build lock older than this was left by a process that died building. */
 const STALE_LOCK_MS = 120_000;
 
@@ -104,7 +105,7 @@ async function build(root: string, dir: string): Promise<boolean> {
         target: 'node24',
         metafile: true,
         logLevel: 'silent',
-        external: ['better-sqlite3', '@jitl/*', 'open'],
+        external: ['better-sqlite3', '@jitl/*', 'open', 'jsonc-parser'],
         jsx: 'automatic',
         jsxImportSource: 'hono/jsx',
         // Packages written as CommonJS call require() for Node's builtins.
