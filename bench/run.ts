@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: runs the benchmarks (search, the sandbox, the MCP surface, then a hostile source and many attempts
+ * `npm run bench`: runs the benchmarks (search, the sandbox, startup, the MCP surface, then a hostile source and many attempts
  * at once) and prints each as a compact table,
  * every figure beside its baseline measured in the same run and the ratio between them. Nothing here asserts a
  * time; tests never do either (design: Tests).
@@ -14,6 +14,7 @@ import {
 import { fmt, table } from './measure.ts';
 import { format as formatSandbox, run as sandboxBench } from './sandbox.bench.ts';
 import { searchBench } from './search.bench.ts';
+import { format as formatStartup, run as startupBench } from './startup.bench.ts';
 import { format as formatSurface, run as surfaceBench } from './surface.bench.ts';
 
 const report = await searchBench();
@@ -60,6 +61,12 @@ console.log(
 
 console.log('\nsandbox: each figure against its floor measured in the same run');
 console.log(formatSandbox(await sandboxBench()));
+
+console.log(
+  '\nstartup: spawn → the first tools/list answer of hub serve --stdio (a fresh hub), and --version to exit, ' +
+    'each against server-memory spawned to its first tools/list, interleaved; p50 of 15 spawns each',
+);
+console.log(formatStartup(await startupBench()));
 
 console.log(
   '\nsurface: the real hub over stdio (hub serve --stdio, server-memory as a source), each figure against its ' +

@@ -9,14 +9,21 @@
  * Because a 2025 session saw `initialize`, a client that declared elicitation there gets the
  * client prompt as real `elicitation/create` requests on this connection (the SDK's legacy
  * shim re-enters `execute` with the answers; engine/surface/approvals.ts).
+ *
+ * `firstAnswered` settles once the session has answered its first request other than
+ * `initialize` (a harness's `tools/list`, usually): the serving process starts its sandbox only
+ * then, so the worker threads do not compete with the first answer for the CPU.
  */
 import type { Readable, Writable } from 'node:stream';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createMcpServer, type SurfaceDeps } from '../engine/surface/index.ts';
 
 export interface StdioSession {
   /** Settles when the client has gone (stdin ended) or the session was closed. */
   closed: Promise<void>;
+  /** Settles when the first request other than `initialize` has been answered (or the session closed). */
+  firstAnswered: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -38,5 +45,34 @@ export function serveMcpStdio(
       resolve();
     };
   });
-  return { closed, close: () => handle.close() };
+  const firstAnswered = new Promise<void>((resolve) => {
+    void closed.then(resolve);
+    answeredOnce(wire, resolve);
+  });
+  return { closed, firstAnswered, close: () => handle.close() };
+}
+
+/**
+ * Calls `answered` once the wire has sent the answer to a request other than `initialize`:
+ * chained after the handlers `serveStdio` installed, which stay in charge of both directions.
+ */
+function answeredOnce(wire: StdioServerTransport, answered: () => void): void {
+  const asked = new Set<string | number>();
+  let done = false;
+  const own = wire.onmessage;
+  wire.onmessage = (message: JSONRPCMessage) => {
+    if (!done && 'method' in message && 'id' in message && message.method !== 'initialize') {
+      asked.add(message.id);
+    }
+    own?.(message);
+  };
+  const send = wire.send.bind(wire);
+  wire.send = async (message: JSONRPCMessage) => {
+    await send(message);
+    if (done || 'method' in message || !('id' in message) || message.id === undefined) return;
+    if (!asked.has(message.id)) return;
+    done = true;
+    asked.clear();
+    answered();
+  };
 }

@@ -29,11 +29,22 @@ export type ServeMode =
 
 /** Serves the open hub until the client or a signal ends it; sweeps runs meanwhile. */
 export async function serveHub(open: OpenHub, mode: ServeMode, profile: string, out: Output): Promise<void> {
-  const stopSweeping = sweepRuns(open);
+  // The sandbox (worker threads) and the first sweep start once the process is answering: for
+  // stdio after its first answer, so they do not compete with it for the CPU (issue #19).
+  let stopSweeping = () => {};
+  let warmed = false;
+  const warm = () => {
+    if (warmed) return;
+    warmed = true;
+    // Warm the sandbox now, so the first execute does not pay for it; a failure shows up there.
+    open.engine.runs().catch(() => {});
+    stopSweeping = sweepRuns(open);
+  };
   try {
-    if (mode.kind === 'stdio') await serveStdio(open, profile);
-    else if (mode.kind === 'http') await serveHttp(open, profile, out, mode.port);
+    if (mode.kind === 'stdio') await serveStdio(open, profile, warm);
+    else if (mode.kind === 'http') await serveHttp(open, profile, out, mode.port, warm);
     else {
+      warm();
       const { servePages } = await import('./pages/serve-pages.ts');
       await servePages(open, out, mode.port);
     }
@@ -75,8 +86,6 @@ async function surfaceDeps(
     import('../engine/surface/index.ts'),
     import('../engine/runs/client-prompt.ts'),
   ]);
-  // Warm the sandbox now, so the first execute does not pay for it; a failure shows up there.
-  open.engine.runs().catch(() => {});
   // Approvals in the client's own prompt: the host hands the surface the one signed path to
   // the person-input module (the surface itself never imports it).
   const prompt = new ClientPrompt({
@@ -206,7 +215,10 @@ function sweepRuns(open: OpenHub): () => void {
   return () => clearInterval(timer);
 }
 
-async function serveStdio(open: OpenHub, profile: string): Promise<void> {
+/** How long a stdio session waits for its first answer before starting the sandbox anyway. */
+const WARM_AFTER_MS = 2_000;
+
+async function serveStdio(open: OpenHub, profile: string, warm: () => void): Promise<void> {
   const [{ serveMcpStdio }, { ensurePageHost }, { homePaths }] = await Promise.all([
     import('./mcp-stdio.ts'),
     import('./pages/page-host.ts'),
@@ -215,11 +227,24 @@ async function serveStdio(open: OpenHub, profile: string): Promise<void> {
   // This session may end before the person decides, so its pages are the page host's.
   const pages = await approvalPages(open, () => ensurePageHost(homePaths(), open.local));
   const session = serveMcpStdio(await surfaceDeps(open, profile, pages, true));
+  // Or after a while without an answer (a client that only initializes still gets a warm sandbox).
+  const later = setTimeout(warm, WARM_AFTER_MS);
+  later.unref();
+  void session.firstAnswered.then(() => {
+    clearTimeout(later);
+    warm();
+  });
   await Promise.race([session.closed, stopSignal()]);
   await session.close();
 }
 
-async function serveHttp(open: OpenHub, profile: string, out: Output, port: number | undefined) {
+async function serveHttp(
+  open: OpenHub,
+  profile: string,
+  out: Output,
+  port: number | undefined,
+  warm: () => void,
+) {
   const [{ serveHttp: listen }, { homePaths }, { CHECKOUT_BIN, setupSnippets }, { localPages }] =
     await Promise.all([
       import('./server.ts'),
@@ -240,6 +265,7 @@ async function serveHttp(open: OpenHub, profile: string, out: Output, port: numb
     pages: localPages(open),
   });
   base = server.url;
+  warm();
   const tokenFile = homePaths().token;
   const home = process.env.CAPABILITIES_HOME?.trim() || undefined;
   const connect = setupSnippets({ bin: CHECKOUT_BIN, url: server.url, tokenFile, home });

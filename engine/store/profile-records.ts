@@ -4,7 +4,7 @@
  * saving one (`putProfile`) replaces it whole in one statement. Whether the names a profile lists
  * exist is the engine's check (engine/profiles/), not the store's.
  */
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { Profile } from '../contracts/profiles.ts';
 import { checkInput, parseRecord } from './rows.ts';
 import * as t from './schema.ts';
@@ -56,8 +56,17 @@ export abstract class ProfileRecords extends SkillRecords {
       .run();
   }
 
+  // Read by every search and run (the profile's view); `default` is often not stored at all.
+  readonly #profile = this.prepare((db) =>
+    db
+      .select()
+      .from(t.hubProfiles)
+      .where(eq(t.hubProfiles.name, sql.placeholder('name')))
+      .prepare(),
+  );
+
   getProfile(name: string): Profile | undefined {
-    const row = this.db.select().from(t.hubProfiles).where(eq(t.hubProfiles.name, name)).get();
+    const row = this.#profile().get({ name });
     return row && profileFromRow(row);
   }
 

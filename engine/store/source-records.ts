@@ -102,8 +102,17 @@ export abstract class SourceRecords extends ProfileRecords {
     return this.claimSetting('hub_id', candidate);
   }
 
+  // Read on every refresh of the scrubber (the client-prompt key, until one exists).
+  readonly #setting = this.prepare((db) =>
+    db
+      .select({ value: t.hubMeta.value })
+      .from(t.hubMeta)
+      .where(eq(t.hubMeta.key, sql.placeholder('key')))
+      .prepare(),
+  );
+
   getSetting(key: string): string | undefined {
-    return this.db.select().from(t.hubMeta).where(eq(t.hubMeta.key, key)).get()?.value;
+    return this.#setting().get({ key })?.value;
   }
 
   putSetting(key: string, value: string): void {
