@@ -3,7 +3,7 @@
  * workerd through the Workers vitest integration, reading wrangler.toml).
  */
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { githubStandIn } from './test/fixtures/github-standin.ts';
 import { TEST_GITHUB } from './test/workers/github-settings.ts';
 import { WORKERS_TEST_TOKEN } from './test/workers/token.ts';
@@ -38,8 +38,11 @@ export default defineConfig({
             'test/engine/**/*.test.ts',
             'test/node/**/*.test.ts',
             'test/e2e/**/*.test.ts',
+            'test/invariants/*.test.ts',
             'test/*.test.ts',
           ],
+          // The invariant suite's hosted halves run inside workerd, in the workers project.
+          exclude: [...configDefaults.exclude, 'test/invariants/*.workers.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
         },
@@ -66,7 +69,7 @@ export default defineConfig({
         ],
         test: {
           name: 'workers',
-          include: ['test/workers/**/*.test.ts'],
+          include: ['test/workers/**/*.test.ts', 'test/invariants/*.workers.test.ts'],
           testTimeout: 30_000,
         },
       },

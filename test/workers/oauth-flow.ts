@@ -2,7 +2,7 @@
  * The OAuth flow as an MCP client and a person go through it, against the Worker's own fetch in
  * workerd: register a client (RFC 7591), sign a person in (a session made directly; the GitHub
  * flow has its own test), show the consent page and decide, exchange the code with PKCE, and an
- * official SDK client on /mcp with the token. Shared by the OAuth and tenant-isolation tests.
+ * official SDK client on /mcp with the token. Shared by the OAuth and I5 tenant tests (test/invariants/).
  */
 import { env } from 'cloudflare:workers';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';

@@ -2,7 +2,7 @@
  * People of the hosted hub as workerd tests make them: a signed-in browser (the session cookie
  * and its CSRF token), a person's own HubObject, and things placed straight into it the way the
  * engine records them (a reviewed HTTP source, a run waiting on one call). Shared by the hosted
- * dashboard and tenant-isolation tests.
+ * dashboard and I5 tenant tests (test/invariants/).
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';

@@ -36,10 +36,10 @@ import type { HubObject } from '../../durable-objects/hub-object.ts';
 import { SIGNED_IN_HEADER } from '../../durable-objects/signed-in-header.ts';
 import type { ListedTool } from '../../engine/manifest.ts';
 import { type OAuthHandlers, oauthOptions } from '../../worker/oauth.ts';
-import { call, envelope, hubEnv, mcpClient, ORIGIN, RESOURCE, tokenFor } from './oauth-flow.ts';
-import { decisionsOf, hubOf, reviewedSource, signedIn, waitingRun } from './people.ts';
-import { WORKERS_TEST_TOKEN } from './token.ts';
-import { worker, workerTransport } from './worker-client.ts';
+import { call, envelope, hubEnv, mcpClient, ORIGIN, RESOURCE, tokenFor } from '../workers/oauth-flow.ts';
+import { decisionsOf, hubOf, reviewedSource, signedIn, waitingRun } from '../workers/people.ts';
+import { WORKERS_TEST_TOKEN } from '../workers/token.ts';
+import { worker, workerTransport } from '../workers/worker-client.ts';
 
 /** A's source: its namespace, tools, and the key its URL carries (a credential A entered). */
 const NAMESPACE = 'vaultana';
