@@ -115,9 +115,12 @@ export function registerRuns(hub: Command): void {
     .command('runs')
     .description('List runs, newest first')
     .addOption(new Option('--status <status>', 'only runs in this state').choices(RUN_STATUSES))
+    .option('--limit <n>', 'at most this many (newest first)', parseLimit, RUNS_SHOWN)
     .action(
-      hubAction((out, options: { status?: RunStatus }) => async ({ desk }) => {
-        const list = desk.runs.list(options.status);
+      hubAction((out, options: { status?: RunStatus; limit: number }) => async ({ desk }) => {
+        const list = desk.runs.list(options.status, options.limit);
+        if (list.length === options.limit)
+          out.note(`The newest ${options.limit} runs; --limit <n> shows more.`);
         const text =
           list.length === 0
             ? 'No runs.'
@@ -255,6 +258,16 @@ export function registerRuns(hub: Command): void {
 }
 
 /** `hub call`'s input: JSON, or a usage error saying why it is not. */
+/** How many runs `hub runs` lists unless told. */
+const RUNS_SHOWN = 100;
+
+function parseLimit(text: string): number {
+  const limit = Number(text);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new HubError('invalid_input', `--limit takes a whole number of runs, 1 or more, not ${text}`);
+  return limit;
+}
+
 function parseInput(json: string): unknown {
   try {
     return JSON.parse(json);

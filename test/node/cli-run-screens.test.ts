@@ -56,4 +56,21 @@ describe('the CLI on runs', () => {
     };
     expect(waiting.runs.map((r) => [r.id, r.status])).toEqual([[runId, 'awaiting_input']]);
   });
+
+  it('lists the newest runs up to --limit, and says when it cut the list', () => {
+    const first = askToPost().runId;
+    const second = askToPost().runId;
+    const cut = cli(home, ['--json', 'hub', 'runs', '--limit', '1']);
+    expect((JSON.parse(cut.stdout) as { runs: { id: string }[] }).runs.map((r) => r.id)).toEqual([second]);
+    expect(cut.stderr).toContain('The newest 1 runs; --limit <n> shows more.');
+    const all = cli(home, ['--json', 'hub', 'runs', '--limit', '5']);
+    expect((JSON.parse(all.stdout) as { runs: { id: string }[] }).runs.map((r) => r.id)).toEqual([
+      second,
+      first,
+    ]);
+    expect(all.stderr).not.toContain('--limit');
+    const bad = cli(home, ['hub', 'runs', '--limit', '0']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--limit takes a whole number of runs, 1 or more, not 0');
+  });
 });
