@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: runs the benchmarks (search, the sandbox, startup, the MCP surface, then a hostile source and many attempts
- * at once) and prints each as a compact table,
+ * at once, the invariant suite's load) and prints each as a compact table,
  * every figure beside its baseline measured in the same run and the ratio between them. Nothing here asserts a
  * time; tests never do either (design: Tests).
  */
@@ -11,6 +11,7 @@ import {
   answers as hostileAnswers,
   healthz as hostileHealthz,
 } from './hostile.bench.ts';
+import { format as formatLoad, run as loadBench } from './load.bench.ts';
 import { fmt, table } from './measure.ts';
 import { format as formatSandbox, run as sandboxBench } from './sandbox.bench.ts';
 import { searchBench } from './search.bench.ts';
@@ -84,3 +85,9 @@ console.log(
   '\nattempts at once: peak RSS of N executes awaiting a 1 s timer, without and with the attempt cap',
 );
 console.log(formatAttempts(attemptsBench()));
+
+console.log(
+  '\nunder load: 200 runs that each ask, decided from the terminal and the page, over four serve --stdio and one ' +
+    'serve --http (one stdio killed midway), against one run at a time on an idle hub',
+);
+console.log(formatLoad(await loadBench()));
