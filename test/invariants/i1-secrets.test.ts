@@ -1,0 +1,257 @@
+/**
+ * I1, "A secret value never enters the sandbox, a journal, a log, telemetry or a result": every
+ * channel (sandbox, journal, logs and the stderr tail, results, errors, run history, the approval
+ * page, `--json` output, doctor) against every encoding an upstream might echo its credential in
+ * (raw, base64, base64url, URL and form encoding, hex in either case, JSON-escaped with and
+ * without `\/`, inside HTTP Basic's `base64(user:token)`, split across two results, inside a
+ * thrown error's message, written to stderr before a crash).
+ *
+ * One hub in a temp home, built through the CLI: a hostile stdio source
+ * (test/fixtures/servers/encoding-secret-server.ts) whose credential a person entered with `hub
+ * auth` on standard input, and that hands it back in whichever encoding is asked
+ * (test/invariants/i1-kit.ts). The model drives it with the official MCP client over `hub serve
+ * --stdio`; the test then reads each channel as a person or the model would. Each `it` is one
+ * channel × one encoding:
+ *
+ * | Way in          | Attack                                                          | Held                        |
+ * | --------------- | --------------------------------------------------------------- | --------------------------- |
+ * | MCP execute     | the upstream answers the token in each encoding                 | the result has none of them |
+ * | MCP execute     | the guest returns every char code it saw (the sandbox's view)   | the guest never saw it      |
+ * | MCP execute     | `console.log` of each answer                                    | the run's logs have none    |
+ * | MCP execute     | the upstream throws quoting each encoding; caught and uncaught  | the errors have none        |
+ * | MCP execute     | the upstream writes each encoding to stderr, then dies mid-call | the stderr tail has none    |
+ * | MCP execute     | an asking tool whose description holds the token                | the pending call has none   |
+ * | Store           | the journal rows, in the SQLite file and its write-ahead log    | none in the bytes           |
+ * | CLI             | `hub runs`, `hub runs show` (plain and `--json`)                | none                        |
+ * | CLI             | `--json hub call` and `hub exec`, each encoding                 | none                        |
+ * | CLI             | `hub doctor` (plain and `--json`)                               | none                        |
+ * | Approval page   | the page the hub opened for the asking call, over HTTP          | none in the HTML            |
+ * | Logs            | `hub serve`'s own stderr and the page host's pages.log          | none                        |
+ * | MCP execute     | two results, each half of the raw token, joined by the model    | known gap (`it.fails`)      |
+ *
+ * There is no telemetry to read: the hub sends none.
+ *
+ * Also held by (not moved): test/engine/scrub.test.ts (the scrubber's forms, unit),
+ * test/node/secrets-everywhere.test.ts (a token in stderr, declarations and names; a filesystem
+ * source rooted at the home), test/node/hub-secrets.test.ts (which values are scrubbed, HTTP
+ * Basic), test/node/oauth-refresh.test.ts and oauth-refresh-lease.test.ts (a token refreshed at
+ * the moment of a request is scrubbed), test/node/openapi-request.test.ts and
+ * openapi-responses.test.ts (OpenAPI echoes), test/node/configuration-push.test.ts and
+ * test/workers/hub-push.test.ts (the plan of `push`), test/workers/hub-secrets.test.ts (the
+ * hosted hub's HUB_TOKEN and prompt key), test/e2e/approval-page.test.ts (the page's own token).
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
+import { BIN, cli, cliEnv, REPO, tempHome } from '../node/cli-process.ts';
+import { NODE, stdioClient } from '../node/surface-fixture.ts';
+import { encodings, forbidden, SECRET } from './i1-kit.ts';
+
+const SERVER = join(REPO, 'test', 'fixtures', 'servers', 'encoding-secret-server.ts');
+const NAMES = encodings(SECRET).map((form) => form.name);
+const FORBIDDEN = forbidden(SECRET);
+
+/** What each channel showed, as the person or the model reads it; filled once in beforeAll. */
+const channels = new Map<string, string>();
+let split = '';
+
+let home: string;
+let removeHome: () => void;
+let client: Client | undefined;
+
+type Result = Awaited<ReturnType<Client['callTool']>>;
+const envelopeOf = (result: Result) => result.structuredContent as ExecuteEnvelope;
+const readIfExists = (path: string) => (existsSync(path) ? readFileSync(path, 'latin1') : '');
+
+function ok(args: string[]): string {
+  const result = cli(home, args);
+  expect(result.status, result.stderr).toBe(0);
+  return `${result.stdout}\n${result.stderr}`;
+}
+
+/** The model's program: every encoding echoed, logged and thrown, and what the guest saw, as char codes. */
+const MATRIX = `
+  const seen = [];
+  for (const form of ${JSON.stringify(NAMES)}) {
+    const answer = await enc.echo({ form });
+    console.log(form, answer);
+    seen.push(answer);
+  }
+  const errors = [];
+  for (const form of ${JSON.stringify(NAMES)}) {
+    try { await enc.fail({ form }); errors.push("no error"); }
+    catch (e) { errors.push(String(e && e.message)); }
+  }
+  let crash = "";
+  try { await enc.shout({}); } catch (e) { crash = String(e && e.message); }
+  const all = JSON.stringify({ seen, errors, crash });
+  return { seen, errors, crash, codes: Array.from(all, (c) => c.charCodeAt(0)) };
+`;
+
+async function execute(
+  args: { code: string } | { resume: string },
+): Promise<{ text: string; envelope: ExecuteEnvelope }> {
+  if (!client) throw new Error('no client');
+  const result = await client.callTool({ name: 'execute', arguments: args });
+  return { text: JSON.stringify(result), envelope: envelopeOf(result) };
+}
+
+/** The approval page's HTML, opened from the one-time link the hub handed `$BROWSER`. */
+async function approvalPage(link: string): Promise<string> {
+  const opened = await fetch(link, { redirect: 'manual' });
+  const cookie = (opened.headers.getSetCookie?.() ?? []).map((c) => c.split(';')[0]).join('; ');
+  const location = opened.headers.get('location');
+  const first = await opened.text();
+  if (!location) return first;
+  const page = await fetch(new URL(location, link), { headers: { cookie } });
+  return `${first}\n${await page.text()}`;
+}
+
+beforeAll(async () => {
+  ({ home, remove: removeHome } = tempHome());
+  ok([
+    'hub',
+    'add',
+    '--yes',
+    '--namespace',
+    'enc',
+    '--',
+    NODE,
+    '--disable-warning=ExperimentalWarning',
+    SERVER,
+  ]);
+  const auth = spawnSync(BIN, ['hub', 'auth', 'enc', '--env', 'API_TOKEN'], {
+    env: cliEnv(home),
+    input: SECRET,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  expect(auth.status, auth.stderr).toBe(0);
+  channels.set('`hub auth` output', `${auth.stdout}\n${auth.stderr}`);
+  // The server now runs with its token, and says it in `post`'s description.
+  ok(['hub', 'refresh', 'enc']);
+
+  const urlFile = join(home, 'opened-urls.txt');
+  const script = join(home, 'browser.sh');
+  writeFileSync(script, `#!/bin/sh\nprintf '%s\\n' "$1" >> '${urlFile}'\n`);
+  chmodSync(script, 0o755);
+  const session = await stdioClient(home, 'legacy', { BROWSER: script, CAPABILITIES_OPEN_PAGES: '1' });
+  client = session.client;
+
+  const matrix = await execute({ code: MATRIX });
+  expect(matrix.envelope.status, matrix.text).toBe('completed');
+  const value = matrix.envelope.result as { codes: number[]; errors: string[]; crash: string };
+  channels.set('MCP execute result', matrix.text);
+  channels.set('the sandbox (what the guest saw)', String.fromCharCode(...value.codes));
+  channels.set('the run’s logs', JSON.stringify(matrix.envelope.logs ?? []));
+  channels.set('errors the guest caught', JSON.stringify(value.errors));
+  channels.set('the stderr tail in a crash’s error', value.crash);
+
+  const uncaught = await execute({ code: 'return await enc.fail({ form: "raw" });' });
+  expect(uncaught.envelope.status, uncaught.text).toBe('failed');
+  channels.set('an uncaught error', uncaught.text);
+
+  const halves = await execute({
+    code: 'return [await enc.half({ part: 1 }), await enc.half({ part: 2 })];',
+  });
+  split = (halves.envelope.result as string[]).join('');
+
+  const asked = await execute({ code: 'return await enc.post({ text: await enc.echo({ form: "raw" }) });' });
+  expect(asked.envelope.status, asked.text).toBe('awaiting_approval');
+  channels.set('the pending call (MCP)', asked.text);
+  const link = readIfExists(urlFile).trim().split('\n').at(-1) ?? '';
+  expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/open\?t=/);
+  channels.set('the approval page', await approvalPage(link));
+
+  const runs = [matrix, uncaught, halves, asked].map((run) => run.envelope.runId);
+  channels.set(
+    'run history (`hub runs`, `hub runs show`)',
+    [ok(['hub', 'runs']), ...runs.map((id) => ok(['hub', 'runs', 'show', id]))].join('\n'),
+  );
+  channels.set(
+    'run history, --json',
+    [ok(['--json', 'hub', 'runs']), ...runs.map((id) => ok(['--json', 'hub', 'runs', 'show', id]))].join(
+      '\n',
+    ),
+  );
+  channels.set(
+    '`--json hub call`',
+    NAMES.map((form) => ok(['--json', 'hub', 'call', 'enc.echo', `{"form":"${form}"}`])).join('\n'),
+  );
+  channels.set('`hub exec`', ok(['hub', 'exec', 'return await enc.echo({ form: "hex" })']));
+  channels.set(
+    '`hub doctor`',
+    [cli(home, ['hub', 'doctor']), cli(home, ['--json', 'hub', 'doctor'])]
+      .map((r) => `${r.stdout}\n${r.stderr}`)
+      .join('\n'),
+  );
+
+  await client.close();
+  client = undefined;
+  channels.set('`hub serve --stdio`’s stderr', session.stderr());
+  channels.set('the page host’s pages.log', readIfExists(join(home, 'hub', 'pages.log')));
+  channels.set(
+    'the journal (hub.db and its WAL)',
+    ['hub.db', 'hub.db-wal'].map((f) => readIfExists(join(home, 'hub', f))).join('\n'),
+  );
+}, 300_000);
+
+afterAll(async () => {
+  await client?.close();
+  const pagesFile = join(home, 'hub', 'pages.json');
+  if (existsSync(pagesFile)) {
+    const { pid } = JSON.parse(readFileSync(pagesFile, 'utf8')) as { pid: number };
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      // Gone already.
+    }
+  }
+  removeHome();
+}, 60_000);
+
+/**
+ * Each channel, and what it must show to prove the attack reached it (an empty mark: the channel
+ * may be empty, as a log with nothing to say).
+ */
+const CHANNELS: [channel: string, reached: string][] = [
+  ['MCP execute result', 'token [secret] ok'],
+  ['the sandbox (what the guest saw)', 'token [secret] ok'],
+  ['the run’s logs', 'raw token [secret] ok'],
+  ['errors the guest caught', 'token [secret] was rejected'],
+  ['an uncaught error', 'token [secret] was rejected'],
+  ['the stderr tail in a crash’s error', 'encoding-secret: raw [secret] | base64 [secret]'],
+  ['the pending call (MCP)', 'Post as [secret].'],
+  ['the approval page', 'Post as [secret].'],
+  ['run history (`hub runs`, `hub runs show`)', 'token [secret] was rejected'],
+  ['run history, --json', 'token [secret] was rejected'],
+  ['`--json hub call`', 'token [secret] ok'],
+  ['`hub exec`', 'token [secret] ok'],
+  ['`hub doctor`', 'source enc'],
+  ['`hub auth` output', 'Stored the secret for enc'],
+  ['`hub serve --stdio`’s stderr', ''],
+  ['the page host’s pages.log', ''],
+  ['the journal (hub.db and its WAL)', 'token [secret] was rejected'],
+];
+
+describe.each(CHANNELS)('%s', (channel, reached) => {
+  it('was read, and the attack reached it', () => {
+    expect(channels.get(channel)).toContain(reached);
+  });
+  it.each(FORBIDDEN)('holds no $name form of the secret', ({ value }) => {
+    expect(channels.get(channel)).not.toContain(value);
+  });
+});
+
+describe('split across two results', () => {
+  // Known gap: each half alone is no form of the secret, so neither result is scrubbed and the
+  // model joins them. Scrubbing every long-enough piece of each secret (say 8 characters and
+  // up) would close it, at the cost of a much larger pattern and a scrubber the spec does not
+  // describe yet.
+  it.fails('the model cannot join the two halves into the secret', () => {
+    expect(split).not.toContain(SECRET);
+  });
+});
