@@ -1,33 +1,36 @@
 /**
  * I1, "A secret value never enters the sandbox, a journal, a log, telemetry or a result": every
  * channel (sandbox, journal, logs and the stderr tail, results, errors, run history, the approval
- * page, `--json` output, doctor) against every encoding an upstream might echo its credential in
- * (raw, base64, base64url, URL and form encoding, hex in either case, JSON-escaped with and
- * without `\/`, inside HTTP Basic's `base64(user:token)`, split across two results, inside a
- * thrown error's message, written to stderr before a crash).
+ * page and the dashboard, `--json` output, doctor) against every encoding an upstream might echo
+ * its credential in (raw, base64, base64url, URL and form encoding, hex in either case,
+ * JSON-escaped with and without `\/`, inside HTTP Basic's `base64(user:token)`, split across two
+ * results, inside a thrown error's message, written to stderr before a crash, an OAuth token
+ * refreshed mid-run).
  *
  * One hub in a temp home, built through the CLI: a hostile stdio source
  * (test/fixtures/servers/encoding-secret-server.ts) whose credential a person entered with `hub
  * auth` on standard input, and that hands it back in whichever encoding is asked
  * (test/invariants/i1-kit.ts). The model drives it with the official MCP client over `hub serve
  * --stdio`; the test then reads each channel as a person or the model would. Each `it` is one
- * channel × one encoding:
+ * channel × one encoding, after one that shows the attack reached the channel:
  *
- * | Way in          | Attack                                                          | Held                        |
- * | --------------- | --------------------------------------------------------------- | --------------------------- |
- * | MCP execute     | the upstream answers the token in each encoding                 | the result has none of them |
- * | MCP execute     | the guest returns every char code it saw (the sandbox's view)   | the guest never saw it      |
- * | MCP execute     | `console.log` of each answer                                    | the run's logs have none    |
- * | MCP execute     | the upstream throws quoting each encoding; caught and uncaught  | the errors have none        |
- * | MCP execute     | the upstream writes each encoding to stderr, then dies mid-call | the stderr tail has none    |
- * | MCP execute     | an asking tool whose description holds the token                | the pending call has none   |
- * | Store           | the journal rows, in the SQLite file and its write-ahead log    | none in the bytes           |
- * | CLI             | `hub runs`, `hub runs show` (plain and `--json`)                | none                        |
- * | CLI             | `--json hub call` and `hub exec`, each encoding                 | none                        |
- * | CLI             | `hub doctor` (plain and `--json`)                               | none                        |
- * | Approval page   | the page the hub opened for the asking call, over HTTP          | none in the HTML            |
- * | Logs            | `hub serve`'s own stderr and the page host's pages.log          | none                        |
- * | MCP execute     | two results, each half of the raw token, joined by the model    | known gap (`it.fails`)      |
+ * | Way in        | Attack                                                      | Held                      |
+ * | ------------- | ----------------------------------------------------------- | ------------------------- |
+ * | MCP execute   | it answers the token in each encoding                       | none in the result        |
+ * | MCP execute   | the guest returns the char codes it saw (sandbox)           | the guest never saw it    |
+ * | MCP execute   | `console.log` of each answer                                | the run's logs have none  |
+ * | MCP execute   | it throws quoting each encoding; caught and uncaught        | the errors have none      |
+ * | MCP execute   | it writes each encoding to stderr, then dies mid-call       | the stderr tail has none  |
+ * | MCP execute   | an asking tool whose description holds the token            | the pending call has none |
+ * | Store         | the journal rows: the SQLite file and its WAL               | none in the bytes         |
+ * | CLI           | `hub runs`, `hub runs show` (plain and `--json`)            | none                      |
+ * | CLI           | `--json hub call` and `hub exec`, each encoding             | none                      |
+ * | CLI           | `hub doctor` (plain and `--json`)                           | none                      |
+ * | Approval page | the page opened for the asking call, over HTTP              | none in the HTML          |
+ * | Dashboard     | `hub dashboard`: inbox, runs, each run's page, sources      | none in the HTML          |
+ * | Logs          | `hub serve`'s stderr and the page host's pages.log          | none                      |
+ * | CLI, OAuth    | an expired token, refreshed at the run's first call, echoed | no token, old or new      |
+ * | MCP execute   | two results, each half of the raw token, joined             | known gap (`it.fails`)    |
  *
  * There is no telemetry to read: the hub sends none.
  *
@@ -46,7 +49,12 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
-import { BIN, cli, cliEnv, REPO, tempHome } from '../node/cli-process.ts';
+import { secretKey } from '../../engine/secrets/secret-store.ts';
+import { homePaths } from '../../local/home.ts';
+import { EnvFileSecretStore } from '../../local/secret-store.ts';
+import { type OAuthBoard, startOAuthBoard } from '../fixtures/oauth-board-server.ts';
+import { BIN, cli, cliEnv, REPO, runCli, tempHome } from '../node/cli-process.ts';
+import { browser } from '../node/oauth-person.ts';
 import { NODE, stdioClient } from '../node/surface-fixture.ts';
 import { encodings, forbidden, SECRET } from './i1-kit.ts';
 
@@ -99,15 +107,23 @@ async function execute(
   return { text: JSON.stringify(result), envelope: envelopeOf(result) };
 }
 
-/** The approval page's HTML, opened from the one-time link the hub handed `$BROWSER`. */
-async function approvalPage(link: string): Promise<string> {
+/**
+ * The pages a one-time link opens, as a browser reads them: the link (its redirect and the
+ * session cookie it sets), then the page it leads to and each of `more` with that session.
+ */
+async function pagesBehind(link: string, more: string[] = []): Promise<string> {
   const opened = await fetch(link, { redirect: 'manual' });
-  const cookie = (opened.headers.getSetCookie?.() ?? []).map((c) => c.split(';')[0]).join('; ');
+  const cookie = opened.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const location = opened.headers.get('location');
-  const first = await opened.text();
-  if (!location) return first;
-  const page = await fetch(new URL(location, link), { headers: { cookie } });
-  return `${first}\n${await page.text()}`;
+  const texts = [await opened.text()];
+  for (const path of [...(location ? [location] : []), ...more]) {
+    const page = await fetch(new URL(path, link), { headers: { cookie } });
+    texts.push(`${page.status} ${path}\n${await page.text()}`);
+  }
+  return texts.join('\n');
 }
 
 beforeAll(async () => {
@@ -164,9 +180,12 @@ beforeAll(async () => {
   channels.set('the pending call (MCP)', asked.text);
   const link = readIfExists(urlFile).trim().split('\n').at(-1) ?? '';
   expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/open\?t=/);
-  channels.set('the approval page', await approvalPage(link));
+  channels.set('the approval page', await pagesBehind(link));
 
   const runs = [matrix, uncaught, halves, asked].map((run) => run.envelope.runId);
+  const dashboard = JSON.parse(cli(home, ['--json', 'hub', 'dashboard']).stdout) as { url: string };
+  const paths = ['/', '/runs', ...runs.map((id) => `/runs/${id}`), '/sources', '/sources/enc'];
+  channels.set('the dashboard (inbox, runs, each run, sources)', await pagesBehind(dashboard.url, paths));
   channels.set(
     'run history (`hub runs`, `hub runs show`)',
     [ok(['hub', 'runs']), ...runs.map((id) => ok(['hub', 'runs', 'show', id]))].join('\n'),
@@ -226,6 +245,7 @@ const CHANNELS: [channel: string, reached: string][] = [
   ['the stderr tail in a crash’s error', 'encoding-secret: raw [secret] | base64 [secret]'],
   ['the pending call (MCP)', 'Post as [secret].'],
   ['the approval page', 'Post as [secret].'],
+  ['the dashboard (inbox, runs, each run, sources)', 'token [secret] was rejected'],
   ['run history (`hub runs`, `hub runs show`)', 'token [secret] was rejected'],
   ['run history, --json', 'token [secret] was rejected'],
   ['`--json hub call`', 'token [secret] ok'],
@@ -253,5 +273,52 @@ describe('split across two results', () => {
   // describe yet.
   it.fails('the model cannot join the two halves into the secret', () => {
     expect(split).not.toContain(SECRET);
+  });
+});
+
+describe('an OAuth token refreshed mid-run', { timeout: 180_000 }, () => {
+  let board: OAuthBoard;
+  let at: { home: string; remove(): void };
+  beforeAll(async () => {
+    board = await startOAuthBoard();
+    at = tempHome();
+  });
+  afterAll(async () => {
+    await board?.close();
+    at?.remove();
+  });
+
+  it('the token the run itself refreshed, echoed back, is in no result, run history or journal', async () => {
+    expect(cli(at.home, ['hub', 'init']).status).toBe(0);
+    const opener = browser(at.home);
+    const add = runCli(at.home, ['hub', 'add', board.url, '--namespace', 'board', '--yes'], opener.env);
+    const back = await board.decide(await opener.opened(add), 'allow');
+    expect(await (await fetch(back)).text()).toContain('Signed in');
+    expect((await add).status).toBe(0);
+
+    // The token expires (the board's clock and the hub's record both say so) after the run
+    // began: its first call refreshes it inside the run, and the board echoes the new token.
+    board.expireAll();
+    const secrets = new EnvFileSecretStore(homePaths({ CAPABILITIES_HOME: at.home }).envFile);
+    const key = secretKey('board', 'default', 'oauth');
+    const grant = JSON.parse((await secrets.get(key)) ?? '{}') as Record<string, unknown>;
+    await secrets.set(key, JSON.stringify({ ...grant, expires_at: Date.now() - 1_000 }));
+    const code = `const seen = await board.whoami({});
+      return { seen, codes: Array.from(JSON.stringify(seen), (c) => c.charCodeAt(0)) };`;
+    const run = await runCli(at.home, ['--json', 'hub', 'exec', code]);
+    expect(run.status, run.stdout).toBe(0);
+    expect(board.issued.refresh_token).toBe(1);
+    const { runId, result } = JSON.parse(run.stdout) as { runId: string; result: { codes: number[] } };
+    const read = [
+      run.stdout,
+      run.stderr,
+      String.fromCharCode(...result.codes),
+      (await runCli(at.home, ['--json', 'hub', 'runs', 'show', runId])).stdout,
+      ['hub.db', 'hub.db-wal'].map((f) => readIfExists(join(at.home, 'hub', f))).join('\n'),
+    ].join('\n');
+    expect(read).toContain('Bearer [secret]');
+    for (const token of [...board.accessTokens, ...board.refreshTokens]) {
+      for (const { name, value } of forbidden(token)) expect(read, name).not.toContain(value);
+    }
   });
 });
