@@ -28,6 +28,7 @@
  * | CLI           | `hub doctor` (plain and `--json`)                           | none                      |
  * | Approval page | the page opened for the asking call, over HTTP              | none in the HTML          |
  * | Dashboard     | `hub dashboard`: inbox, runs, each run's page, sources      | none in the HTML          |
+ * | MCP over HTTP | the same program through `serve --http`, with its token     | none in the answer        |
  * | Logs          | `hub serve`'s stderr and the page host's pages.log          | none                      |
  * | CLI, OAuth    | an expired token, refreshed at the run's first call, echoed | no token, old or new      |
  * | MCP execute   | two results, each half of the raw token, joined             | known gap (`it.fails`)    |
@@ -53,9 +54,9 @@ import { secretKey } from '../../engine/secrets/secret-store.ts';
 import { homePaths } from '../../local/home.ts';
 import { EnvFileSecretStore } from '../../local/secret-store.ts';
 import { type OAuthBoard, startOAuthBoard } from '../fixtures/oauth-board-server.ts';
-import { BIN, cli, cliEnv, REPO, runCli, tempHome } from '../node/cli-process.ts';
+import { BIN, cli, cliEnv, REPO, runCli, startServe, tempHome } from '../node/cli-process.ts';
 import { browser } from '../node/oauth-person.ts';
-import { NODE, stdioClient } from '../node/surface-fixture.ts';
+import { httpClient, NODE, stdioClient } from '../node/surface-fixture.ts';
 import { encodings, forbidden, SECRET } from './i1-kit.ts';
 
 const SERVER = join(REPO, 'test', 'fixtures', 'servers', 'encoding-secret-server.ts');
@@ -210,7 +211,22 @@ beforeAll(async () => {
 
   await client.close();
   client = undefined;
-  channels.set('`hub serve --stdio`’s stderr', session.stderr());
+
+  // The same program over `serve --http`, with the official client and the bearer token.
+  const serve = await startServe(home);
+  try {
+    const http = await httpClient(serve.url, readFileSync(serve.tokenFile, 'utf8').trim(), 'legacy');
+    try {
+      const answer = await http.callTool({ name: 'execute', arguments: { code: MATRIX } });
+      expect(envelopeOf(answer).status, JSON.stringify(answer)).toBe('completed');
+      channels.set('MCP over HTTP (`serve --http`)', JSON.stringify(answer));
+    } finally {
+      await http.close();
+    }
+  } finally {
+    await serve.stop();
+  }
+  channels.set('`hub serve`’s stderr (stdio and HTTP)', `${session.stderr()}\n${serve.stderr()}`);
   channels.set('the page host’s pages.log', readIfExists(join(home, 'hub', 'pages.log')));
   channels.set(
     'the journal (hub.db and its WAL)',
@@ -252,7 +268,8 @@ const CHANNELS: [channel: string, reached: string][] = [
   ['`hub exec`', 'token [secret] ok'],
   ['`hub doctor`', 'source enc'],
   ['`hub auth` output', 'Stored the secret for enc'],
-  ['`hub serve --stdio`’s stderr', ''],
+  ['MCP over HTTP (`serve --http`)', 'encoding-secret: raw [secret] | base64 [secret]'],
+  ['`hub serve`’s stderr (stdio and HTTP)', ''],
   ['the page host’s pages.log', ''],
   ['the journal (hub.db and its WAL)', 'token [secret] was rejected'],
 ];
