@@ -31,6 +31,7 @@
  * | MCP over HTTP | the same program through `serve --http`, with its token     | none in the answer        |
  * | Logs          | `hub serve`'s stderr and the page host's pages.log          | none                      |
  * | CLI, OAuth    | an expired token, refreshed at the run's first call, echoed | no token, old or new      |
+ * | CLI, push     | the plan of `hub push` (plain, `--json`, `--secrets`)       | no token                  |
  * | MCP execute   | two results, each half of the raw token, joined             | known gap (`it.fails`)    |
  *
  * There is no telemetry to read: the hub sends none.
@@ -52,9 +53,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import { secretKey } from '../../engine/secrets/secret-store.ts';
 import { homePaths } from '../../local/home.ts';
+import { writeHostedFile, writeHostedTokens } from '../../local/hosted/hosted-state.ts';
 import { EnvFileSecretStore } from '../../local/secret-store.ts';
 import { type OAuthBoard, startOAuthBoard } from '../fixtures/oauth-board-server.ts';
 import { BIN, cli, cliEnv, REPO, runCli, startServe, tempHome } from '../node/cli-process.ts';
+import { HOSTED_TOKEN, startHostedStandin } from '../node/hosted-standin.ts';
 import { browser } from '../node/oauth-person.ts';
 import { httpClient, NODE, stdioClient } from '../node/surface-fixture.ts';
 import { encodings, forbidden, SECRET } from './i1-kit.ts';
@@ -293,26 +296,28 @@ describe('split across two results', () => {
   });
 });
 
-describe('an OAuth token refreshed mid-run', { timeout: 180_000 }, () => {
+describe('an OAuth source: a token refreshed mid-run, and the plan of `push`', { timeout: 180_000 }, () => {
   let board: OAuthBoard;
   let at: { home: string; remove(): void };
+  /** Every token the board issued, in every encoding. */
+  const tokenForms = () =>
+    [...board.accessTokens, ...board.refreshTokens].flatMap((token) => forbidden(token));
   beforeAll(async () => {
     board = await startOAuthBoard();
     at = tempHome();
-  });
-  afterAll(async () => {
-    await board?.close();
-    at?.remove();
-  });
-
-  it('the token the run itself refreshed, echoed back, is in no result, run history or journal', async () => {
     expect(cli(at.home, ['hub', 'init']).status).toBe(0);
     const opener = browser(at.home);
     const add = runCli(at.home, ['hub', 'add', board.url, '--namespace', 'board', '--yes'], opener.env);
     const back = await board.decide(await opener.opened(add), 'allow');
     expect(await (await fetch(back)).text()).toContain('Signed in');
     expect((await add).status).toBe(0);
+  }, 120_000);
+  afterAll(async () => {
+    await board?.close();
+    at?.remove();
+  });
 
+  it('the token the run itself refreshed, echoed back, is in no result, run history or journal', async () => {
     // The token expires (the board's clock and the hub's record both say so) after the run
     // began: its first call refreshes it inside the run, and the board echoes the new token.
     board.expireAll();
@@ -334,8 +339,35 @@ describe('an OAuth token refreshed mid-run', { timeout: 180_000 }, () => {
       ['hub.db', 'hub.db-wal'].map((f) => readIfExists(join(at.home, 'hub', f))).join('\n'),
     ].join('\n');
     expect(read).toContain('Bearer [secret]');
-    for (const token of [...board.accessTokens, ...board.refreshTokens]) {
-      for (const { name, value } of forbidden(token)) expect(read, name).not.toContain(value);
+    for (const { name, value } of tokenForms()) expect(read, name).not.toContain(value);
+  });
+
+  it('the plan of `push` (plain, `--json`, `--secrets`) names the connection, never a token', async () => {
+    const hosted = await startHostedStandin(at.home);
+    try {
+      const paths = homePaths({ CAPABILITIES_HOME: at.home });
+      writeHostedFile(paths.hostedFile, {
+        url: hosted.url,
+        client: { client_id: 'i1-push' },
+        signedInAt: new Date().toISOString(),
+      });
+      await writeHostedTokens(new EnvFileSecretStore(paths.envFile), {
+        access_token: HOSTED_TOKEN,
+        token_type: 'bearer',
+        expires_at: Date.now() + 60 * 60 * 1000,
+        hub: hosted.url,
+      });
+      const plans = await Promise.all([
+        runCli(at.home, ['--no-input', 'hub', 'push']),
+        runCli(at.home, ['--json', 'hub', 'push']),
+        runCli(at.home, ['--json', 'hub', 'push', '--secrets']),
+      ]);
+      const read = plans.map((plan) => `${plan.stdout}\n${plan.stderr}`).join('\n');
+      expect(read).toContain('connection board/default (default): add');
+      for (const { name, value } of tokenForms()) expect(read, name).not.toContain(value);
+      expect(read).not.toContain(HOSTED_TOKEN);
+    } finally {
+      await hosted.close();
     }
   });
 });
