@@ -182,6 +182,10 @@ beforeAll(async () => {
   const asked = await execute({ code: 'return await enc.post({ text: await enc.echo({ form: "raw" }) });' });
   expect(asked.envelope.status, asked.text).toBe('awaiting_approval');
   channels.set('the pending call (MCP)', asked.text);
+  // `$BROWSER` runs on its own: wait for the address it writes down (a loaded machine may lag).
+  for (let waited = 0; !readIfExists(urlFile).includes('\n') && waited < 30_000; waited += 50) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   const link = readIfExists(urlFile).trim().split('\n').at(-1) ?? '';
   expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/open\?t=/);
   channels.set('the approval page', await pagesBehind(link));
