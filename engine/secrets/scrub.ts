@@ -3,8 +3,9 @@
  * before anything else sees it (invariant I1; the set of secrets is hub-secrets.ts's). A secret
  * is replaced in its raw form and in the encodings an API might echo it in: base64 and
  * base64url (standalone, and inside a longer encoded text at each of the three byte alignments,
- * which covers HTTP Basic's `base64(user:token)`), URL- and form-encoded, hex (either case), and
- * JSON-escaped (a secret with a quote or a slash, seen inside a JSON text).
+ * which covers HTTP Basic's `base64(user:token)`), URL- and form-encoded (the escapes in either
+ * case), hex (either case), and JSON-escaped (a secret with a quote or a slash, seen inside a
+ * JSON text).
  *
  * Inside a longer base64 text only the characters the secret's bytes alone decide are replaced;
  * the one or two characters at each end that mix in a neighbouring byte stay. With the
@@ -34,6 +35,9 @@ function base64(bytes: Uint8Array): string {
   for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary);
 }
+
+/** `text` with the hex digits of each percent escape in lower case (`%2F` becomes `%2f`). */
+const lowerEscapes = (text: string) => text.replace(/%[0-9A-F]{2}/g, (percent) => percent.toLowerCase());
 
 const toBase64url = (b64: string) => b64.replace(/=+$/, '').replaceAll('+', '-').replaceAll('/', '_');
 
@@ -66,9 +70,13 @@ export function secretForms(secret: string): string[] {
     toBase64url(b64),
     ...aligned,
     ...aligned.map(toBase64url),
-    encodeURIComponent(secret),
-    encodeURI(secret),
-    encodeURIComponent(secret).replaceAll('%20', '+'),
+    // Percent-encoded, with the escapes' hex digits in upper case (as JavaScript writes them) and
+    // in lower case (as other encoders do; RFC 3986, 2.1 says both mean the same).
+    ...[
+      encodeURIComponent(secret),
+      encodeURI(secret),
+      encodeURIComponent(secret).replaceAll('%20', '+'),
+    ].flatMap((encoded) => [encoded, lowerEscapes(encoded)]),
     h,
     h.toUpperCase(),
     // As it appears inside a JSON string: escaped quotes, backslashes and control characters,

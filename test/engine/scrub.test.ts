@@ -13,6 +13,9 @@ describe('scrubbing', () => {
     base64url: Buffer.from(SECRET).toString('base64url'),
     'URL-encoded': encodeURIComponent(SECRET),
     'form-encoded': encodeURIComponent(SECRET).replaceAll('%20', '+'),
+    'URL-encoded, lower-case escapes': encodeURIComponent(SECRET).replace(/%[0-9A-F]{2}/g, (m) =>
+      m.toLowerCase(),
+    ),
     hex: Buffer.from(SECRET).toString('hex'),
     HEX: Buffer.from(SECRET).toString('hex').toUpperCase(),
   };

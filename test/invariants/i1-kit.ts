@@ -26,6 +26,8 @@ export function encodings(token: string): Encoding[] {
     { name: 'base64url', value: bytes.toString('base64url') },
     { name: 'url', value: encodeURIComponent(token) },
     { name: 'form', value: encodeURIComponent(token).replaceAll('%20', '+') },
+    // Percent-encoding's hex digits are case-insensitive (RFC 3986, 2.1); some encoders write lower case.
+    { name: 'url-lower', value: encodeURIComponent(token).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()) },
     { name: 'hex', value: bytes.toString('hex') },
     { name: 'HEX', value: bytes.toString('hex').toUpperCase() },
     { name: 'json-escaped', value: json },
