@@ -25,6 +25,19 @@ describe('scrubbing', () => {
     });
   }
 
+  it('replaces a secret an HTML page quotes, whichever entity it writes for a quote', () => {
+    const quoted = `pw"it's<&>0123`;
+    const html = createScrubber([quoted]);
+    for (const [quote, apostrophe] of [
+      ['&quot;', '&#x27;'],
+      ['&#34;', '&#39;'],
+      ['&quot;', '&apos;'],
+    ]) {
+      const page = `pw${quote}it${apostrophe}s&lt;&amp;&gt;0123`;
+      expect(html.text(`<p>${page}</p>`)).toBe(`<p>${SCRUBBED}</p>`);
+    }
+  });
+
   it('scrubs every string of a value, keys included, and keeps other values', () => {
     const echoed = {
       headers: { authorization: `Bearer ${SECRET}` },

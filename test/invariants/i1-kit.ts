@@ -28,6 +28,11 @@ export function encodings(token: string): Encoding[] {
     { name: 'form', value: encodeURIComponent(token).replaceAll('%20', '+') },
     // Percent-encoding's hex digits are case-insensitive (RFC 3986, 2.1); some encoders write lower case.
     { name: 'url-lower', value: encodeURIComponent(token).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()) },
+    // As an HTML error page quotes it.
+    {
+      name: 'html-escaped',
+      value: token.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;'),
+    },
     { name: 'hex', value: bytes.toString('hex') },
     { name: 'HEX', value: bytes.toString('hex').toUpperCase() },
     { name: 'json-escaped', value: json },
