@@ -3,8 +3,9 @@
  * before anything else sees it (invariant I1; the set of secrets is hub-secrets.ts's). A secret
  * is replaced in its raw form and in the encodings an API might echo it in: base64 and
  * base64url (standalone, and inside a longer encoded text at each of the three byte alignments,
- * which covers HTTP Basic's `base64(user:token)`), URL- and form-encoded, hex (either case), and
- * JSON-escaped (a secret with a quote or a slash, seen inside a JSON text).
+ * which covers HTTP Basic's `base64(user:token)`), URL- and form-encoded (the escapes in either
+ * case), hex (either case), JSON-escaped (a secret with a quote or a slash, seen inside a JSON
+ * text) and HTML-escaped (one with `&`, `<`, `>` or a quote, seen inside an HTML page).
  *
  * Inside a longer base64 text only the characters the secret's bytes alone decide are replaced;
  * the one or two characters at each end that mix in a neighbouring byte stay. With the
@@ -33,6 +34,22 @@ function base64(bytes: Uint8Array): string {
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary);
+}
+
+/** `text` with the hex digits of each percent escape in lower case (`%2F` becomes `%2f`). */
+const lowerEscapes = (text: string) => text.replace(/%[0-9A-F]{2}/g, (percent) => percent.toLowerCase());
+
+/**
+ * `secret` as an HTML page quotes it (an upstream's error page): `&`, `<` and `>` as entities, and
+ * each quote as any of the entities encoders write for it.
+ */
+function htmlForms(secret: string): string[] {
+  const escaped = secret.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+  return ['&quot;', '&#34;', '&#x22;'].flatMap((quote) =>
+    ['&#39;', '&#x27;', '&apos;'].map((apostrophe) =>
+      escaped.replaceAll('"', quote).replaceAll("'", apostrophe),
+    ),
+  );
 }
 
 const toBase64url = (b64: string) => b64.replace(/=+$/, '').replaceAll('+', '-').replaceAll('/', '_');
@@ -66,15 +83,20 @@ export function secretForms(secret: string): string[] {
     toBase64url(b64),
     ...aligned,
     ...aligned.map(toBase64url),
-    encodeURIComponent(secret),
-    encodeURI(secret),
-    encodeURIComponent(secret).replaceAll('%20', '+'),
+    // Percent-encoded, with the escapes' hex digits in upper case (as JavaScript writes them) and
+    // in lower case (as other encoders do; RFC 3986, 2.1 says both mean the same).
+    ...[
+      encodeURIComponent(secret),
+      encodeURI(secret),
+      encodeURIComponent(secret).replaceAll('%20', '+'),
+    ].flatMap((encoded) => [encoded, lowerEscapes(encoded)]),
     h,
     h.toUpperCase(),
     // As it appears inside a JSON string: escaped quotes, backslashes and control characters,
     // and the `\/` some serializers write for `/`.
     JSON.stringify(secret).slice(1, -1),
     JSON.stringify(secret).slice(1, -1).replaceAll('/', '\\/'),
+    ...htmlForms(secret),
   ]);
   return [...forms].filter((form) => form.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
 }

@@ -13,6 +13,9 @@ describe('scrubbing', () => {
     base64url: Buffer.from(SECRET).toString('base64url'),
     'URL-encoded': encodeURIComponent(SECRET),
     'form-encoded': encodeURIComponent(SECRET).replaceAll('%20', '+'),
+    'URL-encoded, lower-case escapes': encodeURIComponent(SECRET).replace(/%[0-9A-F]{2}/g, (m) =>
+      m.toLowerCase(),
+    ),
     hex: Buffer.from(SECRET).toString('hex'),
     HEX: Buffer.from(SECRET).toString('hex').toUpperCase(),
   };
@@ -21,6 +24,19 @@ describe('scrubbing', () => {
       expect(scrub.text(`before ${form} after`)).toBe(`before ${SCRUBBED} after`);
     });
   }
+
+  it('replaces a secret an HTML page quotes, whichever entity it writes for a quote', () => {
+    const quoted = `pw"it's<&>0123`;
+    const html = createScrubber([quoted]);
+    for (const [quote, apostrophe] of [
+      ['&quot;', '&#x27;'],
+      ['&#34;', '&#39;'],
+      ['&quot;', '&apos;'],
+    ]) {
+      const page = `pw${quote}it${apostrophe}s&lt;&amp;&gt;0123`;
+      expect(html.text(`<p>${page}</p>`)).toBe(`<p>${SCRUBBED}</p>`);
+    }
+  });
 
   it('scrubs every string of a value, keys included, and keeps other values', () => {
     const echoed = {
