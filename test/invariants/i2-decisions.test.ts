@@ -36,8 +36,9 @@
  * test/workers/mcp-prompt.test.ts (the hosted prompt), test/node/page-access.test.ts (one-time
  * links and sessions across processes), test/e2e/approval-page.test.ts (the page in a real
  * browser: CSRF, Origin, Host, frames), test/node/cli-approve.test.ts (the terminal's approve),
- * test/architecture.test.ts (the import graph's checker), and test/invariants/i5-tenants.workers.test.ts
- * (another person's state, page and token on the hosted hub).
+ * test/architecture.test.ts (the import graph's checker), test/invariants/i5-tenants.workers.test.ts
+ * (another person's state, page and token on the hosted hub), and
+ * test/invariants/i2-decisions.workers.test.ts (this file's hosted side).
  */
 import { request as httpRequest } from 'node:http';
 import { resolve } from 'node:path';
