@@ -28,8 +28,9 @@
  * test/node/surface-empty-hub.test.ts (the three tools), test/node/skills-surface.test.ts (skills as
  * resources), test/node/profiles-visibility.test.ts (what a profile shows), test/node/sandbox.test.ts
  * and test/node/sandbox-quickjs.test.ts (the guest's globals), test/architecture.test.ts (the CLI and
- * the pages reach the store only through the engine), test/person-input.test.ts (decisions; I2), and
- * test/invariants/i2-decisions.test.ts (the guest's `hub` offers search, describe and read only).
+ * the pages reach the store only through the engine), test/person-input.test.ts (decisions; I2),
+ * test/invariants/i2-decisions.test.ts (the guest's `hub` offers search, describe and read only), and
+ * test/invariants/i8-configuration.workers.test.ts (this file's hosted side).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
