@@ -25,6 +25,7 @@
  * | Page            | the one-time link used a second time                                        | 410                         |
  * | Page            | a session's form without its CSRF token, or from a foreign Origin           | 403; nothing recorded       |
  * | Page            | a rebinding Host on the page and the decide route                           | 403; nothing recorded       |
+ * | Page            | the session run A's link opened, deciding run B's call                      | 403; nothing recorded       |
  * | CLI             | `hub approve` piped (no terminal, no --choice), naming a pending id, after expiry | refused; nothing  |
  * | Page (control)  | the person's own form, whole                                                | one decision, `approval page`|
  * | Import graph    | the guest's road (prelude, sandbox, QuickJS host, Worker Loader guest) to the recording modules | none reached |
@@ -374,6 +375,17 @@ describe('I2 on the approval page: only the person’s own session and form deci
       ),
     ).toBe(403);
     untouched(runId, 'page');
+
+    // The session run A's link opened reaches run A alone: run B's call is out of its reach.
+    const other = await waitingRun(hub.http, 'page-other');
+    const elsewhere = await fetch(new URL(`/runs/${other.runId}/decide`, hub.url).href, {
+      method: 'POST',
+      headers: { ...FORM, cookie, origin: new URL(hub.url).origin },
+      body: form({ pendingId: other.pendingId, choice: 'always', csrf }),
+      redirect: 'manual',
+    });
+    expect(elsewhere.status).toBe(403);
+    untouched(other.runId, 'page-other');
 
     // Control: the person's own form, whole, records exactly one decision, by the page.
     const ok = await post({ pendingId, choice: 'once', csrf }, { origin: new URL(hub.url).origin });

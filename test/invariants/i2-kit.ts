@@ -91,6 +91,8 @@ export function recorded(home: string, runId: string): { status?: string; decisi
 export function expireRequests(home: string, runId: string): void {
   const db = new DatabaseSync(homePaths({ CAPABILITIES_HOME: home }).db);
   try {
+    // The hub's processes write to the same file: wait for a lock rather than fail on one.
+    db.exec('PRAGMA busy_timeout = 30000');
     db.prepare('UPDATE hub_pending_inputs SET expires_at = ? WHERE run_id = ?').run(
       Date.now() - 60_000,
       runId,
