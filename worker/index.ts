@@ -80,6 +80,13 @@ pagesApp.all('*', async (c) => {
     const url = new URL(c.req.url);
     return c.redirect(`/login?next=${encodeURIComponent(`${url.pathname}${url.search}`)}`, 302);
   }
+  // A form of the dashboard comes from the dashboard: a write whose browser says it came from
+  // another origin (or an opaque one, `null`) is refused before the hub reads it, as the local
+  // pages refuse one (worker/app.ts), beside the session's CSRF token and its SameSite cookie.
+  const origin = c.req.header('origin');
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && origin !== undefined) {
+    if (origin !== new URL(c.req.url).origin) return c.text('Refused: the form came from another site.', 403);
+  }
   const hub = hubNamed(c.env, session.person);
   return hub.fetch(withSignedIn(c.req.raw, { who: `github:${session.login}`, csrf: session.csrf }));
 });
