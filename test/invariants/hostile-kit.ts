@@ -10,6 +10,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { expect } from 'vitest';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import type { HubStore } from '../../engine/ports.ts';
+import { SCRUBBED } from '../../engine/secrets/scrub.ts';
 import { openLocalStore } from '../../local/open-store.ts';
 import { BIN, type CliResult, cli, cliEnv, REPO, tempHome } from '../node/cli-process.ts';
 import { NODE, stdioClient, textOf } from '../node/surface-fixture.ts';
@@ -141,4 +142,40 @@ export async function until(ready: () => boolean, what: string, limitMs = 120_00
     if (waited > limitMs) throw new Error(`${what} did not happen`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** The credential `echo` is given (`hub auth`), as a person typed it. */
+export const TOKEN = 'tk_hostile_9f8e7d6c5b4a3f2e1d0c';
+
+/** Whether `seen` holds `form`, as it is or JSON-escaped (inside a JSON answer). */
+export const holds = (seen: string, form: string): boolean =>
+  seen.includes(form) || seen.includes(JSON.stringify(form).slice(1, -1));
+
+/**
+ * Everything the model and a person see of the `echo` upstream once `token` is its credential:
+ * an execute that calls every tool (its halves joined by code, its failures caught), search,
+ * describe, and `hub runs show --json` of the run.
+ */
+export async function seenOfEcho(h: HostileHub, token: string): Promise<string> {
+  const auth = authorize(h.home, 'hostile', token);
+  expect(auth.status, auth.stderr).toBe(0);
+  const client = await h.serve();
+  const { envelope, said } = await execute(
+    client,
+    `const a = await hostile.half({ part: 1 });
+     const b = await hostile.half({ part: 2 });
+     const failed = [];
+     for (const tool of ['fail', 'explode']) {
+       try { await hostile[tool]({}); } catch (error) { failed.push(String(error)); }
+     }
+     return { forms: await hostile.whoami({}), a, b, joined: a + b, failed };`,
+  );
+  expect(envelope.status, JSON.stringify(envelope.error)).toBe('completed');
+  expect(said).toContain(SCRUBBED);
+  const search = JSON.stringify(await client.callTool({ name: 'search', arguments: { query: 'token' } }));
+  const describe = JSON.stringify(
+    await client.callTool({ name: 'describe', arguments: { targets: ['hostile'] } }),
+  );
+  const shown = cli(h.home, ['--json', 'hub', 'runs', 'show', envelope.runId]);
+  return [said, search, describe, shown.stdout, shown.stderr].join('\n');
 }

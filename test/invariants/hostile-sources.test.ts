@@ -31,18 +31,18 @@
  * and declarations).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { SCRUBBED } from '../../engine/secrets/scrub.ts';
 import { encodings, INJECTION } from '../fixtures/hostile-upstream-words.ts';
-import { cli } from '../node/cli-process.ts';
 import { textOf } from '../node/surface-fixture.ts';
 import {
   addHostile,
-  authorize,
   countOf,
   execute,
   type HostileHub,
+  holds,
   hostileHub,
+  seenOfEcho,
   stillServes,
+  TOKEN,
   until,
   withStore,
 } from './hostile-kit.ts';
@@ -366,37 +366,11 @@ describe('Hostile sources: what it sends', () => {
   );
 });
 
-const TOKEN = 'tk_hostile_9f8e7d6c5b4a3f2e1d0c';
-
-/** Whether `seen` holds `form`, as it is or JSON-escaped (inside a JSON answer). */
-const holds = (seen: string, form: string) =>
-  seen.includes(form) || seen.includes(JSON.stringify(form).slice(1, -1));
-
-/** Everything the model and a person see of the echoing source: execute, search, describe, runs show. */
+/** Everything seen of the echoing source, on a hub closed after the test. */
 async function echoed(): Promise<string> {
   const h = hostile('echo');
   added(h);
-  const auth = authorize(h.home, 'hostile', TOKEN);
-  expect(auth.status, auth.stderr).toBe(0);
-  const client = await h.serve();
-  const { envelope, said } = await execute(
-    client,
-    `const a = await hostile.half({ part: 1 });
-     const b = await hostile.half({ part: 2 });
-     const failed = [];
-     for (const tool of ['fail', 'explode']) {
-       try { await hostile[tool]({}); } catch (error) { failed.push(String(error)); }
-     }
-     return { forms: await hostile.whoami({}), a, b, joined: a + b, failed };`,
-  );
-  expect(envelope.status, JSON.stringify(envelope.error)).toBe('completed');
-  expect(said).toContain(SCRUBBED);
-  const search = JSON.stringify(await client.callTool({ name: 'search', arguments: { query: 'token' } }));
-  const describe = JSON.stringify(
-    await client.callTool({ name: 'describe', arguments: { targets: ['hostile'] } }),
-  );
-  const shown = cli(h.home, ['--json', 'hub', 'runs', 'show', envelope.runId]);
-  return [said, search, describe, shown.stdout, shown.stderr].join('\n');
+  return seenOfEcho(h, TOKEN);
 }
 
 describe('Hostile sources: its credential', () => {
