@@ -16,6 +16,8 @@
  * | a stack-deep schema        | nesting 2,000 deep                                               | `hub add` refused, saying so; nothing stored             |
  * | 50 MB result               | `big` answers 50 MB                                              | `result_too_large` naming the cap                        |
  * | binary garbage             | 64 KB of bytes that are not JSON-RPC on stdout, then the answer  | lines that are not messages dropped; the answer arrives  |
+ * | a stack-deep result        | JSON text nested 100,000 deep                                    | the call fails (stack exceeded, `internal`); the hub serves on |
+ * | no tool result             | answers tools/call with `42`                                     | known gap: waits out the timeout, "did not answer in time" |
  * | answers after the timeout  | `slow` answers 35 s later, past the 30 s call timeout            | `upstream_unavailable`, "did not answer in time"; the late answer is dropped |
  * | `list_changed` in a loop   | notifications/tools/list_changed as fast as the pipe takes them  | no refresh per notification (tools/list counted: none)   |
  * | echoes its credential      | raw, base64, base64url, URL, hex (both cases), in HTTP Basic, split in halves joined by code, in an error result and a JSON-RPC error | never in any answer (execute, search, describe, `runs show`) |
@@ -326,6 +328,41 @@ describe('Hostile sources: what it sends', () => {
       const { envelope } = await execute(client, 'return await hostile.garble({})');
       expect(envelope).toMatchObject({ status: 'completed', result: 'done' });
       await stillServes(client);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'a result nested 100,000 deep fails the call, and the hub goes on serving',
+    async () => {
+      const h = hostile('garbage');
+      added(h);
+      const client = await h.serve();
+      const { envelope } = await execute(client, 'return typeof (await hostile.nest({}))');
+      expect(envelope).toMatchObject({
+        status: 'failed',
+        calls: [{ address: 'hostile.nest', ok: false }],
+        error: { message: expect.stringMatching(/Maximum call stack size exceeded/) },
+      });
+      await stillServes(client);
+    },
+    TIMEOUT,
+  );
+
+  // Known gap: an answer to tools/call that is no tool result (`42`) is dropped on the way (it
+  // seems by the MCP client, for which a JSON-RPC result is an object) without a word to the
+  // connector, so the call waits out the 30 s timeout and then says the server "did
+  // not answer in time". Would fix: the connector failing the call at once when the SDK rejects
+  // the answer's shape, saying the server answered with something that is not a tool result.
+  it.fails(
+    'an answer that is not a tool result fails the call at once, saying so',
+    async () => {
+      const h = hostile('garbage');
+      added(h);
+      const client = await h.serve();
+      const { envelope } = await execute(client, 'return await hostile.mangle({})');
+      expect(envelope).toMatchObject({ status: 'failed', calls: [{ address: 'hostile.mangle', ok: false }] });
+      expect(envelope.error?.message).not.toMatch(/did not answer in time/);
     },
     TIMEOUT,
   );
