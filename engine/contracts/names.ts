@@ -19,6 +19,9 @@ export const RESERVED_NAMESPACES: ReadonlySet<string> = new Set([
   // globals the guest prelude defines or relies on
   'hub', 'console', 'globalThis', 'crypto', 'Math', 'Date', 'JSON', 'Promise', 'Object', 'Array', 'ToolError',
   'atob', 'btoa', 'performance', 'escape', 'unescape',
+  // what the sandbox's global object inherits (`constructor`): `namespace in globalThis` is true, so
+  // the prelude refuses the namespace and every execute of the hub would fail
+  ...Object.getOwnPropertyNames(Object.prototype),
 ]); // biome-ignore format: a word list reads better packed
 
 /** A source's namespace: lowercase, a JavaScript identifier, unique per hub (spec: Concepts, Namespace). */
