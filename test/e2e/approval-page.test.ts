@@ -18,6 +18,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import { cli, REPO, startServe, tempHome } from '../node/cli-process.ts';
+import { stopPageHost } from '../node/page-browser.ts';
 import { addSources, httpClient, stdioClient } from '../node/surface-fixture.ts';
 import { launchBrowser } from './browser.ts';
 
@@ -61,15 +62,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await client.close();
-  const pagesFile = join(home, 'hub', 'pages.json');
-  if (existsSync(pagesFile)) {
-    const { pid } = JSON.parse(readFileSync(pagesFile, 'utf8')) as { pid: number };
-    try {
-      process.kill(pid, 'SIGTERM');
-    } catch {
-      // Gone already.
-    }
-  }
+  stopPageHost(home);
   removeHome();
 }, 30_000);
 

@@ -49,7 +49,7 @@
  * hosted hub's HUB_TOKEN and prompt key), test/e2e/approval-page.test.ts (the page's own token).
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,6 +62,7 @@ import { type OAuthBoard, startOAuthBoard } from '../fixtures/oauth-board-server
 import { BIN, cli, cliEnv, REPO, runCli, startServe, tempHome } from '../node/cli-process.ts';
 import { HOSTED_TOKEN, startHostedStandin } from '../node/hosted-standin.ts';
 import { browser } from '../node/oauth-person.ts';
+import { pageBrowser, stopPageHost } from '../node/page-browser.ts';
 import { httpClient, NODE, stdioClient } from '../node/surface-fixture.ts';
 import { encodings, forbidden, SECRET } from './i1-kit.ts';
 
@@ -157,11 +158,8 @@ beforeAll(async () => {
   // The server now runs with its token, and says it in `post`'s description.
   ok(['hub', 'refresh', 'enc']);
 
-  const urlFile = join(home, 'opened-urls.txt');
-  const script = join(home, 'browser.sh');
-  writeFileSync(script, `#!/bin/sh\nprintf '%s\\n' "$1" >> '${urlFile}'\n`);
-  chmodSync(script, 0o755);
-  const session = await stdioClient(home, 'legacy', { BROWSER: script, CAPABILITIES_OPEN_PAGES: '1' });
+  const pages = pageBrowser(home);
+  const session = await stdioClient(home, 'legacy', pages.env);
   client = session.client;
 
   const matrix = await execute({ code: MATRIX });
@@ -186,10 +184,10 @@ beforeAll(async () => {
   expect(asked.envelope.status, asked.text).toBe('awaiting_approval');
   channels.set('the pending call (MCP)', asked.text);
   // `$BROWSER` runs on its own: wait for the address it writes down (a loaded machine may lag).
-  for (let waited = 0; !readIfExists(urlFile).includes('\n') && waited < 30_000; waited += 50) {
+  for (let waited = 0; pages.opened().length === 0 && waited < 30_000; waited += 50) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  const link = readIfExists(urlFile).trim().split('\n').at(-1) ?? '';
+  const link = pages.opened().at(-1) ?? '';
   expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/open\?t=/);
   channels.set('the approval page', await pagesBehind(link));
 
@@ -246,15 +244,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await client?.close();
-  const pagesFile = join(home, 'hub', 'pages.json');
-  if (existsSync(pagesFile)) {
-    const { pid } = JSON.parse(readFileSync(pagesFile, 'utf8')) as { pid: number };
-    try {
-      process.kill(pid, 'SIGTERM');
-    } catch {
-      // Gone already.
-    }
-  }
+  stopPageHost(home);
   removeHome();
 }, 60_000);
 

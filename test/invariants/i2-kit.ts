@@ -4,7 +4,7 @@
  * `$BROWSER` script that writes down each approval page the hub opens, official MCP clients over
  * HTTP and stdio, a 2026-07-28 client whose wire a test may rewrite, and what the store holds.
  */
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Client, type JSONRPCMessage } from '@modelcontextprotocol/client';
@@ -14,6 +14,7 @@ import type { Decision } from '../../engine/contracts/runs.ts';
 import { homePaths } from '../../local/home.ts';
 import { openLocalHub } from '../../local/local-hub.ts';
 import { addBoard, BIN, cliEnv, startServe, tempHome } from '../node/cli-process.ts';
+import { pageBrowser, stopPageHost } from '../node/page-browser.ts';
 import { httpClient } from '../node/surface-fixture.ts';
 
 export const POST = (text: string) => `return await board.post({ text: ${JSON.stringify(text)} });`;
@@ -41,11 +42,8 @@ export async function i2Hub(): Promise<I2Hub> {
   const countFile = join(home, 'count.txt');
   const added = addBoard(home, countFile);
   if (added.status !== 0) throw new Error(`hub add failed: ${added.stderr}`);
-  const urlFile = join(home, 'opened-urls.txt');
-  const script = join(home, 'browser.sh');
-  writeFileSync(script, `#!/bin/sh\nprintf '%s\\n' "$1" >> '${urlFile}'\n`);
-  chmodSync(script, 0o755);
-  const served = await startServe(home, ['--port', '0'], { BROWSER: script, CAPABILITIES_OPEN_PAGES: '1' });
+  const browser = pageBrowser(home);
+  const served = await startServe(home, ['--port', '0'], browser.env);
   const token = readFileSync(served.tokenFile, 'utf8').trim();
   const http = await httpClient(served.url, token, 'legacy');
   const lines = (file: string) =>
@@ -55,11 +53,12 @@ export async function i2Hub(): Promise<I2Hub> {
     url: served.url,
     token,
     posts: () => lines(countFile),
-    opened: () => lines(urlFile),
+    opened: browser.opened,
     http,
     close: async () => {
       await http.close();
       await served.stop();
+      stopPageHost(home);
       remove();
     },
   };

@@ -11,12 +11,13 @@
  * reached it. Nothing here asserts: the test and the bench each read the report.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import { addBoard, BIN, cli, cliEnv, startServe, tempHome } from '../node/cli-process.ts';
+import { type PageBrowser, pageBrowser, stopPageHost } from '../node/page-browser.ts';
 
 export type Operation = 'execute' | 'approve (terminal)' | 'approve (page)' | 'resume';
 
@@ -71,14 +72,11 @@ const envelopeOf = (result: { structuredContent?: unknown }) => result.structure
 /** Runs the load and tears everything down; the report says what happened. */
 export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const { home, remove } = tempHome();
-  const urlFile = join(home, 'opened-urls.txt');
-  const browser = join(home, 'browser.sh');
-  writeFileSync(browser, `#!/bin/sh\nprintf '%s\\n' "$1" >> '${urlFile}'\n`);
-  chmodSync(browser, 0o755);
+  const browser = pageBrowser(home);
   const countFile = join(home, 'count.txt');
   const added = addBoard(home, countFile);
   if (added.status !== 0) throw new Error(`adding the board failed: ${added.stderr}`);
-  const served = await startServe(home, ['--port', '0'], { BROWSER: browser, CAPABILITIES_OPEN_PAGES: '1' });
+  const served = await startServe(home, ['--port', '0'], browser.env);
   const lanes: Lane[] = [];
   try {
     const token = readFileSync(served.tokenFile, 'utf8').trim();
@@ -100,7 +98,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       const { client, stderr, pid } = await stdioLane(home);
       lanes.push({ name: `stdio-${n}`, client, page: false, alive: true, pid, stderr });
     }
-    const load = new Load(home, urlFile, lanes, options);
+    const load = new Load(home, browser, lanes, options);
     const ends = await load.all();
     const listed = cli(home, ['--json', 'hub', 'runs', '--limit', String(options.runs * 2)]);
     if (listed.status !== 0) throw new Error(`hub runs failed: ${listed.stderr}`);
@@ -156,11 +154,11 @@ class Load {
   private readonly lanes: Lane[];
   private readonly options: LoadOptions;
 
-  constructor(home: string, urlFile: string, lanes: Lane[], options: LoadOptions) {
+  constructor(home: string, browser: PageBrowser, lanes: Lane[], options: LoadOptions) {
     this.home = home;
     this.lanes = lanes;
     this.options = options;
-    this.pages = new PageDecider(urlFile);
+    this.pages = new PageDecider(browser);
   }
 
   async all(): Promise<RunEnd[]> {
@@ -283,13 +281,13 @@ function approveOnce(home: string, runId: string): Promise<void> {
  * waits until the page that names it was decided.
  */
 class PageDecider {
-  private readonly urlFile: string;
+  private readonly browser: PageBrowser;
   private taken = 0;
   private readonly done = new Set<string>();
   private busy: Promise<void> = Promise.resolve();
 
-  constructor(urlFile: string) {
-    this.urlFile = urlFile;
+  constructor(browser: PageBrowser) {
+    this.browser = browser;
   }
 
   async decided(runId: string): Promise<void> {
@@ -302,9 +300,7 @@ class PageDecider {
   }
 
   private async drain(): Promise<void> {
-    const urls = existsSync(this.urlFile)
-      ? readFileSync(this.urlFile, 'utf8').split('\n').filter(Boolean)
-      : [];
+    const urls = this.browser.opened();
     for (; this.taken < urls.length; this.taken++) {
       const url = urls[this.taken];
       if (url) this.done.add(await decideOnPage(url));
@@ -346,16 +342,4 @@ function countPosts(lines: readonly string[]): Map<number, number> {
     if (index !== undefined) counts.set(Number(index), (counts.get(Number(index)) ?? 0) + 1);
   }
   return counts;
-}
-
-/** The page host the hub started for its pages outlives the hub's processes: stop it. */
-function stopPageHost(home: string): void {
-  const file = join(home, 'hub', 'pages.json');
-  if (!existsSync(file)) return;
-  const { pid } = JSON.parse(readFileSync(file, 'utf8')) as { pid: number };
-  try {
-    process.kill(pid, 'SIGTERM');
-  } catch {
-    // Gone already.
-  }
 }
