@@ -4,6 +4,7 @@
  * socket, with the Host names a loopback client sends and the /mcp handler and pages it is
  * given, and turns a busy port into advice.
  */
+import { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Hono } from 'hono';
@@ -12,6 +13,8 @@ import { type AppOptions, createApp } from '../worker/app.ts';
 import type { LocalHub } from './local-hub.ts';
 
 export const LOOPBACK = '127.0.0.1';
+/** How long an idle kept-alive connection stays open. */
+const KEEP_ALIVE_MS = 120_000;
 
 export interface RunningServer {
   url: string;
@@ -39,6 +42,11 @@ export function serveHttp(hub: LocalHub, port: number, routes: LoopbackRoutes): 
     hostname: LOOPBACK,
     port,
   });
+  // Node closes an idle kept-alive connection after 5 s. A client that reuses it just then (its
+  // own idle timer has not fired yet, say because its process was busy) loses the request with
+  // "other side closed", and a POST is not retried. MCP clients idle between tool calls for far
+  // longer, so idle connections are kept for two minutes; this server only ever faces loopback.
+  if (server instanceof HttpServer) server.keepAliveTimeout = KEEP_ALIVE_MS;
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') {

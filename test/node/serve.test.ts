@@ -16,14 +16,20 @@ beforeEach(() => {
 afterEach(() => remove());
 
 /** A raw HTTP GET, so the test controls the Host header (fetch would not let it). */
-function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+function get(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string; keepAlive?: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { headers }, (res) => {
       let body = '';
       res.on('data', (chunk) => {
         body += chunk;
       });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      const keepAlive = res.headers['keep-alive'];
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body, ...(keepAlive ? { keepAlive } : {}) }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -41,6 +47,8 @@ describe('hub serve --http', () => {
       const health = await get(`${server.url}/healthz`);
       expect(health.status).toBe(200);
       expect(JSON.parse(health.body)).toEqual({ hubId: server.hubId, schemaVersion: journal.entries.length });
+      // An idle connection outlives a client's pause between tool calls (Node's default is 5 s).
+      expect(health.keepAlive).toBe('timeout=120');
     } finally {
       expect(await server.stop()).toBe(0);
     }
@@ -50,7 +58,7 @@ describe('hub serve --http', () => {
     const server = await startServe(home);
     try {
       const token = readFileSync(join(home, 'hub', 'http-token'), 'utf8').trim();
-      expect(await get(`${server.url}/mcp`)).toEqual({ status: 401, body: '' });
+      expect(await get(`${server.url}/mcp`)).toMatchObject({ status: 401, body: '' });
       expect((await get(`${server.url}/mcp`, { authorization: 'Bearer nope' })).status).toBe(401);
       // Through: the stateless MCP endpoint answers GET with 405 (it takes POST).
       expect((await get(`${server.url}/mcp`, { authorization: `Bearer ${token}` })).status).toBe(405);
