@@ -96,9 +96,19 @@ export function secretForms(secret: string): string[] {
     // and the `\/` some serializers write for `/`.
     JSON.stringify(secret).slice(1, -1),
     JSON.stringify(secret).slice(1, -1).replaceAll('/', '\\/'),
+    // Every UTF-16 unit as a `\uXXXX` escape, which JSON.parse turns back into the secret.
+    unicodeEscaped(secret),
+    unicodeEscaped(secret).toUpperCase().replaceAll('\\U', '\\u'),
     ...htmlForms(secret),
   ]);
   return [...forms].filter((form) => form.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
+}
+
+/** `text` with every UTF-16 unit written as a JSON `\uXXXX` escape, hex digits in lower case. */
+function unicodeEscaped(text: string): string {
+  let escaped = '';
+  for (let i = 0; i < text.length; i++) escaped += `\\u${text.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  return escaped;
 }
 
 export interface Scrubber {

@@ -18,6 +18,12 @@ describe('scrubbing', () => {
     ),
     hex: Buffer.from(SECRET).toString('hex'),
     HEX: Buffer.from(SECRET).toString('hex').toUpperCase(),
+    'JSON \\u-escaped': [...SECRET]
+      .map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+      .join(''),
+    'JSON \\u-escaped, upper-case hex': [...SECRET]
+      .map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`)
+      .join(''),
   };
   for (const [name, form] of Object.entries(encodings)) {
     it(`replaces the ${name} form`, () => {

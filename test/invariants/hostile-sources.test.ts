@@ -424,10 +424,7 @@ describe('Hostile sources: its credential', () => {
     TIMEOUT,
   );
 
-  // Known gap: a credential sent as JSON `\u` escapes inside a string (`\\u0074\\u006b…`) is
-  // not one of the scrubber's forms, so code can JSON.parse it back. Would fix: scrubbing the
-  // `\u`-escaped form too (every character escaped, both cases), as the JSON-escaped form is.
-  it.fails(
+  it(
     'echoed as JSON \\u escapes: never in any answer',
     async () => {
       expect(holds(await echoed(), encodings(TOKEN).jsonEscaped)).toBe(false);
