@@ -51,7 +51,7 @@ export type Redemption =
 /** A live page session, as a request presenting its token finds it. */
 export interface LiveSession {
   who: string;
-  /** The session's CSRF token, for the page's forms; compare with `checkCsrf`. */
+  /** The session's CSRF token, for the page's forms; the page's routes compare it with `checkCsrf` (dashboard/session.ts). */
   csrf: string;
   target: PageTarget;
   expiresAt: number;
@@ -107,11 +107,6 @@ export class PageAccess {
     };
   }
 
-  /** True when `token` is this session's CSRF token (compared in constant time). */
-  checkCsrf(session: Pick<LiveSession, 'csrf'>, token: string | undefined): boolean {
-    return token !== undefined && sameText(session.csrf, token);
-  }
-
   /** Ends a session (the page's sign-out); no error if it already ended. */
   async end(sessionToken: string): Promise<void> {
     if (TOKEN_SHAPE.test(sessionToken)) this.#deps.store.removePageSession(await sha256Hex(sessionToken));
@@ -131,12 +126,4 @@ export class PageAccess {
 async function csrfOf(sessionToken: string): Promise<string> {
   const bytes = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(CSRF_LABEL + sessionToken));
   return base64url(new Uint8Array(bytes));
-}
-
-/** Equal strings, compared without stopping at the first difference. */
-function sameText(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
 }

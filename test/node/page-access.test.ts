@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { checkCsrf } from '../../dashboard/session.ts';
 import { LINK_TTL_MS, PageAccess, SESSION_TTL_MS } from '../../engine/pages/page-access.ts';
 import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
 
@@ -117,11 +118,11 @@ describe('page access', () => {
     const mine = await open();
     const theirs = await open();
     expect(mine.csrf).not.toBe(theirs.csrf);
-    expect(pages.checkCsrf(mine, mine.csrf)).toBe(true);
-    expect(pages.checkCsrf(mine, theirs.csrf)).toBe(false);
-    expect(pages.checkCsrf(mine, undefined)).toBe(false);
-    expect(pages.checkCsrf(mine, '')).toBe(false);
-    expect(pages.checkCsrf(mine, mine.csrf.slice(1))).toBe(false);
+    expect(checkCsrf(mine, mine.csrf)).toBe(true);
+    expect(checkCsrf(mine, theirs.csrf)).toBe(false);
+    expect(checkCsrf(mine, undefined)).toBe(false);
+    expect(checkCsrf(mine, '')).toBe(false);
+    expect(checkCsrf(mine, mine.csrf.slice(1))).toBe(false);
   });
 
   it('the store holds no token: not the link, the session nor the CSRF one', async () => {
