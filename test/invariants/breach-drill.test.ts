@@ -12,6 +12,7 @@
  * | i5-tenants.workers                | /mcp serves the hub a `?hub=` names, not the token's             | B’s token naming A’s hub …               |
  * | i8-configuration                  | the guest's `hub` gains an `approve`                             | no global and no `hub` member configures |
  * | hostile-sources                   | `constructor` is a namespace like any other                      | a namespace colliding with the language… |
+ * | hostile-answers                   | the scrubber forgets the `\uXXXX` form of a secret               | echoed as JSON \u escapes                |
  *
  * Each row's breach is a text replaced in one product file; the text must occur exactly once,
  * so a product change that moves it fails this drill with a message to update the row, rather
@@ -76,6 +77,15 @@ const BREACHES: Breach[] = [
     plant: {
       path: 'engine/contracts/names.ts',
       from: '  ...Object.getOwnPropertyNames(Object.prototype),\n',
+      to: '',
+    },
+  },
+  {
+    file: 'hostile-answers.test.ts',
+    attack: 'echoed as JSON \\u escapes',
+    plant: {
+      path: 'engine/secrets/scrub.ts',
+      from: "    unicodeEscaped(secret),\n    unicodeEscaped(secret).toUpperCase().replaceAll('\\\\U', '\\\\u'),\n",
       to: '',
     },
   },

@@ -1,5 +1,5 @@
 /**
- * Shared by test/invariants/hostile-sources.test.ts: a temp hub with one hostile upstream
+ * Shared by test/invariants/hostile-sources.test.ts and hostile-answers.test.ts: a temp hub with one hostile upstream
  * (test/fixtures/servers/hostile-upstream.ts) added through the CLI in a chosen mode, the
  * official MCP client on `hub serve --stdio`, and readers of what the upstream counted.
  */
@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import type { HubStore } from '../../engine/ports.ts';
 import { SCRUBBED } from '../../engine/secrets/scrub.ts';
@@ -179,3 +179,25 @@ export async function seenOfEcho(h: HostileHub, token: string): Promise<string> 
   const shown = cli(h.home, ['--json', 'hub', 'runs', 'show', envelope.runId]);
   return [said, search, describe, shown.stdout, shown.stderr].join('\n');
 }
+
+/** How long one hostile attack may take: a hub, an `add`, a `serve`, and a 30 s call timeout. */
+export const TIMEOUT = 180_000;
+
+/**
+ * A maker of hubs with one hostile upstream, each closed after its test. Call it once, at the top
+ * of a test file.
+ */
+export function hostileHubs(): (...args: Parameters<typeof hostileHub>) => HostileHub {
+  const hubs: HostileHub[] = [];
+  afterEach(async () => {
+    await Promise.all(hubs.splice(0).map((h) => h.close()));
+  });
+  return (...args) => {
+    const h = hostileHub(...args);
+    hubs.push(h);
+    return h;
+  };
+}
+
+/** The upstream was added (`hub add` exited 0). */
+export const added = (h: HostileHub) => expect(h.added.status, h.added.stderr).toBe(0);
