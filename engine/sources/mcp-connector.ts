@@ -28,6 +28,7 @@ import {
   guardedFetch,
   type PrivateAddresses,
 } from './guarded-fetch.ts';
+import { type MalformedWatch, malformedError, noteMalformed } from './malformed-answer.ts';
 import { noteOversized, type OversizeWatch, oversizedError } from './oversized-answer.ts';
 import { type StderrLike, type Supervision, Supervisor } from './supervisor.ts';
 import type { McpCallResult } from './tool-result.ts';
@@ -70,7 +71,7 @@ export interface McpConnectorOptions {
 }
 
 /** A live connection; `closing` is set before the hub closes it, so the close is not taken for a crash. */
-interface Session extends OversizeWatch {
+interface Session extends OversizeWatch, MalformedWatch {
   client: Client;
   idle: ReturnType<typeof setTimeout> | undefined;
 }
@@ -130,10 +131,13 @@ export class McpConnector implements SourceConnector {
   async callTool(source: Source, credentials: Credentials, request: CallRequest): Promise<McpCallResult> {
     const session = await this.#session(source, credentials);
     session.inFlight++;
+    const malformed = new AbortController();
+    session.waiting.add(malformed);
     try {
+      const signal = request.signal ? AbortSignal.any([request.signal, malformed.signal]) : malformed.signal;
       const result = await session.client.callTool(
         { name: request.name, arguments: request.args },
-        { timeout: request.timeoutMs, signal: request.signal },
+        { timeout: request.timeoutMs, signal },
       );
       this.#supervisor.succeeded(source.namespace);
       // An HTTP answer is the OpenAPI connector's to report, never an MCP server's to claim.
@@ -146,13 +150,16 @@ export class McpConnector implements SourceConnector {
       return answer;
     } catch (error) {
       throw (
+        malformedError(malformed) ??
         oversizedError(
           session,
           { namespace: source.namespace, tool: request.name, where: where(source) },
           error,
-        ) ?? this.#explain(source, `failed on ${request.name}`, error)
+        ) ??
+        this.#explain(source, `failed on ${request.name}`, error)
       );
     } finally {
+      session.waiting.delete(malformed);
       session.inFlight--;
       this.#touch(source, credentials, session);
     }
@@ -223,7 +230,7 @@ export class McpConnector implements SourceConnector {
         },
       },
     );
-    const session: Session = { client, idle: undefined, closing: false, inFlight: 0 };
+    const session: Session = { client, idle: undefined, closing: false, inFlight: 0, waiting: new Set() };
     const pending = this.#sessions.get(key);
     const dropped = () => {
       if (this.#sessions.get(key) === pending) this.#sessions.delete(key);
@@ -270,7 +277,11 @@ export class McpConnector implements SourceConnector {
     this.#supervisor.watch(source.namespace, stderr);
     // A message over the read buffer's cap closes the transport: the server did not crash, it
     // answered too much. The close is the hub's, so the source stays healthy.
-    transport.onerror = (error: Error) => noteOversized(session, error);
+    // A message that is no JSON-RPC at all fails the one call waiting for it (malformed-answer.ts).
+    transport.onerror = (error: Error) => {
+      noteOversized(session, error);
+      noteMalformed(session, error, source.namespace);
+    };
     transport.onclose = () => {
       dropped();
       if (!session.closing) this.#supervisor.exited(source.namespace);

@@ -10,7 +10,7 @@
  * | 50 MB result               | `big` answers 50 MB                                              | `result_too_large` naming the cap                        |
  * | binary garbage             | 64 KB of bytes that are not JSON-RPC on stdout, then the answer  | lines that are not messages dropped; the answer arrives  |
  * | a stack-deep result        | JSON text nested 100,000 deep                                    | the call fails (stack exceeded, `internal`); the hub serves on |
- * | no tool result             | answers tools/call with `42`                                     | known gap: waits out the timeout, "did not answer in time" |
+ * | no tool result             | answers tools/call with `42`                                     | the one call waiting fails at once, saying so; the hub serves on |
  * | answers after the timeout  | `slow` answers 35 s later, past the 30 s call timeout            | `upstream_unavailable`, "did not answer in time"; the late answer is dropped |
  * | `list_changed` in a loop   | notifications/tools/list_changed as fast as the pipe takes them  | no refresh per notification (tools/list counted: none)   |
  * | echoes its credential      | raw, base64, base64url, URL, hex (both cases), in HTTP Basic, split in halves joined by code, in an error result and a JSON-RPC error | never in any answer (execute, search, describe, `runs show`) |
@@ -85,12 +85,7 @@ describe('Hostile sources: what it sends', () => {
     TIMEOUT,
   );
 
-  // Known gap: an answer to tools/call that is no tool result (`42`) is dropped on the way (it
-  // seems by the MCP client, for which a JSON-RPC result is an object) without a word to the
-  // connector, so the call waits out the 30 s timeout and then says the server "did
-  // not answer in time". Would fix: the connector failing the call at once when the SDK rejects
-  // the answer's shape, saying the server answered with something that is not a tool result.
-  it.fails(
+  it(
     'an answer that is not a tool result fails the call at once, saying so',
     async () => {
       const h = hostile('garbage');
@@ -98,7 +93,9 @@ describe('Hostile sources: what it sends', () => {
       const client = await h.serve();
       const { envelope } = await execute(client, 'return await hostile.mangle({})');
       expect(envelope).toMatchObject({ status: 'failed', calls: [{ address: 'hostile.mangle', ok: false }] });
+      expect(envelope.error?.message).toMatch(/answered with a message that is not valid MCP/);
       expect(envelope.error?.message).not.toMatch(/did not answer in time/);
+      await stillServes(client);
     },
     TIMEOUT,
   );
