@@ -44,6 +44,17 @@ describe('scrubbing', () => {
     }
   });
 
+  it('copies a key named __proto__ as data: kept, and nothing inherited from its value', () => {
+    const copy = scrub.value(JSON.parse('{"value":"x","__proto__":{"admin":true}}')) as Record<
+      string,
+      unknown
+    >;
+    expect(Object.keys(copy)).toEqual(['value', '__proto__']);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect('admin' in copy).toBe(false);
+    expect(JSON.stringify(copy)).toBe('{"value":"x","__proto__":{"admin":true}}');
+  });
+
   it('scrubs every string of a value, keys included, and keeps other values', () => {
     const echoed = {
       headers: { authorization: `Bearer ${SECRET}` },
