@@ -26,7 +26,7 @@ function get(
       res.on('data', (chunk) => {
         body += chunk;
       });
-      const keepAlive = res.headers['keep-alive'];
+      const keepAlive = res.headers['keep-alive']?.toString();
       res.on('end', () =>
         resolve({ status: res.statusCode ?? 0, body, ...(keepAlive ? { keepAlive } : {}) }),
       );
