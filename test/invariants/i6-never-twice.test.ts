@@ -1,0 +1,55 @@
+/**
+ * I6, "Resume never repeats a call" (spec: Security and approvals: "Resuming replays the journal
+ * with the same seed and clock, so a call that already happened is never made twice").
+ *
+ * One local hub per test, configured through the CLI as a person would: the counting board
+ * (test/fixtures/servers/counting-server.ts), which writes every call it receives to a file, so
+ * the test counts exactly what reached the upstream. Runs start with `hub exec` and a person
+ * decides with `hub approve`, each in its own CLI process.
+ *
+ * | Way in | Attack | Held |
+ * | ------ | ------ | ---- |
+ * | CLI `hub approve` | a decision replayed after the run finished | yes: one post, the replay is refused |
+ *
+ * Also held by: test/node/runs-crash.test.ts (SIGKILL mid-call, outcome_unknown, lease),
+ * test/node/runs.test.ts, test/node/store-processes.test.ts (two processes resuming at once),
+ * test/workers/runs.test.ts and test/workers/hub-alarm.test.ts (hosted), and
+ * test/invariants/under-load.test.ts.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { addBoard, cli, tempHome } from '../node/cli-process.ts';
+import { approveOnce } from '../node/surface-fixture.ts';
+
+let home: string;
+let remove: () => void;
+let count: string;
+beforeEach(() => {
+  ({ home, remove } = tempHome());
+  count = join(home, 'count.txt');
+});
+afterEach(() => remove());
+
+const posts = () =>
+  existsSync(count)
+    ? readFileSync(count, 'utf8')
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('post'))
+    : [];
+
+it('attack: a decision replayed after the run finished makes no second call', () => {
+  const added = addBoard(home, count);
+  expect(added.status, added.stderr).toBe(0);
+  const asked = cli(home, ['--json', 'hub', 'exec', 'return await board.post({ text: "once" });']);
+  const envelope = JSON.parse(asked.stdout) as { runId: string; status: string };
+  expect(envelope.status).toBe('awaiting_approval');
+  const first = approveOnce(home, envelope.runId);
+  expect(first.status, first.stderr).toBe(0);
+  expect(posts()).toEqual(['post once']);
+  const replay = approveOnce(home, envelope.runId);
+  expect(replay.status).not.toBe(0);
+  expect(`${replay.stdout}${replay.stderr}`.length).toBeGreaterThan(0);
+  expect(posts()).toEqual(['post once']);
+}, 60_000);
