@@ -10,6 +10,7 @@
  * | Way in | Attack | Held |
  * | ------ | ------ | ---- |
  * | CLI `hub approve` | a decision replayed after the run finished | yes: one post, the replay is refused |
+ * | CLI `hub exec` + `hub approve` | the same code executed twice, each approval repeated | yes: two runs, two posts |
  *
  * Also held by: test/node/runs-crash.test.ts (SIGKILL mid-call, outcome_unknown, lease),
  * test/node/runs.test.ts, test/node/store-processes.test.ts (two processes resuming at once),
@@ -52,4 +53,23 @@ it('attack: a decision replayed after the run finished makes no second call', ()
   expect(replay.status).not.toBe(0);
   expect(`${replay.stdout}${replay.stderr}`.length).toBeGreaterThan(0);
   expect(posts()).toEqual(['post once']);
+}, 60_000);
+
+it('attack: the same code executed twice is two runs; repeating each approval is not a further call', () => {
+  const added = addBoard(home, count);
+  expect(added.status, added.stderr).toBe(0);
+  const code = 'return await board.post({ text: "same" });';
+  const runIds = [0, 1].map(() => {
+    const asked = cli(home, ['--json', 'hub', 'exec', code]);
+    const envelope = JSON.parse(asked.stdout) as { runId: string; status: string };
+    expect(envelope.status).toBe('awaiting_approval');
+    return envelope.runId;
+  });
+  expect(new Set(runIds).size).toBe(2);
+  for (const runId of runIds) {
+    const first = approveOnce(home, runId);
+    expect(first.status, first.stderr).toBe(0);
+    expect(approveOnce(home, runId).status).not.toBe(0);
+  }
+  expect(posts()).toEqual(['post same', 'post same']);
 }, 60_000);
