@@ -10,6 +10,7 @@
  * | Way in | Attack | Held |
  * | ------ | ------ | ---- |
  * | CLI `hub approve` | a decision replayed after the run finished | yes: one post, the replay is refused |
+ * | CLI `hub approve` ×2 | two processes approve the same run at once | yes: one post, one process refused |
  * | CLI `hub exec` + `hub approve` | the same code executed twice, each approval repeated | yes: two runs, two posts |
  *
  * Also held by: test/node/runs-crash.test.ts (SIGKILL mid-call, outcome_unknown, lease),
@@ -20,7 +21,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { addBoard, cli, tempHome } from '../node/cli-process.ts';
+import { addBoard, cli, runCli, tempHome } from '../node/cli-process.ts';
 import { approveOnce } from '../node/surface-fixture.ts';
 
 let home: string;
@@ -72,4 +73,17 @@ it('attack: the same code executed twice is two runs; repeating each approval is
     expect(approveOnce(home, runId).status).not.toBe(0);
   }
   expect(posts()).toEqual(['post same', 'post same']);
+}, 60_000);
+
+it('attack: two processes approve the same run at once; the call happens once and the loser is told', async () => {
+  const added = addBoard(home, count);
+  expect(added.status, added.stderr).toBe(0);
+  const asked = cli(home, ['--json', 'hub', 'exec', 'return await board.post({ text: "raced" });']);
+  const { runId } = JSON.parse(asked.stdout) as { runId: string };
+  const args = ['--json', 'hub', 'approve', runId, '--choice', 'once'];
+  const results = await Promise.all([runCli(home, args), runCli(home, args)]);
+  const statuses = results.map((r) => r.status).sort();
+  expect(statuses[0], results.map((r) => r.stderr).join('\n')).toBe(0);
+  expect(statuses[1]).not.toBe(0);
+  expect(posts()).toEqual(['post raced']);
 }, 60_000);
