@@ -8,7 +8,7 @@
  *
  * | Way in            | Attack                                                                     | Held                    |
  * | ----------------- | -------------------------------------------------------------------------- | ----------------------- |
- * | MCP execute code  | fetch, XMLHttpRequest, WebSocket, EventSource, require, process, import(), Function('return this'), Deno/Bun/navigator | refused or absent; listener untouched |
+ * | MCP execute code  | fetch, XMLHttpRequest, WebSocket, EventSource, require, process, import(), Function('return this'), constructor chains, WebAssembly, SharedArrayBuffer/Atomics, Deno/Bun/navigator | refused or absent; listener untouched |
  *
  * Also held by: test/node/sandbox.test.ts, test/node/sandbox-quickjs.test.ts,
  * test/node/quickjs-wire.test.ts, test/node/openapi-request.test.ts (allowlisted hosts, redirects,
@@ -62,6 +62,9 @@ const roads: [string, (target: string) => string][] = [
     'Function(return this)',
     (t) => `return Function('return this')().process.mainModule.require('http').get(${JSON.stringify(t)})`,
   ],
+  ['constructor chain', (t) => `return [].constructor.constructor('return fetch')()(${JSON.stringify(t)})`],
+  ['WebAssembly', () => `return WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]))`],
+  ['SharedArrayBuffer/Atomics', () => `return Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0)`],
   ['Deno/Bun/navigator', (t) => `return (Deno ?? Bun ?? navigator).fetch(${JSON.stringify(t)})`],
 ];
 
