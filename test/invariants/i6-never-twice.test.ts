@@ -12,6 +12,7 @@
  * | CLI `hub approve` | a decision replayed after the run finished | yes: one post, the replay is refused |
  * | CLI `hub approve` ×2 | two processes approve the same run at once | yes: one post, one process refused |
  * | CLI `hub exec` + `hub approve` | the same code executed twice, each approval repeated | yes: two runs, two posts |
+ * | CLI `hub approve` ×2 in turn | a run of two writes: the second resume replays the first from the journal | yes: each posted once |
  *
  * Also held by: test/node/runs-crash.test.ts (SIGKILL mid-call, outcome_unknown, lease),
  * test/node/runs.test.ts, test/node/store-processes.test.ts (two processes resuming at once),
@@ -86,4 +87,22 @@ it('attack: two processes approve the same run at once; the call happens once an
   expect(statuses[0], results.map((r) => r.stderr).join('\n')).toBe(0);
   expect(statuses[1]).not.toBe(0);
   expect(posts()).toEqual(['post raced']);
+}, 60_000);
+
+it('attack: a run of two writes approved in turn replays the first from the journal; each is posted once', () => {
+  const added = addBoard(home, count);
+  expect(added.status, added.stderr).toBe(0);
+  const code = 'await board.post({ text: "first" }); await board.post({ text: "second" }); return "done";';
+  const asked = cli(home, ['--json', 'hub', 'exec', code]);
+  const { runId, status } = JSON.parse(asked.stdout) as { runId: string; status: string };
+  expect(status).toBe('awaiting_approval');
+  const first = approveOnce(home, runId);
+  expect(first.status, first.stderr).toBe(0);
+  expect(JSON.parse(first.stdout)).toMatchObject({ status: 'awaiting_approval' });
+  expect(posts()).toEqual(['post first']);
+  // The second resume runs the code from the top: the first post comes from the journal.
+  const second = approveOnce(home, runId);
+  expect(second.status, second.stderr).toBe(0);
+  expect(JSON.parse(second.stdout)).toMatchObject({ status: 'completed', result: 'done' });
+  expect(posts()).toEqual(['post first', 'post second']);
 }, 60_000);
