@@ -9,6 +9,8 @@
  * | --------------------------------- | ---------------------------------------------------------------- | ---------------------------------------- |
  * | i1-secrets                        | the scrubber forgets the base64 forms of a secret                | holds no base64 form of the secret       |
  * | i2-decisions                      | the page takes any CSRF token                                    | … no CSRF … refused                      |
+ * | i4-no-way-out                     | the QuickJS host hands the guest a `fetch`                       | fetch is refused or absent               |
+ * | i6-never-twice                    | resume ignores the journal and admits every call again           | a run of two writes approved in turn     |
  * | i5-tenants.workers                | /mcp serves the hub a `?hub=` names, not the token's             | B’s token naming A’s hub …               |
  * | i8-configuration                  | the guest's `hub` gains an `approve`                             | no global and no `hub` member configures |
  * | hostile-sources                   | `constructor` is a namespace like any other                      | a namespace colliding with the language… |
@@ -51,6 +53,26 @@ const BREACHES: Breach[] = [
       path: 'dashboard/session.ts',
       from: 'return diff === 0;',
       to: 'return true;',
+    },
+  },
+  {
+    file: 'i4-no-way-out.test.ts',
+    attack: 'fetch is refused or absent',
+    plant: {
+      path: 'local/quickjs/attempt.ts',
+      from: "    define('log', (line) => {\n",
+      to:
+        "    const road = ctx.newFunction('fetch', (url) => void fetch(string(url)).catch(() => {}));\n" +
+        "    ctx.setProp(ctx.global, 'fetch', road);\n    road.dispose();\n    define('log', (line) => {\n",
+    },
+  },
+  {
+    file: 'i6-never-twice.test.ts',
+    attack: 'a run of two writes approved in turn',
+    plant: {
+      path: 'engine/runs/call-gate.ts',
+      from: 'return entry ? replay(store, call, digest, entry) : admit(deps, run, call, digest, prepared);',
+      to: 'return admit(deps, run, call, digest, prepared);',
     },
   },
   {
