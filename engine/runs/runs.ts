@@ -318,7 +318,10 @@ export class Runs {
     // Another process holds this run's attempt; its outcome is the run's. Report, change nothing.
     if (ended.kind === 'busy') throw busyRun(run.id);
     const scrubber = this.#scrubbing.scrubber;
-    recordEnding(ended, { store, run, logs: outcome.logs.map(scrubber.text), now, scrubber });
+    const logs = outcome.logs.map(scrubber.text);
+    // The sandbox kept what fit in the attempt's log budget and dropped the rest: say so.
+    if (outcome.logsTruncated) logs.push(logsCut(this.#limits.inlineResultBytes));
+    recordEnding(ended, { store, run, logs, now, scrubber });
     return this.envelope(run.id);
   }
 
@@ -365,4 +368,9 @@ export class Runs {
     if (!run) throw noRun(runId, this.#deps.wording);
     return run;
   }
+}
+
+/** The line that ends an attempt's logs when some were dropped over its budget. */
+function logsCut(logBytes: number): string {
+  return `[capabilities: logs cut here; this attempt logged more than its ${logBytes} bytes and the rest was dropped]`;
 }
