@@ -11,6 +11,7 @@
  * | i2-decisions                      | the page takes any CSRF token                                    | … no CSRF … refused                      |
  * | i4-no-way-out                     | the QuickJS host hands the guest a `fetch`                       | fetch is refused or absent               |
  * | i6-never-twice                    | resume ignores the journal and admits every call again           | a run of two writes approved in turn     |
+ * | i7-budgets                        | a run may make twice its `maxCalls`                              | calls past the cap fail                  |
  * | i5-tenants.workers                | /mcp serves the hub a `?hub=` names, not the token's             | B’s token naming A’s hub …               |
  * | i8-configuration                  | the guest's `hub` gains an `approve`                             | no global and no `hub` member configures |
  * | hostile-sources                   | `constructor` is a namespace like any other                      | a namespace colliding with the language… |
@@ -73,6 +74,15 @@ const BREACHES: Breach[] = [
       path: 'engine/runs/call-gate.ts',
       from: 'return entry ? replay(store, call, digest, entry) : admit(deps, run, call, digest, prepared);',
       to: 'return admit(deps, run, call, digest, prepared);',
+    },
+  },
+  {
+    file: 'i7-budgets.test.ts',
+    attack: 'calls past the cap fail',
+    plant: {
+      path: 'engine/runs/call-gate.ts',
+      from: 'if (store.countJournal(run.id) >= deps.limits.maxCalls) {',
+      to: 'if (store.countJournal(run.id) >= deps.limits.maxCalls * 2) {',
     },
   },
   {
