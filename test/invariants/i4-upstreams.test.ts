@@ -10,11 +10,14 @@
  * input), and a second listener on another loopback port (another origin) that records every
  * request and its headers. The official MCP client over stdio runs guest code through execute.
  *
- * | Way in                       | Attack                                                                  | Held                                                            |
- * | ---------------------------- | ----------------------------------------------------------------------- | --------------------------------------------------------------- |
- * | Upstream answer (redirect)   | 301/302/303/307/308 and a scheme-relative Location to the other origin  | refused; the other listener hears nothing; no key in the result |
- * | Upstream answer (headers)    | Set-Cookie, X-Secret-Header, the key echoed in an allowlisted Link      | only allowlisted headers reach the model; the key never does    |
- * | Guest arguments (path, args) | absolute URL, `//host`, `@host`, `\\host`, `../` in a path parameter; `url`/`server`/`host` arguments | request stays on the reviewed host and path; other listener hears nothing |
+ * | Way in            | Attack                                                    | Held                    |
+ * | ----------------- | --------------------------------------------------------- | ----------------------- |
+ * | Upstream redirect | 301/302/303/307/308 to another port, `//host`, localhost  | refused; other listener |
+ * |                   |                                                           | hears nothing; no key   |
+ * | Upstream headers  | Set-Cookie, X-Secret-Header, the key in X-Echo-Key and in | allowlisted ones only,  |
+ * |                   | Link, on a 200 and on a 500                               | key scrubbed            |
+ * | Guest arguments   | absolute URL, `//host`, `@host`, `\\host`, `../`, `?`/`#` | encoded under the       |
+ * |                   | in a path parameter; `url`/`server`/`host`/`baseUrl` args | reviewed host and path  |
  *
  * Also held by: test/node/openapi-request.test.ts (buildRequest encodes path arguments and
  * refuses dot segments; callResult's header allowlist), test/node/openapi-server.test.ts (server
@@ -66,8 +69,12 @@ const document = () => ({
         responses: { '200': { description: 'ok' } },
       },
     },
-    '/headers': {
-      get: { operationId: 'headers', responses: { '200': { description: 'ok' } } },
+    '/headers/{status}': {
+      get: {
+        operationId: 'headers',
+        parameters: [{ name: 'status', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { '200': { description: 'ok' } },
+      },
     },
     '/things/{id}': {
       get: {
@@ -100,13 +107,18 @@ beforeAll(async () => {
     const moved = /^\/moved\/(.+)$/.exec(path);
     if (moved) {
       const [status, scheme] = (moved[1] ?? '').split('-');
-      const location = `${scheme === 'relative' ? elsewhere.replace('http:', '') : elsewhere}/stolen`;
+      const where: Record<string, string> = {
+        relative: elsewhere.replace('http:', ''),
+        localhost: base.replace('127.0.0.1', 'localhost'),
+      };
+      const location = `${where[scheme ?? ''] ?? elsewhere}/stolen`;
       res.writeHead(Number(status), { location }).end();
       return;
     }
-    if (path === '/headers') {
+    const headers = /^\/headers\/(\d+)$/.exec(path);
+    if (headers) {
       res
-        .writeHead(200, {
+        .writeHead(Number(headers[1]), {
           'content-type': 'application/json',
           'set-cookie': COOKIE,
           'x-secret-header': SECRET_HEADER,
@@ -148,9 +160,9 @@ async function execute(code: string): Promise<{ text: string; result: unknown }>
 }
 
 describe('I4: the roads from the hub to upstream HTTP', () => {
-  it('refuses a redirect to another origin: the other listener hears nothing and no key is in the result', async () => {
+  it('refuses a redirect to another origin: the other listener hears nothing, no key in it', async () => {
     apiHeard.length = 0;
-    const statuses = ['301', '302', '303', '307', '308', '302-relative'];
+    const statuses = ['301', '302', '303', '307', '308', '302-relative', '307-localhost'];
     const { text, result } = await execute(`
       const out = {};
       for (const status of ${JSON.stringify(statuses)}) {
@@ -165,16 +177,26 @@ describe('I4: the roads from the hub to upstream HTTP', () => {
         'refused a redirect to another origin',
       );
     }
-    expect(apiHeard.map((h) => h.headers['x-api-key'])).toEqual(statuses.map(() => KEY));
+    // Each call reached the API once, with the key; no hop followed, not even back to its own port.
+    expect(apiHeard.map((h) => [h.url, h.headers['x-api-key']])).toEqual(
+      statuses.map((status) => [`/moved/${status}`, KEY]),
+    );
     expect(text).not.toContain(KEY);
   }, 60_000);
 
   it('hands the model only allowlisted response headers, and never the key in one', async () => {
-    const { text, result } = await execute(`return await up.headers({}, { response: true });`);
-    const seen = (result as { headers?: Record<string, string> } | undefined)?.headers ?? {};
-    expect(Object.keys(seen).sort()).toEqual(['content-type', 'link', 'x-ratelimit-remaining']);
-    expect(seen.link).toContain('key=[secret]');
-    expect(seen['x-ratelimit-remaining']).toBe('41');
+    const { text, result } = await execute(`
+      const ok = await up.headers({ status: '200' }, { response: true });
+      let failed;
+      try { await up.headers({ status: '500' }); } catch (e) { failed = e.headers; }
+      return { ok: ok.headers, failed };
+    `);
+    const seen = result as { ok?: Record<string, string>; failed?: Record<string, string> } | undefined;
+    for (const headers of [seen?.ok, seen?.failed]) {
+      expect(Object.keys(headers ?? {}).sort()).toEqual(['content-type', 'link', 'x-ratelimit-remaining']);
+      expect(headers?.link).toContain('key=[secret]');
+      expect(headers?.['x-ratelimit-remaining']).toBe('41');
+    }
     for (const leaked of [
       SECRET_HEADER,
       'cookie-value-8d2e',
@@ -197,13 +219,20 @@ describe('I4: the roads from the hub to upstream HTTP', () => {
       '../../x',
       `x?next=${elsewhere}#frag`,
     ];
+    const extras = [
+      { url: elsewhere },
+      { server: elsewhere },
+      { host: `127.0.0.1:${port}`, baseUrl: elsewhere },
+    ];
     const { text, result } = await execute(`
       const out = [];
       for (const id of ${JSON.stringify(ids)}) {
-        try { out.push((await up.thing({ id })).path); } catch (e) { out.push('refused: ' + e.message); }
+        try { out.push((await up.thing({ id })).path); }
+        catch (e) { out.push('refused: ' + e.message); }
       }
-      for (const extra of [{ url: ${JSON.stringify(elsewhere)} }, { server: ${JSON.stringify(elsewhere)} }, { host: '127.0.0.1:${port}', baseUrl: ${JSON.stringify(elsewhere)} }]) {
-        try { out.push((await up.thing({ id: 'plain', ...extra })).path); } catch (e) { out.push('refused: ' + e.message); }
+      for (const extra of ${JSON.stringify(extras)}) {
+        try { out.push((await up.thing({ id: 'plain', ...extra })).path); }
+        catch (e) { out.push('refused: ' + e.message); }
       }
       return out;
     `);
@@ -214,6 +243,6 @@ describe('I4: the roads from the hub to upstream HTTP', () => {
       expect(heard.url).toMatch(/^\/things\/[^/?#]+$/);
       expect(heard.headers.host).toBe(new URL(base).host);
     }
-    expect(apiHeard).toHaveLength(ids.length + 3);
+    expect(apiHeard).toHaveLength(ids.length + extras.length);
   }, 60_000);
 });
