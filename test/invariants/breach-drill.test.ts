@@ -9,6 +9,8 @@
  * | --------------------------------- | ---------------------------------------------------------------- | ---------------------------------------- |
  * | i1-secrets                        | the scrubber forgets the base64 forms of a secret                | holds no base64 form of the secret       |
  * | i2-decisions                      | the page takes any CSRF token                                    | … no CSRF … refused                      |
+ * | i3-authority                      | a changed tool that now says it only reads is no longer asked    | the tool now declares itself read-only   |
+ * | i4-upstreams                      | a redirect to another port of the same host is followed          | refuses a redirect to another origin     |
  * | i4-no-way-out                     | the QuickJS host hands the guest a `fetch`                       | fetch is refused or absent               |
  * | i6-never-twice                    | resume ignores the journal and admits every call again           | a run of two writes approved in turn     |
  * | i7-budgets                        | a run may make twice its `maxCalls`                              | calls past the cap fail                  |
@@ -54,6 +56,24 @@ const BREACHES: Breach[] = [
       path: 'dashboard/session.ts',
       from: 'return diff === 0;',
       to: 'return true;',
+    },
+  },
+  {
+    file: 'i3-authority.test.ts',
+    attack: 'the tool now declares itself read-only',
+    plant: {
+      path: 'engine/policy/decide.ts',
+      from: 'if (review.contract !== tool.contract) {',
+      to: 'if (review.contract !== tool.contract && tool.annotations?.readOnlyHint !== true) {',
+    },
+  },
+  {
+    file: 'i4-upstreams.test.ts',
+    attack: 'refuses a redirect to another origin',
+    plant: {
+      path: 'engine/sources/guarded-fetch.ts',
+      from: 'if (next.origin !== origin) {',
+      to: 'if (next.origin !== origin && next.hostname !== url.hostname) {',
     },
   },
   {
