@@ -12,7 +12,7 @@
  * | Way in | Attack | Held |
  * | ------ | ------ | ---- |
  * | MCP `execute` over `serve --http`, then CLI `hub approve` | the hub process is SIGKILLed while the run awaits a person; a person approves in a new process | yes: one post, a second approval refused |
- * | CLI `hub approve`, then `execute({ resume })` | the approving process is SIGKILLed just after the upstream answered, before or while the outcome is written; the run is resumed | yes: one post, the run ends completed or failed `outcome_unknown` |
+ * | CLI `hub approve`, then `execute({ resume })` | the approving process is SIGKILLed just after the upstream answered, before or while the outcome is written; the run is resumed | yes: one post; the run ends completed (outcome journaled) or failed `outcome_unknown` (not journaled) |
  * | CLI `hub approve`, then `execute({ resume })` | the resuming process is SIGKILLed mid-call; the run is resumed again | yes: one post, the run ends failed `outcome_unknown`, a further approval refused |
  *
  * Also held by: test/node/runs-crash.test.ts (SIGKILL mid-call of an allowed call, the lease
@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { addBoard, cli, startServe, tempHome } from '../node/cli-process.ts';
 import { approveOnce, httpClient } from '../node/surface-fixture.ts';
-import { boardLines, boardPosts, killWhenBoardShows, resumeAfterLease } from './i6-kit.ts';
+import { boardLines, boardPosts, killWhenBoardShows, resumeAfterLease, storedRun } from './i6-kit.ts';
 
 let home: string;
 let remove: () => void;
@@ -75,11 +75,21 @@ it('attack: the process dies just after the upstream answered; the resume does n
   await killWhenBoardShows(home, args, count, 'post answered');
   expect(boardLines(count)).toEqual(['started answered', 'post answered']);
 
+  // The kill lands on one side of the journal write or the other; both are defined states.
+  const stored = storedRun(home, runId);
   const resumed = await resumeAfterLease(home, runId);
-  // Either the outcome reached the journal before the kill (the run completes with it, from the
-  // journal) or it did not (the call is in doubt): never a second call.
-  if (resumed.status === 'completed') expect(JSON.stringify(resumed)).toContain('answered');
-  else {
+  if (stored.status === 'completed') {
+    // The outcome was written (and the run finished) before the kill: nothing is left to resume.
+    expect(stored.journal).toEqual([['board.slow_post', true]]);
+    expect(resumed.status).toBe('refused');
+    expect(JSON.stringify(resumed)).toContain('nothing to resume');
+  } else if (resumed.status === 'completed') {
+    // The outcome was written, the run not yet finished: the resume finishes it from the journal.
+    expect(stored.journal).toEqual([['board.slow_post', true]]);
+    expect(JSON.stringify(resumed)).toContain('answered');
+  } else {
+    // The outcome was not written: the call is in doubt, and is never sent again.
+    expect(stored.journal).toEqual([['board.slow_post', undefined]]);
     expect(resumed.status).toBe('failed');
     expect(JSON.stringify(resumed)).toContain('outcome_unknown');
   }

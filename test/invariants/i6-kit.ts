@@ -9,6 +9,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ATTEMPT_LEASE_MS } from '../../engine/runs/runs.ts';
+import { homePaths } from '../../local/home.ts';
+import { openLocalHub } from '../../local/local-hub.ts';
 import { BIN, cliEnv, REPO } from '../node/cli-process.ts';
 
 const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
@@ -21,11 +23,11 @@ export const boardLines = (count: string): string[] =>
 export const boardPosts = (count: string): string[] =>
   boardLines(count).filter((line) => line.startsWith('post'));
 
-/** Resolves once `check()` is true; polls every 50 ms, gives up (throws) after `limitMs`. */
-export async function until(check: () => boolean, what: string, limitMs = 60_000): Promise<void> {
-  for (let waited = 0; !check(); waited += 50) {
+/** Resolves once `check()` is true; polls every `everyMs`, gives up (throws) after `limitMs`. */
+export async function until(check: () => boolean, what: string, everyMs = 50, limitMs = 60_000) {
+  for (let waited = 0; !check(); waited += everyMs) {
     if (waited > limitMs) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 
@@ -52,7 +54,8 @@ export async function killWhenBoardShows(
   child.once('exit', () => {
     gone = true;
   });
-  await until(() => gone || boardLines(count).includes(line), `"${line}" on the board`);
+  // Polled often: the kill should land as close after the line as it can.
+  await until(() => gone || boardLines(count).includes(line), `"${line}" on the board`, 5);
   if (gone) throw new Error(`the CLI exited before the board showed "${line}": ${output}`);
   child.kill('SIGKILL');
   await exited;
@@ -76,6 +79,26 @@ export function resumeInNewProcess(home: string, runId: string): Resumed {
   return JSON.parse(result.stdout) as Resumed;
 }
 
+/** The run as the hub stored it: its status and each journal entry's address and outcome. */
+export function storedRun(
+  home: string,
+  runId: string,
+): { status: string | undefined; journal: [string, boolean | undefined][] } {
+  const hub = openLocalHub(homePaths({ CAPABILITIES_HOME: home }), Date.now());
+  try {
+    const status = hub.store.getRun(runId)?.status;
+    const journal = hub.store
+      .listJournal(runId)
+      .map((e): [string, boolean | undefined] => [e.address, e.outcome?.ok]);
+    return { status, journal };
+  } finally {
+    hub.close();
+  }
+}
+
+const busy = (resumed: Resumed) =>
+  resumed.status === 'refused' && JSON.stringify(resumed).includes('another attempt');
+
 /**
  * A resume once the killed attempt's lease has run out: waits one lease, then resumes again
  * while the hub still says another attempt holds the run (a loaded machine), at most 5 times.
@@ -83,7 +106,7 @@ export function resumeInNewProcess(home: string, runId: string): Resumed {
 export async function resumeAfterLease(home: string, runId: string): Promise<Resumed> {
   await new Promise((r) => setTimeout(r, ATTEMPT_LEASE_MS));
   let resumed = resumeInNewProcess(home, runId);
-  for (let i = 0; i < 5 && resumed.status === 'refused'; i++) {
+  for (let i = 0; i < 5 && busy(resumed); i++) {
     await new Promise((r) => setTimeout(r, ATTEMPT_LEASE_MS / 5));
     resumed = resumeInNewProcess(home, runId);
   }
