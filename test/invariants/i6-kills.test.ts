@@ -14,6 +14,7 @@
  * | MCP `execute` over `serve --http`, then CLI `hub approve` | the hub process is SIGKILLed while the run awaits a person; a person approves in a new process | yes: one post, a second approval refused |
  * | CLI `hub approve`, then `execute({ resume })` | the approving process is SIGKILLed just after the upstream answered, before or while the outcome is written; the run is resumed | yes: one post; the run ends completed (outcome journaled) or failed `outcome_unknown` (not journaled) |
  * | CLI `hub approve`, then `execute({ resume })` | the resuming process is SIGKILLed mid-call; the run is resumed again | yes: one post, the run ends failed `outcome_unknown`, a further approval refused |
+ * | CLI `hub approve` ×2, then `execute({ resume })` | a two-call run: the first call done and journaled, the process SIGKILLed mid-second; the run is resumed | yes: each call once (the first replayed from the journal), the run ends failed `outcome_unknown` |
  *
  * Also held by: test/node/runs-crash.test.ts (SIGKILL mid-call of an allowed call, the lease
  * refusing an early resume, `runs show` saying "in doubt"), test/invariants/i6-never-twice.test.ts
@@ -108,4 +109,25 @@ it('attack: the resuming process dies mid-call; resumed again, the call is not r
   expect(boardLines(count)).toEqual(['started resumed', 'post resumed']);
   expect(approveOnce(home, runId).status).not.toBe(0);
   expect(boardPosts(count)).toEqual(['post resumed']);
+}, 90_000);
+
+it('attack: killed mid-second call of a two-call run; the resume replays the first from the journal', async () => {
+  const runId = askedRun(
+    'await board.post({ text: "one" }); return await board.slow_post({ text: "two", ms: 1500 });',
+  );
+  const first = approveOnce(home, runId);
+  expect(first.status, first.stderr).toBe(0);
+  expect(JSON.parse(first.stdout)).toMatchObject({ status: 'awaiting_approval' });
+  expect(boardPosts(count)).toEqual(['post one']);
+  const args = ['--json', 'hub', 'approve', runId, '--choice', 'once'];
+  await killWhenBoardShows(home, args, count, 'started two');
+  expect(storedRun(home, runId).journal).toEqual([
+    ['board.post', true],
+    ['board.slow_post', undefined],
+  ]);
+
+  const resumed = await resumeAfterLease(home, runId);
+  expect(resumed.status).toBe('failed');
+  expect(JSON.stringify(resumed)).toContain('outcome_unknown');
+  expect(boardLines(count)).toEqual(['post one', 'started two', 'post two']);
 }, 90_000);
