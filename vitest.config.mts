@@ -5,16 +5,20 @@
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { githubStandIn } from './test/fixtures/github-standin.ts';
+import { UPSTREAM_ORIGIN, upstreamStandIn } from './test/fixtures/upstream-standin.ts';
 import { TEST_GITHUB } from './test/workers/github-settings.ts';
 import { WORKERS_TEST_TOKEN } from './test/workers/token.ts';
 
 /** GitHub for the workers project: the stand-in, one instance for the whole run. */
 const github = githubStandIn(TEST_GITHUB);
 const GITHUB_HOSTS = new Set([new URL(TEST_GITHUB.webUrl).host, new URL(TEST_GITHUB.apiUrl).host]);
+/** The upstream the hosted invariant files call, one instance for the whole run (rooms keep tests apart). */
+const upstream = upstreamStandIn();
+const UPSTREAM_HOST = new URL(UPSTREAM_ORIGIN).host;
 
 /**
- * Every fetch the Worker makes, answered in Node: the stand-in's origins by the stand-in; any other
- * passed on to the network as before.
+ * Every fetch the Worker makes, answered in Node: GitHub's origins by its stand-in, the upstream's
+ * by test/fixtures/upstream-standin.ts; any other passed on to the network as before.
  */
 async function outbound(request: Request): Promise<Response> {
   const body =
@@ -25,7 +29,9 @@ async function outbound(request: Request): Promise<Response> {
     body,
     redirect: 'manual',
   });
-  return GITHUB_HOSTS.has(new URL(request.url).host) ? github(copy) : fetch(copy);
+  const host = new URL(request.url).host;
+  if (GITHUB_HOSTS.has(host)) return github(copy);
+  return host === UPSTREAM_HOST ? upstream(copy) : fetch(copy);
 }
 
 export default defineConfig({

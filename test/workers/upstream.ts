@@ -1,0 +1,39 @@
+/**
+ * A room of the upstream stand-in (test/fixtures/upstream-standin.ts) as a workerd test uses
+ * it: its MCP URL for a source, what reached it, and the changes and releases the test makes.
+ * Every request goes out through the Worker's fetch, which miniflare answers in Node.
+ */
+import { type RoomChange, UPSTREAM_ORIGIN } from '../fixtures/upstream-standin.ts';
+
+export interface UpstreamRoom {
+  /** The room's origin and path prefix: `https://upstream.invariants.example/<room>`. */
+  base: string;
+  /** Its counting board over Streamable HTTP. */
+  mcpUrl: string;
+  /** Every line the room counted, in order (`post <text>`, `started <text>`, `GET /path`, …). */
+  calls(): Promise<string[]>;
+  /** The `post <text>` lines alone. */
+  posts(): Promise<string[]>;
+  /** Changes the board's tools from now on. */
+  change(change: RoomChange): Promise<void>;
+  /** Lets held `slow_post` calls finish. */
+  release(): Promise<void>;
+}
+
+/** A fresh room, named after `label` and a random suffix. */
+export function upstreamRoom(label: string): UpstreamRoom {
+  const base = `${UPSTREAM_ORIGIN}/${label}-${crypto.randomUUID().slice(0, 8)}`;
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${base}${path}`, { method: 'POST', body: JSON.stringify(body) });
+    if (!response.ok) throw new Error(`the upstream stand-in answered ${response.status} to ${path}`);
+  };
+  const calls = async () => ((await (await fetch(`${base}/calls`)).json()) as { calls: string[] }).calls;
+  return {
+    base,
+    mcpUrl: `${base}/mcp`,
+    calls,
+    posts: async () => (await calls()).filter((line) => line.startsWith('post ')),
+    change: (change) => post('/change', change),
+    release: () => post('/release', {}),
+  };
+}
