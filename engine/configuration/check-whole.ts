@@ -6,7 +6,7 @@
 import type { HubConfiguration } from '../contracts/configuration.ts';
 import { HubError } from '../errors.ts';
 import { secretKey } from '../secrets/secret-store.ts';
-import { MIN_STORED_SECRET_LENGTH } from '../sources/sources.ts';
+import { MIN_STORED_SECRET_LENGTH } from '../sources/save-credential.ts';
 import { ruleNamespace } from './configuration-of.ts';
 
 /**

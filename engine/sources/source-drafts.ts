@@ -27,7 +27,8 @@ import type { Clock, HubStore, Random } from '../ports.ts';
 import { type SecretStore, secretKey } from '../secrets/secret-store.ts';
 import { deliver, NO_CREDENTIALS } from './connector.ts';
 import { type ReviewItem, reviewItem } from './review.ts';
-import { type Inspection, MIN_STORED_SECRET_LENGTH, type Sources } from './sources.ts';
+import { MIN_STORED_SECRET_LENGTH } from './save-credential.ts';
+import type { Inspection, Sources } from './sources.ts';
 import { heldSecrets } from './upstream.ts';
 
 /** How long a draft waits for the person's Confirm. */

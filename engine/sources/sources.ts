@@ -9,7 +9,6 @@
  * sources are `Upstream`'s.
  */
 import type { Connection, SecretRef } from '../contracts/connections.ts';
-import { deliveryName } from '../contracts/connections.ts';
 import type { PolicyEffect } from '../contracts/policy.ts';
 import type { Manifest, Source, ToolReview } from '../contracts/sources.ts';
 import { HubError, isHubError } from '../errors.ts';
@@ -18,17 +17,17 @@ import { buildManifestWithNotices } from '../manifest.ts';
 import type { CredentialAsk } from '../openapi/security.ts';
 import type { Clock, HubStore, Random } from '../ports.ts';
 import type { HubSecrets } from '../secrets/hub-secrets.ts';
-import { type SecretStore, secretKey } from '../secrets/secret-store.ts';
+import type { SecretStore } from '../secrets/secret-store.ts';
 import type { HostWording } from '../wording.ts';
 import { type Credentials, type ListedTools, NO_CREDENTIALS, type SourceConnector } from './connector.ts';
 import { draftUrl, sourceFromDraft } from './draft-source.ts';
 import { diffManifests, type ManifestDiff } from './manifest-diff.ts';
 import { proposeNamespace } from './namespace.ts';
-import { parseGrant, secretValuesOf } from './oauth-grant.ts';
 import { type ReviewItem, reviewItem } from './review.ts';
-import { rescrubStored, scrubListed } from './scrub-listed.ts';
+import { saveCredential } from './save-credential.ts';
+import { scrubListed } from './scrub-listed.ts';
 import { storedManifest, storedSource } from './stored.ts';
-import { heldSecrets, type Upstream } from './upstream.ts';
+import type { Upstream } from './upstream.ts';
 
 export interface SourcesDeps {
   store: HubStore;
@@ -76,13 +75,6 @@ export interface Inspection {
 
 /** What a refresh found: the diff against the last read, and what was left out or cut. */
 export type Refreshed = ManifestDiff & { notices: string[] };
-
-/**
- * The shortest secret a connection may hold. The scrubber replaces every secret in what leaves
- * the hub, which code that returns guesses could use as an oracle: a short secret could be found
- * that way, a real token (20 and more random characters) cannot.
- */
-export const MIN_STORED_SECRET_LENGTH = 8;
 
 /** The server of an OpenAPI source whose document is not read yet (never reached: listing reads the document only). */
 const UNREAD_SERVER = 'https://server-not-read-yet.invalid/';
@@ -275,62 +267,20 @@ export class Sources {
   }
 
   /**
-   * Stores a secret a person entered and the connection that points at it. An OAuth sign-in is
-   * the connection's only credential: signing in drops every other secret it held (a header key
-   * beside it would be a second Authorization), and a secret of another kind drops the sign-in;
-   * the dropped values are deleted from the secret store. Other deliveries sit side by side (a
-   * query key and a header key of one API). Only a person's own
-   * input reaches this: the CLI's `auth` (a masked prompt) and `import` (a harness's token, with
-   * the person's consent), and the dashboard's Add a source on Confirm (source-drafts.ts, the
-   * masked field of a dashboard session); no MCP-reachable path does.
+   * Stores a secret a person entered and the connection that points at it (save-credential.ts).
+   * Only a person's own input reaches this: the CLI's `auth` (a masked prompt) and `import` (a
+   * harness's token, with the person's consent), and the dashboard's Add a source on Confirm
+   * (source-drafts.ts, the masked field of a dashboard session); no MCP-reachable path does.
    */
-  async saveCredential(
+  saveCredential(
     namespace: string,
     connectionName: string,
     delivery: SecretRef['delivery'],
     value: string,
   ): Promise<Connection> {
-    storedSource(this.#store, namespace, this.#deps.wording);
-    const secrets = heldSecrets(this.#deps.secrets);
-    if (value.trim() === '') throw new HubError('invalid_input', 'the secret is empty; nothing was stored');
-    if (value.length < MIN_STORED_SECRET_LENGTH) {
-      // Whatever leaves the hub is scrubbed of every secret it holds, so code could find a short
-      // one by returning guesses and seeing which come back as [secret].
-      throw new HubError(
-        'invalid_input',
-        `the secret is shorter than ${MIN_STORED_SECRET_LENGTH} characters, short enough to be guessed; nothing was stored. Use the service's full token or key.`,
-      );
-    }
-    if (delivery.kind === 'oauth') longEnoughGrant(value, `${namespace}/${connectionName}`);
-    const name = deliveryName(delivery);
-    // `setAt` moves with every value entered, so every process serving this hub reads it again.
-    const ref: SecretRef = {
-      key: secretKey(namespace, connectionName, name),
-      delivery,
-      setAt: this.#deps.clock.now(),
-    };
-    const existing = this.#store.getConnection(namespace, connectionName);
-    const { others, dropped } = keptBeside(existing?.secrets ?? [], ref);
-    await secrets.set(ref.key, value);
-    this.#secrets.learn(secretValuesOf(value));
-    rescrubStored(this.#store, this.#secrets.scrubber, this.#deps.clock.now());
-    const connection: Connection = {
-      namespace,
-      name: connectionName,
-      isDefault: existing?.isDefault ?? this.#store.listConnections(namespace).every((c) => !c.isDefault),
-      secrets: [...others, ref],
-      createdAt: existing?.createdAt ?? this.#deps.clock.now(),
-    };
-    this.#store.putConnection(connection);
-    // Once the connection no longer points at them: a value that is gone is never delivered.
-    for (const gone of dropped) await secrets.delete(gone.key);
-    return connection;
+    return saveCredential(this.#deps, namespace, connectionName, delivery, value);
   }
 
-  /**
-   * A server's tool list, scrubbed of every secret the hub holds before anything stores or shows
-   * it. A failure is rethrown scrubbed (its message may quote a stderr tail).
-   */
   async #listTools(
     source: Source,
     credentials: Credentials,
@@ -401,48 +351,5 @@ export class Sources {
 
   #id(prefix: string): string {
     return randomId(this.#deps.random, prefix, 12);
-  }
-}
-
-/**
- * What a connection keeps beside `ref`, and what it drops: an `oauth` sign-in is exclusive (it
- * replaces every other secret, and any other secret replaces it); other deliveries coexist.
- */
-function keptBeside(
-  held: readonly SecretRef[],
-  ref: SecretRef,
-): { others: SecretRef[]; dropped: SecretRef[] } {
-  const signsIn = ref.delivery.kind === 'oauth';
-  const others: SecretRef[] = [];
-  const dropped: SecretRef[] = [];
-  for (const old of held) {
-    if (old.key === ref.key) continue;
-    const exclusive = signsIn || old.delivery.kind === 'oauth';
-    (exclusive ? dropped : others).push(old);
-  }
-  return { others, dropped };
-}
-
-/**
- * Refuses a grant any of whose secrets is too short to keep: each token is scrubbed on its own,
- * so a short one could be found by returning guesses, whatever the length of the JSON around it.
- */
-function longEnoughGrant(value: string, connection: string): void {
-  const grant = parseGrant(value, connection);
-  const secrets: [string, string | undefined][] = [
-    ['access token', grant.access_token],
-    ['refresh token', grant.refresh_token],
-    ['client secret', grant.client_secret],
-  ];
-  for (const [what, secret] of secrets) {
-    if (secret !== undefined && secret.length < MIN_STORED_SECRET_LENGTH) {
-      throw new HubError(
-        'invalid_input',
-        `the sign-in's ${what} is shorter than ${MIN_STORED_SECRET_LENGTH} characters, short enough to be guessed; nothing was stored. ` +
-          (what === 'client secret'
-            ? "Use the client's full secret."
-            : 'The service issues tokens too short for the hub to keep: give the connection an API key of the service instead, if it offers one.'),
-      );
-    }
   }
 }

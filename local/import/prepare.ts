@@ -8,8 +8,8 @@
  */
 import { deliveryName } from '../../engine/contracts/connections.ts';
 import { type Credentials, type DeliveredSecret, deliver } from '../../engine/sources/connector.ts';
+import { MIN_STORED_SECRET_LENGTH } from '../../engine/sources/save-credential.ts';
 import type { SourceDraft } from '../../engine/sources/sources.ts';
-import { MIN_STORED_SECRET_LENGTH } from '../../engine/sources/sources.ts';
 import type { Credential } from './classify.ts';
 import type { ImportItem } from './plan.ts';
 import { type ResolvedCredential, resolveCredentials } from './resolve.ts';
