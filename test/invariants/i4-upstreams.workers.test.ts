@@ -6,7 +6,7 @@
  * (server-side request forgery), whether a person types one, a push carries one, a source stored
  * before the guard holds one, or an upstream redirects to one.
  *
- * Each attack has its own person (a fresh GitHub id): a signed-in browser (session cookie and CSRF
+ * Each describe has its own person (a fresh GitHub id): a signed-in browser (session cookie and CSRF
  * token, test/workers/people.ts) on the dashboard's add-source form, an OAuth token with
  * `hub:configure` on the hub API's push, and an MCP token with the official SDK client on /mcp for
  * runs (test/workers/oauth-flow.ts). The upstream is a room of test/fixtures/upstream-standin.ts
@@ -15,34 +15,39 @@
  * review. A private address cannot be listened on from workerd, so a refusal is held by its
  * wording, by nothing stored, and by the room hearing nothing it should not.
  *
- * | Way in            | Attack                                                              | Held                       |
- * | ----------------- | ------------------------------------------------------------------- | -------------------------- |
- * | Dashboard add     | an MCP server, an OpenAPI document, and a public document whose API | refused in the hosted      |
- * |                   | server is private, at 21 private forms (loopback written 7 ways,    | words; nothing stored; the |
- * |                   | IPv4-mapped, RFC 1918, metadata, link-local, ULA, CGNAT, 0.0.0.0,   | room hears nothing         |
- * |                   | localhost, x.localhost, metadata.google.internal, a dotless name)   |                            |
- * | Hub API push      | the same forms as MCP sources, and an OpenAPI source on the room    | each skipped, saying why;  |
- * |                   | with a private allowed host                                         | nothing stored             |
- * | Stored source     | a reviewed source at each private form (written before the guard),  | refused at the request,    |
- * |                   | read by a run through /mcp                                          | not fetched                |
- * | Upstream redirect | the room's 302 to loopback, metadata, https://elsewhere.example,    | refused; the room hears no |
- * |                   | `//elsewhere.example`, and its own host over http (another origin)  | hop; no key in the answer  |
- * | Upstream headers  | the room's `set-cookie` and `x-upstream-secret` on an OpenAPI call  | only `content-type`        |
- * | Guest arguments   | absolute URL, `//host`, `@host`, `../` in a path parameter; extras  | encoded under the room     |
+ * | Way in            | Attack                                                   | Held                    |
+ * | ----------------- | -------------------------------------------------------- | ----------------------- |
+ * | Dashboard add     | an MCP server, an OpenAPI document, a public document    | refused in the hosted   |
+ * |                   | whose API server is private, at 21 private forms         | words; nothing stored;  |
+ * |                   | (loopback written 7 ways, IPv4-mapped, RFC 1918,         | the room hears nothing  |
+ * |                   | metadata, link-local, ULA, CGNAT, 0.0.0.0, localhost,    |                         |
+ * |                   | x.localhost, metadata.google.internal, a dotless name)   |                         |
+ * | Hub API push      | the same forms as MCP sources; an OpenAPI source on      | each skipped, saying    |
+ * |                   | the room with a private allowed host                     | why; nothing stored     |
+ * | Stored source     | a reviewed source at each private form (written before   | refused at the request, |
+ * |                   | the guard), read by a run through /mcp                   | not fetched             |
+ * | Upstream redirect | the room's 302 to loopback, metadata, elsewhere.example, | refused; the room hears |
+ * |                   | `//elsewhere.example`, its own host over http (another   | no hop; no key in the   |
+ * |                   | origin), for OpenAPI calls and two MCP servers behind it | answer; same-origin ok  |
+ * | Upstream headers  | the room's `set-cookie`, `x-upstream-secret` (OpenAPI)   | only `content-type`     |
+ * | Guest arguments   | absolute URL, `//host`, `@host`, `../` in a path param;  | encoded under the room  |
+ * |                   | `url`/`server`/`host` extras                             |                         |
  *
  * Not checked by the hub itself: a public name whose DNS answer is a private address (e.g.
- * 127.0.0.1.nip.io). engine/sources/private-address.ts judges the host as written and says so;
- * the other half of the defence is the runtime: a deployed Worker's fetch goes out through
- * Cloudflare's network, which does not reach a private or loopback address. That is the platform's
- * guarantee, not a gap of the product, so no test here pretends to hold it (one would send a
- * request to the internet). `ALLOW_PRIVATE_UPSTREAMS=1` (development only) turns the guard off.
- * Not on the hosted hub: a stdio source (no program runs there), a local listener on another port.
+ * 127.0.0.1.nip.io passes the guard). engine/sources/private-address.ts judges the host as written
+ * and says so; the other half of the defence is the runtime: a deployed Worker's fetch goes out
+ * through Cloudflare's network, which does not route to private or loopback addresses. That is the
+ * platform's guarantee rather than a gap of the product, so it is stated here, not tested (a test
+ * would send a request to the internet from miniflare, which does not hold it). The development
+ * setting ALLOW_PRIVATE_UPSTREAMS=1 turns the guard off. Not on the hosted hub: a stdio source (no
+ * program runs there), a second local listener on another port (an origin is a host name here).
  *
  * Also held by: test/workers/private-upstreams.test.ts (the guard at add and at read, and its
- * development setting), test/node/sources-private.test.ts (every private range, odd spellings),
- * test/workers/hub-push.test.ts (a private source skipped by a push), test/workers/dashboard-add-
- * source.test.ts (a private OpenAPI document), test/invariants/i4-upstreams.test.ts (redirect
- * statuses, headers on errors, the key in a header echoed), test/invariants/i4-no-way-out.test.ts.
+ * development setting), test/engine/private-address.test.ts and test/node/sources-private.test.ts
+ * (every private range, odd spellings), test/workers/hub-push.test.ts (a private source skipped by
+ * a push), test/workers/dashboard-add-source.test.ts (a private OpenAPI document),
+ * test/invariants/i4-upstreams.test.ts (redirect statuses, headers on errors, the key echoed in a
+ * header), test/invariants/i4-no-way-out.test.ts (guest code has no network of its own).
  */
 import { runInDurableObject } from 'cloudflare:test';
 import type { Client } from '@modelcontextprotocol/client';
@@ -117,7 +122,7 @@ async function execute(client: Client, code: string) {
 }
 
 describe('I4 on the hosted hub: adding a source at a private address', () => {
-  it('dashboard: refused at every private form, for an MCP server, a document and an API server', async () => {
+  it('dashboard: every private form refused, for an MCP server, a document, an API server', async () => {
     const { hub, post } = await person();
     const room = upstreamRoom('i4-add');
     for (const [host, reason] of PRIVATE) {
@@ -231,8 +236,18 @@ describe('I4 on the hosted hub: an OpenAPI source on the room, added through the
   let client: Client;
 
   beforeAll(async () => {
-    const { id, post } = await person();
+    const { id, hub, post } = await person();
     room = upstreamRoom('i4-api');
+    // Two MCP servers the person reviewed at the room's redirect (stored as a hub holds them).
+    const other = `http://upstream.invariants.example${new URL(room.base).pathname}/stolen`;
+    for (const [namespace, to] of [
+      ['hop', 'http://127.0.0.1/mcp'],
+      ['away', other],
+    ] as const) {
+      await reviewedSource(hub, namespace, `${room.base}/redirect?to=${encodeURIComponent(to)}`, [
+        { name: 'list_posts', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
+      ]);
+    }
     const review = await post('/sources/new', { kind: 'openapi', url: room.documentUrl });
     const html = await review.text();
     expect(review.status, alertOf(html)).toBe(200);
@@ -257,7 +272,7 @@ describe('I4 on the hosted hub: an OpenAPI source on the room, added through the
   /** The room's calls made after `before` of them. */
   const since = async (before: number) => (await room.calls()).slice(before);
 
-  it('a redirect to a private address or another origin is not followed, and the key stays home', async () => {
+  it('a redirect to a private address or another origin is not followed; the key stays home', async () => {
     const before = (await room.calls()).length;
     const name = new URL(room.base).pathname;
     const targets = [
@@ -276,6 +291,10 @@ describe('I4 on the hosted hub: an OpenAPI source on the room, added through the
          catch (e) { out.push({ refused: String(e && e.message) }); }
        }
        out.push(await room.redirect({ to: ${JSON.stringify(`${room.base}/landed`)} }));
+       for (const server of [hop, away]) {
+         try { out.push({ answered: await server.list_posts({}) }); }
+         catch (e) { out.push({ refused: String(e && e.message) }); }
+       }
        return out;`,
     );
     expect(run.status, text).toBe('completed');
@@ -284,16 +303,21 @@ describe('I4 on the hosted hub: an OpenAPI source on the room, added through the
       expect(out[index]?.refused, to).toContain(refused);
     // Control: a redirect within the room's own origin is followed.
     expect(out[targets.length]).toEqual({ ok: true });
+    // The MCP servers behind a redirect: the same refusals on the Streamable HTTP road.
+    expect(out[targets.length + 1]?.refused).toContain('refused a redirect to a private address (loopback)');
+    expect(out[targets.length + 2]?.refused).toContain('refused a redirect to another origin');
     // Each refused call reached the room once and went nowhere after it; no hop to `/stolen`.
     expect(await since(before)).toEqual([
       ...targets.map(() => 'redirect /redirect'),
       'redirect /redirect',
       'GET /landed',
+      'redirect /redirect',
+      'redirect /redirect',
     ]);
     expect(text).not.toContain(KEY);
   }, 60_000);
 
-  it('hands the model only allowlisted response headers, never the room’s cookie or secret header', async () => {
+  it('the model gets only allowlisted response headers, not the cookie or secret header', async () => {
     const before = (await room.calls()).length;
     const { envelope: run, text } = await execute(
       client,
