@@ -10,6 +10,8 @@ export interface UpstreamRoom {
   base: string;
   /** Its counting board over Streamable HTTP. */
   mcpUrl: string;
+  /** Its OpenAPI document (`thing` and `redirect`, an API key in `x-api-key`), its server the room. */
+  documentUrl: string;
   /** Every line the room counted, in order (`post <text>`, `started <text>`, `GET /path`, …). */
   calls(): Promise<string[]>;
   /** The `post <text>` lines alone. */
@@ -31,6 +33,7 @@ export function upstreamRoom(label: string): UpstreamRoom {
   return {
     base,
     mcpUrl: `${base}/mcp`,
+    documentUrl: `${base}/openapi.json`,
     calls,
     posts: async () => (await calls()).filter((line) => line.startsWith('post ')),
     change: (change) => post('/change', change),
