@@ -306,13 +306,15 @@ describe('I4 on the hosted hub: an OpenAPI source on the room, added through the
     // The MCP servers behind a redirect: the same refusals on the Streamable HTTP road.
     expect(out[targets.length + 1]?.refused).toContain('refused a redirect to a private address (loopback)');
     expect(out[targets.length + 2]?.refused).toContain('refused a redirect to another origin');
-    // Each refused call reached the room once and went nowhere after it; no hop to `/stolen`.
+    // Each refused request reached the room once and went nowhere after it; no hop to `/stolen`.
+    // An MCP server is asked twice: the hub lists its tools before the first call is decided
+    // (engine/sources/contract-recheck.ts), then makes the call; each is refused at the redirect.
+    // Two servers, two requests each.
     expect(await since(before)).toEqual([
       ...targets.map(() => 'redirect /redirect'),
       'redirect /redirect',
       'GET /landed',
-      'redirect /redirect',
-      'redirect /redirect',
+      ...Array.from({ length: 4 }, () => 'redirect /redirect'),
     ]);
     expect(text).not.toContain(KEY);
   }, 60_000);
