@@ -14,10 +14,9 @@ import { HubError, isHubError } from '../../engine/errors.ts';
 import { inertLine } from '../../engine/inert.ts';
 import type { OAuthGrant } from '../../engine/sources/oauth-grant.ts';
 import type { Inspection, Refreshed, SourceDraft, Sources } from '../../engine/sources/sources.ts';
-import { hubAction, type OnHub } from './hub-action.ts';
+import { hubAction } from './hub-action.ts';
 import type { Output } from './output.ts';
 import type { Interaction } from './review-prompt.ts';
-import type { SignInOptions } from './source-sign-in.ts';
 
 interface AddOptions {
   namespace?: string;
@@ -97,17 +96,13 @@ export function registerSources(hub: Command): void {
         if (document !== undefined) {
           if (Object.keys(parseEnv(options.env)).length > 0)
             throw new HubError('invalid_input', '--env is for a stdio server; an OpenAPI source takes none');
-          return addDocument(
-            out,
-            {
-              document,
-              server: options.server,
-              namespace: options.namespace,
-              ask,
-              signIn: { clientId: options.clientId, clientSecret: options.clientSecret },
-            },
-            openapi,
-          );
+          return openapi.addDocument(out, {
+            document,
+            server: options.server,
+            namespace: options.namespace,
+            ask,
+            signIn: { clientId: options.clientId, clientSecret: options.clientSecret },
+          });
         }
         const isUrl = parts.length === 1 && /^https?:\/\//i.test(first);
         const env = parseEnv(options.env);
@@ -184,7 +179,7 @@ export function registerSources(hub: Command): void {
             out.result({ added: false }, 'Cancelled; nothing was added.');
             return;
           }
-          const counts = countEffects(effects);
+          const counts = review.countEffects(effects);
           out.result(
             {
               added: true,
@@ -358,60 +353,6 @@ function describeSource(source: Source): string {
   return inertLine(source.kind === 'mcp-stdio' ? source.command.join(' ') : source.url);
 }
 
-/** `add` of an OpenAPI document: read it, review its operations, store the source, then ask for its keys once. */
-function addDocument(
-  out: Output,
-  given: {
-    document: string;
-    server?: string | undefined;
-    namespace?: string | undefined;
-    ask: Interaction;
-    signIn: SignInOptions;
-  },
-  openapi: typeof import('./openapi-add.ts'),
-): OnHub {
-  return async ({ sources }) => {
-    const review = await import('./review-prompt.ts');
-    out.note(`Reading the OpenAPI document ${inertLine(given.document)}…`);
-    const inspection = await sources.inspect(
-      { kind: 'openapi', document: given.document, server: given.server },
-      given.namespace,
-    );
-    const { source, manifest } = inspection;
-    if (source.kind !== 'openapi') throw new HubError('internal', 'an OpenAPI draft became another kind');
-    out.note(
-      `Found ${manifest.tools.length} operations; namespace "${source.namespace}"; calls go to ${inertLine(source.url)} only.`,
-    );
-    for (const notice of inspection.notices) out.note(`  The hub ${inertLine(notice)}`);
-    const effects = await review.decideReview(inspection.review, given.ask, out);
-    if (!effects) {
-      out.result({ added: false }, 'Cancelled; nothing was added.');
-      return;
-    }
-    sources.addSource(inspection, effects);
-    const keys = await openapi.askCredentials(out, sources, source.namespace, inspection.credentials, {
-      serverUrl: source.url,
-      options: given.signIn,
-    });
-    const counts = countEffects(effects);
-    out.result(
-      {
-        added: true,
-        namespace: source.namespace,
-        kind: source.kind,
-        server: source.url,
-        tools: manifest.tools.length,
-        policies: counts,
-        notices: inspection.notices,
-        credentials: keys,
-      },
-      `Added "${source.namespace}" with ${manifest.tools.length} tools ` +
-        `(${counts.allow} allow, ${counts.ask} ask, ${counts.deny} deny), each pinned to its contract` +
-        (keys.stored.length ? `; stored ${keys.stored.join(', ')} as its default connection.` : '.'),
-    );
-  };
-}
-
 /** One line per tool; addresses and notices are inert, since the tool names behind them are the source's. */
 function describeDiff(diff: { namespace: string } & Refreshed): string {
   const parts = [
@@ -421,10 +362,4 @@ function describeDiff(diff: { namespace: string } & Refreshed): string {
     ...diff.notices.map((n) => `  limit    the hub ${inertLine(n)}`),
   ];
   return parts.length === 0 ? `${diff.namespace}: no changes` : `${diff.namespace}:\n${parts.join('\n')}`;
-}
-
-function countEffects(effects: ReadonlyMap<string, string>): { allow: number; ask: number; deny: number } {
-  const counts = { allow: 0, ask: 0, deny: 0 };
-  for (const effect of effects.values()) counts[effect as keyof typeof counts]++;
-  return counts;
 }

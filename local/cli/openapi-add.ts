@@ -5,18 +5,21 @@
  * read at a masked prompt; otherwise from standard input, one value a line (a user and a password
  * take two); with nothing there, or with --no-input, the `hub auth` command to run is said instead.
  * An OAuth 2 authorization code flow is signed in to in the person's browser instead.
+ * `addDocument` is the whole add of a document: read it, review its operations, store, ask.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { describeDelivery, type SecretRef } from '../../engine/contracts/connections.ts';
-import { isHubError } from '../../engine/errors.ts';
+import { HubError, isHubError } from '../../engine/errors.ts';
 import { inertLine } from '../../engine/inert.ts';
 import { MAX_DOCUMENT_BYTES, openApiVersion, parseText } from '../../engine/openapi/document.ts';
 import { basicCredential, type CredentialAsk, type OAuthFlowAsk } from '../../engine/openapi/security.ts';
 import { guardedFetch } from '../../engine/sources/guarded-fetch.ts';
 import type { OAuthGrant } from '../../engine/sources/oauth-grant.ts';
 import type { Sources } from '../../engine/sources/sources.ts';
+import type { OnHub } from './hub-action.ts';
 import type { Output } from './output.ts';
+import type { Interaction } from './review-prompt.ts';
 import type { SignInOptions } from './source-sign-in.ts';
 
 /** How long the probe of a URL waits for an answer before taking it for an MCP server. */
@@ -197,4 +200,57 @@ export async function askCredentials(
   }
   for (const command of later) out.note(`  Enter the credential later with \`${command}\`.`);
   return { stored, later };
+}
+
+/** `add` of an OpenAPI document: read it, review its operations, store the source, then ask for its keys once. */
+export function addDocument(
+  out: Output,
+  given: {
+    document: string;
+    server?: string | undefined;
+    namespace?: string | undefined;
+    ask: Interaction;
+    signIn: SignInOptions;
+  },
+): OnHub {
+  return async ({ sources }) => {
+    const review = await import('./review-prompt.ts');
+    out.note(`Reading the OpenAPI document ${inertLine(given.document)}…`);
+    const inspection = await sources.inspect(
+      { kind: 'openapi', document: given.document, server: given.server },
+      given.namespace,
+    );
+    const { source, manifest } = inspection;
+    if (source.kind !== 'openapi') throw new HubError('internal', 'an OpenAPI draft became another kind');
+    out.note(
+      `Found ${manifest.tools.length} operations; namespace "${source.namespace}"; calls go to ${inertLine(source.url)} only.`,
+    );
+    for (const notice of inspection.notices) out.note(`  The hub ${inertLine(notice)}`);
+    const effects = await review.decideReview(inspection.review, given.ask, out);
+    if (!effects) {
+      out.result({ added: false }, 'Cancelled; nothing was added.');
+      return;
+    }
+    sources.addSource(inspection, effects);
+    const keys = await askCredentials(out, sources, source.namespace, inspection.credentials, {
+      serverUrl: source.url,
+      options: given.signIn,
+    });
+    const counts = review.countEffects(effects);
+    out.result(
+      {
+        added: true,
+        namespace: source.namespace,
+        kind: source.kind,
+        server: source.url,
+        tools: manifest.tools.length,
+        policies: counts,
+        notices: inspection.notices,
+        credentials: keys,
+      },
+      `Added "${source.namespace}" with ${manifest.tools.length} tools ` +
+        `(${counts.allow} allow, ${counts.ask} ask, ${counts.deny} deny), each pinned to its contract` +
+        (keys.stored.length ? `; stored ${keys.stored.join(', ')} as its default connection.` : '.'),
+    );
+  };
 }

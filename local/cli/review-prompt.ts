@@ -96,3 +96,14 @@ export async function decideReview(
   }
   return chosen;
 }
+
+/** How many tools a review left at each effect. */
+export function countEffects(effects: ReadonlyMap<string, string>): {
+  allow: number;
+  ask: number;
+  deny: number;
+} {
+  const counts = { allow: 0, ask: 0, deny: 0 };
+  for (const effect of effects.values()) counts[effect as keyof typeof counts]++;
+  return counts;
+}
