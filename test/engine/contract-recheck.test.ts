@@ -1,38 +1,11 @@
-/**
- * ContractRecheck (engine/sources/contract-recheck.ts): before a call is decided, a source whose
- * session has not listed its tools is listed once, however many calls wait at once; a session
- * that has listed, or a connector that never needs to (OpenAPI), lists nothing; a namespace the
- * hub does not hold is refused as not found (the call gate then decides on the store as it is).
- * The end-to-end attack is test/invariants/i3-authority.test.ts.
- */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Credentials, NO_CREDENTIALS, type SourceConnector } from '../../engine/sources/connector.ts';
 import { ContractRecheck } from '../../engine/sources/contract-recheck.ts';
-import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
 import { localWording } from '../../local/wording.ts';
 import { hubErrorOf } from '../hub-error.ts';
+import { boardStoreEach } from '../node/board-store.ts';
 
-let dir: string;
-let local: LocalStore;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'recheck-'));
-  local = openLocalStore(join(dir, 'hub.db'), 0);
-  local.store.addSource({
-    kind: 'mcp-http',
-    namespace: 'board',
-    url: 'https://board.example/mcp',
-    allowedHosts: ['board.example'],
-    addedAt: 0,
-    updatedAt: 0,
-  });
-});
-afterEach(() => {
-  local.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const hub = boardStoreEach('recheck');
 
 /** A connector whose session has listed or not, as the test says; nothing else is called. */
 function connector(listed: () => boolean, withNeedsListing = true): SourceConnector {
@@ -51,7 +24,7 @@ function connector(listed: () => boolean, withNeedsListing = true): SourceConnec
 
 function recheck(source: SourceConnector, refreshed: string[]): ContractRecheck {
   return new ContractRecheck({
-    store: local.store,
+    store: hub.store,
     connector: source,
     upstream: { credentials: async (): Promise<Credentials> => NO_CREDENTIALS },
     wording: localWording,

@@ -1,15 +1,4 @@
-/**
- * Refreshing an OAuth connection at the moment of a request (engine/sources/oauth-refresh.ts,
- * through Upstream): concurrent requests share one refresh; the new grant is written back and
- * the connection's setAt moves (the fact, never the value); every token and the client secret is
- * scrubbed on its own, the replaced ones too; a refresh goes only to the token endpoint recorded
- * at sign-in (a redirect elsewhere is refused, nothing sent there); a refresh that fails says a
- * person must sign in again, in the host's words, naming no token.
- */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { ManifestTool } from '../../engine/contracts/sources.ts';
 import { HubError } from '../../engine/errors.ts';
 import { HubSecrets } from '../../engine/secrets/hub-secrets.ts';
@@ -20,36 +9,21 @@ import type { OAuthGrant } from '../../engine/sources/oauth-grant.ts';
 import { SignInNeeded } from '../../engine/sources/oauth-refresh.ts';
 import { Upstream } from '../../engine/sources/upstream.ts';
 import { cryptoRandom } from '../../engine/system.ts';
-import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
 import { localWording } from '../../local/wording.ts';
+import { boardStoreEach } from './board-store.ts';
 
 const KEY = 'BOARD__DEFAULT__OAUTH';
 const NOW = 1_000_000;
 
-let dir: string;
-let local: LocalStore;
+const board = boardStoreEach('oauth-refresh');
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'capabilities-oauth-refresh-'));
-  local = openLocalStore(join(dir, 'hub.db'), 0);
-  local.store.addSource({
-    kind: 'mcp-http',
-    namespace: 'board',
-    url: 'https://board.example/mcp',
-    allowedHosts: ['board.example'],
-    addedAt: 0,
-    updatedAt: 0,
-  });
-  local.store.putConnection({
+  board.store.putConnection({
     namespace: 'board',
     name: 'default',
     isDefault: true,
     secrets: [{ key: KEY, delivery: { kind: 'oauth' }, setAt: 1 }],
     createdAt: 0,
   });
-});
-afterEach(() => {
-  local.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const grant: OAuthGrant = {
@@ -82,7 +56,7 @@ function hub(
     },
   };
   const clock = { now: () => NOW };
-  const hubSecrets = new HubSecrets({ store: local.store, secrets, clock });
+  const hubSecrets = new HubSecrets({ store: board.store, secrets, clock });
   const sent: { url: string; body: URLSearchParams }[] = [];
   const connector: SourceConnector = {
     privateAddresses: 'allow',
@@ -93,7 +67,7 @@ function hub(
     close: async () => {},
   };
   const upstream = new Upstream({
-    store: local.store,
+    store: board.store,
     connector,
     secrets,
     clock,
@@ -141,7 +115,7 @@ describe('an OAuth connection at the moment of a request', () => {
       token_endpoint: grant.token_endpoint,
       client_secret: grant.client_secret,
     });
-    const ref = local.store.getConnection('board', 'default')?.secrets[0];
+    const ref = board.store.getConnection('board', 'default')?.secrets[0];
     expect(ref).toEqual({ key: KEY, delivery: { kind: 'oauth' }, setAt: NOW });
 
     // A fresh token is used as it is: nothing more is sent.
@@ -205,9 +179,9 @@ describe('an OAuth connection at the moment of a request', () => {
     expect((await upstream.credentials('board')).headers).toEqual({
       Authorization: `Bearer ${grant.access_token}`,
     });
-    const source = local.store.getSource('board');
+    const source = board.store.getSource('board');
     if (source?.kind !== 'mcp-http') throw new Error('no board');
-    local.store.updateSource({
+    board.store.updateSource({
       ...source,
       url: 'https://elsewhere.example/mcp',
       allowedHosts: ['elsewhere.example'],
@@ -243,19 +217,19 @@ describe('an OAuth connection at the moment of a request', () => {
       Authorization: `Bearer ${signedIn.access_token}`,
     });
     expect(JSON.parse(values.get(KEY) ?? '{}')).toEqual(signedIn);
-    expect(local.store.getConnection('board', 'default')?.secrets[0]?.setAt).toBe(1);
+    expect(board.store.getConnection('board', 'default')?.secrets[0]?.setAt).toBe(1);
   });
 
   it('the source was removed while the token was refreshed: nothing is written, the connection is not recreated', async () => {
     const { upstream, values } = hub(() => {
-      local.store.removeConnection('board', 'default');
+      board.store.removeConnection('board', 'default');
       values.delete(KEY);
       return tokens(1);
     });
     const error = await upstream.credentials('board').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SignInNeeded);
     expect(values.has(KEY)).toBe(false);
-    expect(local.store.getConnection('board', 'default')).toBeUndefined();
+    expect(board.store.getConnection('board', 'default')).toBeUndefined();
   });
 
   it('a token the source refused is refreshed before it is sent again, without rewriting the stored grant', async () => {

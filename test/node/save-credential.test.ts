@@ -1,14 +1,4 @@
-/**
- * `Sources.saveCredential` (engine/sources/sources.ts), what a connection holds after a secret is
- * stored: an OAuth sign-in is the connection's only credential (signing in drops a header key,
- * a header key drops the sign-in, and the dropped value leaves the secret store), while other
- * deliveries sit side by side (a query key and a header key of one API); and no secret of a
- * grant, each token on its own, is shorter than the hub keeps.
- */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SecretRef } from '../../engine/contracts/connections.ts';
 import { HubSecrets } from '../../engine/secrets/hub-secrets.ts';
 import { type SecretStore, secretKey } from '../../engine/secrets/secret-store.ts';
@@ -17,28 +7,11 @@ import type { OAuthGrant } from '../../engine/sources/oauth-grant.ts';
 import { Sources } from '../../engine/sources/sources.ts';
 import { Upstream } from '../../engine/sources/upstream.ts';
 import { cryptoRandom } from '../../engine/system.ts';
-import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
 import { localWording } from '../../local/wording.ts';
 import { hubErrorOf } from '../hub-error.ts';
+import { boardStoreEach } from './board-store.ts';
 
-let dir: string;
-let local: LocalStore;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'capabilities-save-credential-'));
-  local = openLocalStore(join(dir, 'hub.db'), 0);
-  local.store.addSource({
-    kind: 'mcp-http',
-    namespace: 'board',
-    url: 'https://board.example/mcp',
-    allowedHosts: ['board.example'],
-    addedAt: 0,
-    updatedAt: 0,
-  });
-});
-afterEach(() => {
-  local.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const board = boardStoreEach('save-credential');
 
 const grant: OAuthGrant = {
   access_token: 'at-0123456789abcdef',
@@ -67,7 +40,7 @@ function hub() {
     },
   };
   const clock = { now: () => 1_000 };
-  const hubSecrets = new HubSecrets({ store: local.store, secrets, clock });
+  const hubSecrets = new HubSecrets({ store: board.store, secrets, clock });
   const connector: SourceConnector = {
     privateAddresses: 'allow',
     listTools: async () => ({ tools: [] }),
@@ -77,7 +50,7 @@ function hub() {
     close: async () => {},
   };
   const upstream = new Upstream({
-    store: local.store,
+    store: board.store,
     connector,
     secrets,
     clock,
@@ -86,7 +59,7 @@ function hub() {
     wording: localWording,
   });
   const sources = new Sources({
-    store: local.store,
+    store: board.store,
     connector,
     secrets,
     clock,
@@ -98,7 +71,7 @@ function hub() {
   return { sources, upstream, values };
 }
 
-const kinds = () => local.store.getConnection('board', 'default')?.secrets.map((ref) => ref.delivery.kind);
+const kinds = () => board.store.getConnection('board', 'default')?.secrets.map((ref) => ref.delivery.kind);
 
 describe('an OAuth sign-in is the only credential of its connection', () => {
   it('signing in drops a header key the connection held, and deletes its value', async () => {
@@ -138,7 +111,7 @@ describe('an OAuth sign-in is the only credential of its connection', () => {
     const { sources, values } = hub();
     await sources.saveCredential('board', 'work', HEADER, 'sk-work-0123456789');
     await sources.saveCredential('board', 'default', { kind: 'oauth' }, JSON.stringify(grant));
-    expect(local.store.getConnection('board', 'work')?.secrets.map((ref) => ref.delivery.kind)).toEqual([
+    expect(board.store.getConnection('board', 'work')?.secrets.map((ref) => ref.delivery.kind)).toEqual([
       'header',
     ]);
     expect(values.get(secretKey('board', 'work', 'Authorization'))).toBe('sk-work-0123456789');
@@ -163,7 +136,7 @@ describe('a grant is kept only when each of its secrets is long enough', () => {
       );
       expect(error.message).not.toContain(Object.values(short)[0]);
       expect(values.size).toBe(0);
-      expect(local.store.getConnection('board', 'default')).toBeUndefined();
+      expect(board.store.getConnection('board', 'default')).toBeUndefined();
     });
   }
 });
