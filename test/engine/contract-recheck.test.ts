@@ -1,3 +1,10 @@
+/**
+ * ContractRecheck (engine/sources/contract-recheck.ts): before a call is decided, a source whose
+ * session has not listed its tools is listed once, however many calls wait at once; a session
+ * that has listed, or a connector that never needs to (OpenAPI), lists nothing; a namespace the
+ * hub does not hold is refused as not found (the call gate then decides on the store as it is).
+ * The end-to-end attack is test/invariants/i3-authority.test.ts.
+ */
 import { describe, expect, it } from 'vitest';
 import { type Credentials, NO_CREDENTIALS, type SourceConnector } from '../../engine/sources/connector.ts';
 import { ContractRecheck } from '../../engine/sources/contract-recheck.ts';

@@ -1,3 +1,11 @@
+/**
+ * Refreshing an OAuth connection at the moment of a request (engine/sources/oauth-refresh.ts,
+ * through Upstream): concurrent requests share one refresh; the new grant is written back and
+ * the connection's setAt moves (the fact, never the value); every token and the client secret is
+ * scrubbed on its own, the replaced ones too; a refresh goes only to the token endpoint recorded
+ * at sign-in (a redirect elsewhere is refused, nothing sent there); a refresh that fails says a
+ * person must sign in again, in the host's words, naming no token.
+ */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ManifestTool } from '../../engine/contracts/sources.ts';
 import { HubError } from '../../engine/errors.ts';

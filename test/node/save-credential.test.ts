@@ -1,3 +1,10 @@
+/**
+ * `Sources.saveCredential` (engine/sources/save-credential.ts), what a connection holds after a secret is
+ * stored: an OAuth sign-in is the connection's only credential (signing in drops a header key,
+ * a header key drops the sign-in, and the dropped value leaves the secret store), while other
+ * deliveries sit side by side (a query key and a header key of one API); and no secret of a
+ * grant, each token on its own, is shorter than the hub keeps.
+ */
 import { describe, expect, it } from 'vitest';
 import type { SecretRef } from '../../engine/contracts/connections.ts';
 import { HubSecrets } from '../../engine/secrets/hub-secrets.ts';
