@@ -1,3 +1,15 @@
+/**
+ * Adding an MCP server from the dashboard (dashboard/source-add-routes.tsx over engine.drafts),
+ * against a real MCP server over Streamable HTTP on loopback that answers only with the right
+ * `Authorization: Bearer …` header, over the dashboard world of dashboard-add-world.ts. The whole
+ * add: the form, the review (grouped, proposed policies), the confirmation stored as shown with
+ * the credential as the `default` connection, the credential in no page. Refused or failed: a URL
+ * that is not http(s), a server that cannot be reached or that refuses without the credential, a
+ * form without the session's token, a run's session, a draft cancelled (its secret deleted) or
+ * expired, a namespace taken or invalid, a contract the review did not show. A server whose tools
+ * change between review and confirm gets what was shown stored. The OpenAPI half is
+ * dashboard-add-openapi.test.ts.
+ */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
