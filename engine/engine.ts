@@ -92,13 +92,7 @@ export function createEngine(deps: EngineDeps): Engine {
   });
   const upstream = new Upstream({ store, connector, secrets, clock, random, hubSecrets, wording });
   const sources = new Sources({ store, connector, secrets, clock, random, hubSecrets, upstream, wording });
-  const recheck = new ContractRecheck({
-    store,
-    connector,
-    upstream,
-    wording,
-    refresh: (namespace) => sources.refresh(namespace),
-  });
+  const recheck = new ContractRecheck({ store, wording, refresh: (namespace) => sources.refresh(namespace) });
   const profiles = new Profiles(store, clock, wording);
   const lookups = new Map<string, Lookup>();
   const lookupFor = (profile: string): Lookup => {
@@ -131,7 +125,7 @@ export function createEngine(deps: EngineDeps): Engine {
       random,
       upstream: (address, args, options) => upstream.callTool(address, args, options),
       ready: (namespace, connection) => upstream.ready(namespace, connection),
-      recheck: (namespace) => recheck.recheck(namespace),
+      recheck: (namespace, attempt) => recheck.recheck(namespace, attempt),
       lookup: answerLookup,
       view: (profile) => profiles.view(profile),
       scrubbing: hubSecrets,

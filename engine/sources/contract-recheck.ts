@@ -1,51 +1,57 @@
 /**
- * class ContractRecheck: before a call is decided, a source's stored tools are brought up to what
- * its server lists now whenever the session the call would use has not listed them since it
- * opened (a stdio server this process started, an HTTP session opened again, a server that said
- * its list changed). A contract that changed upstream is then in the store, and the call asks,
- * before an older `always` or review could let it through (I3: authority never widens). One
- * listing at a time per source; the listing is `Sources.refresh`, so the store records the diff
- * as a person's `hub refresh` would.
+ * class ContractRecheck: before a run's first call to an MCP source is decided, the source's tools
+ * are listed again (once per run attempt and source, however many calls wait at once), so a
+ * contract that changed upstream is in the store, and the call asks, before an older `always` or
+ * review could let it through (I3: authority never widens). A stdio server started afresh and a
+ * server redeployed behind the same URL both say nothing when their tools change; only listing
+ * finds out. The listing is `Sources.refresh`, so the store records the diff as a person's
+ * `hub refresh` would. An OpenAPI source's operations are pinned when reviewed and never re-read
+ * for a call: nothing is listed for one.
  */
 import type { HubStore } from '../ports.ts';
 import type { HostWording } from '../wording.ts';
-import type { SourceConnector } from './connector.ts';
 import { storedSource } from './stored.ts';
-import type { Upstream } from './upstream.ts';
 
 export interface ContractRecheckDeps {
   store: HubStore;
-  connector: SourceConnector;
-  /** The default connection's credentials: the session a listing opens is the one calls reuse. */
-  upstream: Pick<Upstream, 'credentials'>;
   wording: HostWording;
   /** Lists the source's tools and stores them (Sources.refresh). */
   refresh: (namespace: string) => Promise<unknown>;
 }
 
+/** How many (attempt, source) listings are remembered: far more than run at once on any host. */
+const REMEMBERED = 512;
+
 export class ContractRecheck {
   readonly #deps: ContractRecheckDeps;
-  readonly #inFlight = new Map<string, Promise<void>>();
+  /** Listings by attempt and source, oldest first; each settles once and is shared. */
+  readonly #listed = new Map<string, Promise<void>>();
 
   constructor(deps: ContractRecheckDeps) {
     this.#deps = deps;
   }
 
-  /** Lists `namespace`'s tools again if its session has not; concurrent callers share one listing. */
-  recheck(namespace: string): Promise<void> {
-    let pending = this.#inFlight.get(namespace);
-    if (!pending) {
-      pending = this.#recheck(namespace).finally(() => this.#inFlight.delete(namespace));
-      this.#inFlight.set(namespace, pending);
+  /**
+   * Lists `namespace`'s tools again unless `attempt` (a run's id and attempt number) already has;
+   * concurrent callers share one listing. Rejects when the source is unknown or the listing fails.
+   */
+  recheck(namespace: string, attempt: string): Promise<void> {
+    const key = `${attempt}\n${namespace}`;
+    let listing = this.#listed.get(key);
+    if (!listing) {
+      listing = this.#list(namespace);
+      this.#listed.set(key, listing);
+      for (const old of this.#listed.keys()) {
+        if (this.#listed.size <= REMEMBERED) break;
+        this.#listed.delete(old);
+      }
     }
-    return pending;
+    return listing;
   }
 
-  async #recheck(namespace: string): Promise<void> {
-    const { store, connector, upstream, wording, refresh } = this.#deps;
-    const source = storedSource(store, namespace, wording);
-    if (!connector.needsListing) return;
-    const credentials = await upstream.credentials(namespace);
-    if (await connector.needsListing(source, credentials)) await refresh(namespace);
+  async #list(namespace: string): Promise<void> {
+    const { store, wording, refresh } = this.#deps;
+    if (storedSource(store, namespace, wording).kind === 'openapi') return;
+    await refresh(namespace);
   }
 }

@@ -1,82 +1,62 @@
 /**
- * ContractRecheck (engine/sources/contract-recheck.ts): before a call is decided, a source whose
- * session has not listed its tools is listed once, however many calls wait at once; a session
- * that has listed, or a connector that never needs to (OpenAPI), lists nothing; a namespace the
- * hub does not hold is refused as not found (the call gate then decides on the store as it is).
- * The end-to-end attack is test/invariants/i3-authority.test.ts.
+ * ContractRecheck (engine/sources/contract-recheck.ts): before a run attempt's first call to an
+ * MCP source is decided, the source is listed once, however many of the attempt's calls wait at
+ * once; the attempt's later calls, and an OpenAPI source's, list nothing; another attempt lists
+ * again; a namespace the hub does not hold is refused as not found (the call gate then decides on
+ * the store as it is). The end-to-end attack is test/invariants/i3-authority.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { type Credentials, NO_CREDENTIALS, type SourceConnector } from '../../engine/sources/connector.ts';
 import { ContractRecheck } from '../../engine/sources/contract-recheck.ts';
 import { localWording } from '../../local/wording.ts';
 import { hubErrorOf } from '../hub-error.ts';
 import { boardStoreEach } from '../node/board-store.ts';
 
-const hub = boardStoreEach('recheck');
+const board = boardStoreEach('recheck');
 
-/** A connector whose session has listed or not, as the test says; nothing else is called. */
-function connector(listed: () => boolean, withNeedsListing = true): SourceConnector {
-  const unused = () => {
-    throw new Error('the recheck only asks whether a listing is needed');
-  };
-  return {
-    listTools: unused,
-    callTool: unused,
-    onToolsChanged: () => undefined,
-    health: () => undefined,
-    close: async () => undefined,
-    ...(withNeedsListing ? { needsListing: async () => !listed() } : {}),
-  };
-}
-
-function recheck(source: SourceConnector, refreshed: string[]): ContractRecheck {
+/** A recheck whose listings are recorded in `listed`, each taking a moment so calls overlap. */
+function recheck(listed: string[]): ContractRecheck {
   return new ContractRecheck({
-    store: hub.store,
-    connector: source,
-    upstream: { credentials: async (): Promise<Credentials> => NO_CREDENTIALS },
+    store: board.store,
     wording: localWording,
     refresh: async (namespace) => {
       await new Promise((resolve) => setTimeout(resolve, 10));
-      refreshed.push(namespace);
+      listed.push(namespace);
     },
   });
 }
 
 describe('ContractRecheck', () => {
-  it('lists a source whose session has not, once for every call waiting at once', async () => {
-    const refreshed: string[] = [];
-    const rechecks = recheck(
-      connector(() => refreshed.length > 0),
-      refreshed,
-    );
-    await Promise.all(Array.from({ length: 5 }, () => rechecks.recheck('board')));
-    expect(refreshed).toEqual(['board']);
-    await rechecks.recheck('board');
-    expect(refreshed).toEqual(['board']);
+  it('lists a source once per attempt, however many of its calls wait at once', async () => {
+    const listed: string[] = [];
+    const rechecks = recheck(listed);
+    await Promise.all(Array.from({ length: 5 }, () => rechecks.recheck('board', 'run_a:1')));
+    expect(listed).toEqual(['board']);
+    await rechecks.recheck('board', 'run_a:1');
+    expect(listed).toEqual(['board']);
+    await rechecks.recheck('board', 'run_a:2');
+    await rechecks.recheck('board', 'run_b:1');
+    expect(listed).toEqual(['board', 'board', 'board']);
   });
 
-  it('lists nothing for a session that has listed, or a connector that never needs to', async () => {
-    const refreshed: string[] = [];
-    await recheck(
-      connector(() => true),
-      refreshed,
-    ).recheck('board');
-    await recheck(
-      connector(() => false, false),
-      refreshed,
-    ).recheck('board');
-    expect(refreshed).toEqual([]);
+  it('lists nothing for an OpenAPI source: its operations are pinned when reviewed', async () => {
+    const listed: string[] = [];
+    board.store.addSource({
+      kind: 'openapi',
+      namespace: 'api',
+      document: 'https://api.example/openapi.json',
+      url: 'https://api.example/',
+      allowedHosts: ['api.example'],
+      addedAt: 0,
+      updatedAt: 0,
+    });
+    await recheck(listed).recheck('api', 'run_a:1');
+    expect(listed).toEqual([]);
   });
 
   it('refuses a namespace the hub does not hold', async () => {
-    const refreshed: string[] = [];
-    const error = await hubErrorOf(() =>
-      recheck(
-        connector(() => false),
-        refreshed,
-      ).recheck('nowhere'),
-    );
+    const listed: string[] = [];
+    const error = await hubErrorOf(() => recheck(listed).recheck('nowhere', 'run_a:1'));
     expect(error.code).toBe('not_found');
-    expect(refreshed).toEqual([]);
+    expect(listed).toEqual([]);
   });
 });
