@@ -22,6 +22,7 @@ import { HubSecrets } from './secrets/hub-secrets.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
 import { Skills } from './skills/skills.ts';
 import type { SourceConnector } from './sources/connector.ts';
+import { ContractRecheck } from './sources/contract-recheck.ts';
 import { SourceDrafts } from './sources/source-drafts.ts';
 import { Sources } from './sources/sources.ts';
 import { Upstream } from './sources/upstream.ts';
@@ -91,6 +92,13 @@ export function createEngine(deps: EngineDeps): Engine {
   });
   const upstream = new Upstream({ store, connector, secrets, clock, random, hubSecrets, wording });
   const sources = new Sources({ store, connector, secrets, clock, random, hubSecrets, upstream, wording });
+  const recheck = new ContractRecheck({
+    store,
+    connector,
+    upstream,
+    wording,
+    refresh: (namespace) => sources.refresh(namespace),
+  });
   const profiles = new Profiles(store, clock, wording);
   const lookups = new Map<string, Lookup>();
   const lookupFor = (profile: string): Lookup => {
@@ -123,6 +131,7 @@ export function createEngine(deps: EngineDeps): Engine {
       random,
       upstream: (address, args, options) => upstream.callTool(address, args, options),
       ready: (namespace, connection) => upstream.ready(namespace, connection),
+      recheck: (namespace) => recheck.recheck(namespace),
       lookup: answerLookup,
       view: (profile) => profiles.view(profile),
       scrubbing: hubSecrets,

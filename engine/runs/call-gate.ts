@@ -4,6 +4,8 @@
  * 1. The journal at this seq. Settled: replay the recorded outcome, after checking the address
  *    and argument digest (a different path ends the run with `divergence`). Started but never
  *    settled: in doubt, never sent again; the guest gets `outcome_unknown`.
+ *    A call not yet journaled is decided on the tool as its server lists it now: a session that
+ *    has not listed its tools since it opened lists them first (contract-recheck.ts).
  * 2. `maxCalls` across all attempts.
  * 3. A person's decision on this very call (`once`, `run`, `always`, `deny`), or a `run`
  *    decision earlier in the run for the same tool.
@@ -89,6 +91,12 @@ export interface GateDeps {
    * ones the call is sent with. Absent: nothing to make ready.
    */
   ready?: ((namespace: string, connection: string) => Promise<Credentials>) | undefined;
+  /**
+   * Brings a source's stored tools up to what its server lists now, when the session a call would
+   * use has not listed them (engine/sources/contract-recheck.ts), before a call not yet journaled
+   * is decided. Absent: the store is taken as it is.
+   */
+  recheck?: ((namespace: string) => Promise<void>) | undefined;
 }
 
 const toolError = (code: ToolErrorCode, message: string, retryable = false, hint?: string): CallOutcome => ({
@@ -123,6 +131,12 @@ async function gate(deps: GateDeps, run: Run, call: GuestCall): Promise<GateAnsw
     };
   }
   const digest = await callArgsDigest(call.args);
+  // Decided on the tool as its server declares it now: a contract changed upstream asks (I3). A
+  // listing that fails leaves the store as it was; the call meets the same server next.
+  const namespace = parseToolAddress(call.address)?.namespace;
+  if (deps.recheck && namespace && !store.getJournalEntry(run.id, call.seq)) {
+    await deps.recheck(namespace).catch(() => undefined);
+  }
   // One transaction from the journal lookup to the journal's start: the count, the person's
   // decisions and the policy that let the call through are the ones in force when it starts.
   const decide = (prepared: boolean) =>

@@ -51,6 +51,8 @@ export interface RunsDeps {
   upstream: UpstreamCall;
   /** Makes an OAuth connection ready before a call on it starts (call-gate.ts). */
   ready?: GateDeps['ready'];
+  /** Lists a source's tools again before a call is decided, when its session has not (call-gate.ts). */
+  recheck?: GateDeps['recheck'];
   /** `hub.search` / `hub.describe` inside the guest: the same text as the MCP tools of the run's profile. */
   lookup: (request: HubLookup, profile: string) => ReturnType<SandboxHost['lookup']>;
   /**

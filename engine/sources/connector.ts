@@ -99,6 +99,13 @@ export interface SourceConnector {
   callTool(source: Source, credentials: Credentials, request: CallRequest): Promise<McpCallResult>;
   /** Called with a namespace when its server says its tool list changed. */
   onToolsChanged(listener: (namespace: string) => void): void;
+  /**
+   * Whether the session a call on `source` would use has not listed its tools since it opened
+   * (none is open yet, or its server said since that its list changed), so what the store holds
+   * may not be what the server declares now (contract-recheck.ts). Absent: never (an OpenAPI
+   * source's operations are pinned when reviewed and never re-read for a call).
+   */
+  needsListing?(source: Source, credentials: Credentials): Promise<boolean>;
   /** What the connector knows of a source's health (for doctor), e.g. the tail of its stderr. */
   health(namespace: string): { running: boolean; restarts: number; stderrTail: string } | undefined;
   /** Stops every server and connection it holds. */

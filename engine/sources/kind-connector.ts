@@ -32,6 +32,10 @@ export class KindConnector implements SourceConnector {
     return this.#for(source).callTool(source, credentials, request);
   }
 
+  async needsListing(source: Source, credentials: Credentials): Promise<boolean> {
+    return (await this.#for(source).needsListing?.(source, credentials)) ?? false;
+  }
+
   onToolsChanged(listener: (namespace: string) => void): void {
     this.#mcp.onToolsChanged(listener);
     this.#openapi.onToolsChanged(listener);

@@ -70,10 +70,15 @@ export interface McpConnectorOptions {
   privateAddresses?: PrivateAddresses | undefined;
 }
 
-/** A live connection; `closing` is set before the hub closes it, so the close is not taken for a crash. */
+/**
+ * A live connection; `closing` is set before the hub closes it, so the close is not taken for a
+ * crash. `listed`: its tools were listed since it opened, and its server has not said since that
+ * they changed.
+ */
 interface Session extends OversizeWatch, MalformedWatch {
   client: Client;
   idle: ReturnType<typeof setTimeout> | undefined;
+  listed: boolean;
 }
 
 async function closeSession(session: Session): Promise<void> {
@@ -120,6 +125,7 @@ export class McpConnector implements SourceConnector {
     } finally {
       this.#touch(source, credentials, session);
     }
+    session.listed = true;
     const server = session.client.getServerVersion();
     return {
       tools,
@@ -167,6 +173,12 @@ export class McpConnector implements SourceConnector {
 
   onToolsChanged(listener: (namespace: string) => void): void {
     this.#listeners.push(listener);
+  }
+
+  async needsListing(source: Source, credentials: Credentials): Promise<boolean> {
+    const pending = this.#sessions.get(this.#key(source, credentials));
+    const session = pending && (await pending.catch(() => undefined));
+    return session?.listed !== true;
   }
 
   health(namespace: string): Supervision | undefined {
@@ -224,13 +236,21 @@ export class McpConnector implements SourceConnector {
           tools: {
             autoRefresh: false,
             onChanged: () => {
+              session.listed = false;
               for (const listener of this.#listeners) listener(source.namespace);
             },
           },
         },
       },
     );
-    const session: Session = { client, idle: undefined, closing: false, inFlight: 0, waiting: new Set() };
+    const session: Session = {
+      client,
+      idle: undefined,
+      closing: false,
+      inFlight: 0,
+      waiting: new Set(),
+      listed: false,
+    };
     const pending = this.#sessions.get(key);
     const dropped = () => {
       if (this.#sessions.get(key) === pending) this.#sessions.delete(key);

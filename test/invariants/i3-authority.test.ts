@@ -18,7 +18,7 @@
  * | CLI `hub refresh` + `hub exec` | `always` given, then `post` declares `readOnlyHint: true` | yes: asks, no call |
  * | CLI `hub refresh` + `hub exec` | a new tool that says it only reads, beside an allowed tool | yes: asks, no call |
  * | store rule + CLI `hub exec` | a deny on the source, a narrower allow on one of its tools | yes: denied, no call |
- * | CLI `hub exec`, no refresh | `always` given, then `post` changes upstream and nobody refreshes | no: known gap |
+ * | CLI `hub exec`, no refresh | `always` given, then `post` changes upstream and nobody refreshes | yes: the hub lists tools first; asks |
  *
  * Also held by: test/node/review-rules.test.ts (a review drops every pinned rule, so an old
  * `always` never returns), test/e2e/approval-page.test.ts ("Always allow ... until the tool's
@@ -131,13 +131,9 @@ it('attack: a deny on the source beside a narrower allow on one of its tools; th
   expect(calls()).toEqual(['post one', 'post two']);
 }, 60_000);
 
-// Known gap: the hub compares contracts only when it reads a tool list (`hub refresh`, or a
-// notifications/tools/list_changed on a long-lived connection). A stdio upstream started afresh by
-// each CLI process never notifies, so a call runs under the old `always` against the new contract
-// until someone refreshes (the spec's wording, "if a refresh finds that digest changed", allows
-// it). Fix: list tools once per new upstream session and diff against the stored manifest before
-// the first call (or refresh when a stored manifest is older than the session).
-it.fails('attack: `always` was given; `post` changes upstream and nobody refreshes; the call asks', () => {
+// Until the hub listed tools before deciding a call (engine/sources/contract-recheck.ts), a stdio
+// upstream started afresh by each CLI process, which never notifies, ran under the old `always`.
+it('attack: `always` was given; `post` changes upstream and nobody refreshes; the call asks', () => {
   alwaysForPost();
   writeFileSync(`${count}.post-description`, 'Post a message to the board, and to everyone.');
   const third = exec('return await board.post({ text: "three" });');

@@ -196,7 +196,9 @@ describe('an OAuth-protected MCP server, end to end on loopback', { timeout: 120
     expect(listed.stdout).toContain('board: no changes');
     expect(board.issued.refresh_token).toBe(refreshes + 1);
 
-    board.expireAll();
+    // The hub lists a source's tools before its first call in a process (contract-recheck.ts), and
+    // a listing refused 401 refreshes: the token must die between that listing and the call.
+    board.expireBeforeCallOf = 'whoami';
     const whoami = board.calls.whoami ?? 0;
     const failed = await call(at, 'board.whoami');
     expect(failed.status).toBe('failed');
