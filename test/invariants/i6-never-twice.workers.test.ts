@@ -19,6 +19,11 @@
  * | Dashboard decide, replayed | the same decide form posted again after the run ended | refused; one post |
  * | Dashboard decide ×2 at once | two approvals racing on the decide route | one decision; one post |
  *
+ * In the mid-call attack the room finishes the held post once released (it does not know the hub
+ * died), and the resumed run ends failed `outcome_unknown`: the journal holds the call as started,
+ * not settled, so it is never sent again. workerd logs each abort as an uncaught exception; that
+ * is the abort itself, not a failure.
+ *
  * Not reachable on the hosted hub without product hooks: an abort after the upstream answered but
  * before the outcome is written (the local kills file reaches it by watching the board's file from
  * another process; inside workerd the answer and the journal write happen in one turn of the
@@ -93,6 +98,15 @@ async function person(label: string) {
   return { hub, room, client, execute, decide, asked, runOf, abort: () => abort(hub) };
 }
 
+/** Resolves once `seen` holds (the room is read in Node; a short pause between reads). */
+async function until(seen: () => Promise<boolean>): Promise<void> {
+  for (let tries = 0; tries < 200; tries += 1) {
+    if (await seen()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('the room never saw the call start');
+}
+
 /** Aborts `hub`'s HubObject: its instance and memory are gone, its storage stays. */
 async function abort(hub: string): Promise<void> {
   await runInDurableObject(hubOf(hub), (_object: HubObject, state) => {
@@ -113,6 +127,32 @@ describe('I6 on the hosted hub: resume never repeats a call', () => {
       expect(await p.room.posts()).toEqual(['post held']);
       expect((await p.execute({ resume: runId })).status).toBe('completed');
       expect(await p.room.posts()).toEqual(['post held']);
+    } finally {
+      await p.client.close();
+    }
+  }, 60_000);
+
+  it('the hub object aborted mid-call, the room released, the run resumed: at most one post', async () => {
+    const p = await person('mid-call');
+    try {
+      const code = 'const answer = await board.slow_post({ text: "mid" }); return answer;';
+      const { runId, pendingId } = await p.asked(code);
+      expect((await p.decide(runId, pendingId)).status).toBe(303);
+      const first = p.execute({ resume: runId }).catch((error: unknown) => ({ status: String(error) }));
+      await until(async () => (await p.room.calls()).includes('started mid'));
+      await p.abort();
+      await p.room.release();
+      await first;
+      let after = await p.execute({ resume: runId });
+      for (let tries = 0; tries < 50 && !['completed', 'failed'].includes(after.status ?? ''); tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        after = await p.execute({ resume: runId });
+      }
+      if (after.status === 'failed') expect(after.error?.code).toBe('outcome_unknown');
+      else expect(after.status).toBe('completed');
+      expect((await p.execute({ resume: runId })).status).toBe(after.status);
+      expect((await p.room.posts()).length).toBeLessThanOrEqual(1);
+      expect((await p.room.calls()).filter((line) => line.startsWith('started'))).toEqual(['started mid']);
     } finally {
       await p.client.close();
     }
