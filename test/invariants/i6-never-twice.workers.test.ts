@@ -20,8 +20,8 @@
  * | Dashboard decide ×2 at once | two approvals racing on the decide route | one decision; one post |
  *
  * In the mid-call attack the room finishes the held post once released (it does not know the hub
- * died), and the resumed run ends failed `outcome_unknown`: the journal holds the call as started,
- * not settled, so it is never sent again. workerd logs each abort as an uncaught exception; that
+ * died), and the resumed run ends failed `outcome_unknown` ("the hub stopped while board.slow_post
+ * was in flight; … it is never sent twice"), so it is not sent again. workerd logs each abort as an uncaught exception; that
  * is the abort itself, not a failure.
  *
  * Not reachable on the hosted hub without product hooks: an abort after the upstream answered but
