@@ -15,6 +15,10 @@
  * | i6-never-twice                    | resume ignores the journal and admits every call again           | a run of two writes approved in turn     |
  * | i7-budgets                        | a run may make twice its `maxCalls`                              | calls past the cap fail                  |
  * | i5-tenants.workers                | /mcp serves the hub a `?hub=` names, not the token's             | B’s token naming A’s hub …               |
+ * | i3-authority.workers              | the hub no longer lists a source before a run's first call       | … between two runs of one open MCP session |
+ * | i4-upstreams.workers              | a redirect to the same host on another scheme or port is followed | a redirect to … another origin is not followed |
+ * | i6-never-twice.workers            | resume ignores the journal and admits every call again           | the hub object aborted mid-call …        |
+ * | i7-budgets.workers                | a run may make twice its `maxCalls`                              | calls past the cap fail                  |
  * | i8-configuration                  | the guest's `hub` gains an `approve`                             | no global and no `hub` member configures |
  * | hostile-sources                   | `constructor` is a namespace like any other                      | a namespace colliding with the language… |
  * | hostile-answers                   | the scrubber forgets the `\uXXXX` form of a secret               | echoed as JSON \u escapes                |
@@ -112,6 +116,42 @@ const BREACHES: Breach[] = [
       path: 'worker/index.ts',
       from: 'const hub = hubNamed(env, props.hub);',
       to: "const hub = hubNamed(env, new URL(request.url).searchParams.get('hub') ?? props.hub);",
+    },
+  },
+  {
+    file: 'i3-authority.workers.test.ts',
+    attack: 'the upstream changes between two runs of one open MCP session',
+    plant: {
+      path: 'engine/engine.ts',
+      from: '      recheck: (namespace, attempt) => recheck.recheck(namespace, attempt),\n',
+      to: '',
+    },
+  },
+  {
+    file: 'i4-upstreams.workers.test.ts',
+    attack: 'a redirect to a private address or another origin is not followed',
+    plant: {
+      path: 'engine/sources/guarded-fetch.ts',
+      from: 'if (next.origin !== origin) {',
+      to: 'if (next.origin !== origin && next.hostname !== url.hostname) {',
+    },
+  },
+  {
+    file: 'i6-never-twice.workers.test.ts',
+    attack: 'the hub object aborted mid-call',
+    plant: {
+      path: 'engine/runs/call-gate.ts',
+      from: 'return entry ? replay(store, call, digest, entry) : admit(deps, run, call, digest, prepared);',
+      to: 'return admit(deps, run, call, digest, prepared);',
+    },
+  },
+  {
+    file: 'i7-budgets.workers.test.ts',
+    attack: 'calls past the cap fail',
+    plant: {
+      path: 'engine/runs/call-gate.ts',
+      from: 'if (store.countJournal(run.id) >= deps.limits.maxCalls) {',
+      to: 'if (store.countJournal(run.id) >= deps.limits.maxCalls * 2) {',
     },
   },
   {
