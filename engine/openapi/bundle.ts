@@ -8,6 +8,7 @@
  */
 import type { JsonValue } from '../contracts/names.ts';
 import { HubError } from '../errors.ts';
+import { setOwn } from '../own-property.ts';
 import {
   isObject,
   type JsonObject,
@@ -85,8 +86,10 @@ export async function bundleReferences(
     if (!isObject(node)) return node;
     const out: JsonObject = {};
     for (const [key, value] of Object.entries(node)) {
-      if (key === '$ref' && typeof value === 'string') out[key] = await local(value, here, prefix, depth);
-      else out[key] = await rewrite(value, here, prefix, depth);
+      // A document's own keys, `__proto__` among them, stay its own (own-property.ts).
+      if (key === '$ref' && typeof value === 'string')
+        setOwn(out, key, await local(value, here, prefix, depth));
+      else setOwn(out, key, await rewrite(value, here, prefix, depth));
     }
     return out;
   };

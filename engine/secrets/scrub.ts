@@ -15,6 +15,7 @@
  * Pure: no I/O, no clock. A reviewer can read this file in one sitting.
  */
 import { hex } from '../hex.ts';
+import { setOwn } from '../own-property.ts';
 
 export const SCRUBBED = '[secret]';
 
@@ -152,25 +153,14 @@ function scrubValue(input: unknown, text: (s: string) => string): unknown {
       const record: Record<string, unknown> = {};
       for (const [name, item] of Object.entries(from)) {
         const clean = text(name);
-        own(record, clean, undefined); // keeps the key order; the value is filled in when its turn comes
+        setOwn(record, clean, undefined); // keeps the key order; the value is filled in when its turn comes
         work.push({ from: item, into: record, key: clean });
       }
       copy = record;
     } else copy = from;
-    own(into as Record<string | number, unknown>, key, copy);
+    setOwn(into as Record<string | number, unknown>, key, copy);
   }
   return root.value;
-}
-
-/**
- * Sets `key` as an own property. Plain assignment of a key named `__proto__` (JSON.parse keeps it
- * as data) would set the copy's prototype instead: the key would be lost and the copy would
- * inherit what the value holds.
- */
-function own(into: Record<string | number, unknown>, key: string | number, value: unknown): void {
-  if (key === '__proto__')
-    Object.defineProperty(into, key, { value, enumerable: true, writable: true, configurable: true });
-  else into[key] = value;
 }
 
 function escapeRegExp(text: string): string {
