@@ -111,6 +111,8 @@ export interface EndingRecord {
   run: Run;
   /** The attempt's console lines, already scrubbed. */
   logs: string[];
+  /** Notices the attempt adds to the run's (each once), e.g. that its logs were cut. */
+  notices?: readonly string[];
   now: number;
   scrubber: Scrubber;
 }
@@ -125,12 +127,14 @@ export function recordEnding(ending: Exclude<RunEnding, { kind: 'busy' }>, at: E
   const { store, run, logs, now, scrubber } = at;
   const expected = { status: 'running' as const, attempts: run.attempts };
   const all = [...run.logs, ...logs];
+  const added = (at.notices ?? []).filter((notice) => !run.notices.includes(notice));
+  const notices = added.length > 0 ? { notices: [...run.notices, ...added] } : {};
   const update: RunUpdate =
     ending.kind === 'completed'
-      ? { status: 'completed', result: scrubber.value(ending.result), logs: all, updatedAt: now }
+      ? { status: 'completed', result: scrubber.value(ending.result), logs: all, ...notices, updatedAt: now }
       : ending.kind === 'awaiting_input'
-        ? { status: 'awaiting_input', logs: all, updatedAt: now }
-        : { status: 'failed', error: scrubber.value(ending.error), logs: all, updatedAt: now };
+        ? { status: 'awaiting_input', logs: all, ...notices, updatedAt: now }
+        : { status: 'failed', error: scrubber.value(ending.error), logs: all, ...notices, updatedAt: now };
   try {
     store.updateRun(run.id, update, expected);
   } catch (error) {

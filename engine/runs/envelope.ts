@@ -8,6 +8,14 @@ import type { ExecuteEnvelope } from '../contracts/envelope.ts';
 import type { JournalEntry, PendingInput, Run } from '../contracts/runs.ts';
 import type { HostWording } from '../wording.ts';
 
+/** How the notice saying an attempt's logs were cut begins; it marks the envelope's logs cut. */
+const LOGS_CUT = 'logs cut:';
+
+/** The run's notice when an attempt logged more than its `logBytes` and the rest was dropped. */
+export function logsCutNotice(logBytes: number): string {
+  return `${LOGS_CUT} an attempt logged more than its ${logBytes} bytes, and the rest of its lines were dropped`;
+}
+
 const encoder = new TextEncoder();
 const bytes = (text: string) => encoder.encode(text).length;
 
@@ -82,6 +90,7 @@ export function buildEnvelope({
     }
     envelope.logs = kept;
   }
+  if (run.notices.some((notice) => notice.startsWith(LOGS_CUT))) truncated.logs = true;
   if (truncated.result || truncated.logs) envelope.truncated = truncated;
   const waiting = envelope.status === 'awaiting_approval' || envelope.status === 'awaiting_connection';
   const open = waiting ? pending : [];

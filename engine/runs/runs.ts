@@ -36,7 +36,7 @@ import type { HostWording } from '../wording.ts';
 import { AttemptEnding, busyRun, recordEnding } from './attempt-ending.ts';
 import { ATTEMPT_LEASE_MS, claimSlot, type SlotDeps, slotFreed } from './attempt-slots.ts';
 import { type GateDeps, gateCall, type UpstreamCall } from './call-gate.ts';
-import { buildEnvelope } from './envelope.ts';
+import { buildEnvelope, logsCutNotice } from './envelope.ts';
 import { expireRun, type SweepReport, sweepRuns } from './housekeeping.ts';
 import { limitsWithin, type RunLimits } from './limits.ts';
 import { openInputs } from './open-inputs.ts';
@@ -321,9 +321,10 @@ export class Runs {
     if (ended.kind === 'busy') throw busyRun(run.id);
     const scrubber = this.#scrubbing.scrubber;
     const logs = outcome.logs.map(scrubber.text);
-    // The sandbox kept what fit in the attempt's log budget and dropped the rest: say so.
-    if (outcome.logsTruncated) logs.push(logsCut(this.#limits.inlineResultBytes));
-    recordEnding(ended, { store, run, logs, now, scrubber });
+    // The sandbox kept what fit in the attempt's log budget and dropped the rest: a notice says
+    // so (outside the log budget, which the kept lines fill) and marks the envelope's logs cut.
+    const notices = outcome.logsTruncated ? [logsCutNotice(sandboxPart(this.#limits).logBytes)] : [];
+    recordEnding(ended, { store, run, logs, notices, now, scrubber });
     return this.envelope(run.id);
   }
 
@@ -370,9 +371,4 @@ export class Runs {
     if (!run) throw noRun(runId, this.#deps.wording);
     return run;
   }
-}
-
-/** The line that ends an attempt's logs when some were dropped over its budget. */
-function logsCut(logBytes: number): string {
-  return `[capabilities: logs cut here; this attempt logged more than its ${logBytes} bytes and the rest was dropped]`;
 }

@@ -122,6 +122,10 @@ describe('I7: every channel has a budget, and the hub serves on', () => {
       'for (let i = 0; i < 100000; i++) console.log("line " + i + " ".repeat(100)); return 1',
     );
     expect(envelope).toMatchObject({ status: 'completed', result: 1, truncated: { logs: true } });
+    // Said outside the log budget, which the kept lines fill.
+    expect(envelope.notices).toContainEqual(
+      expect.stringContaining(`more than its ${DEFAULT_LIMITS.inlineResultBytes} bytes`),
+    );
     const logged = (envelope.logs ?? []).reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
     expect(logged).toBeLessThanOrEqual(DEFAULT_LIMITS.inlineResultBytes);
     await stillServes();

@@ -123,6 +123,10 @@ describe('I7 on the hosted hub: every channel has a budget, and the hub serves o
       'for (let i = 0; i < 100000; i++) console.log("line " + i + " ".repeat(100)); return 1',
     );
     expect(envelope).toMatchObject({ status: 'completed', result: 1, truncated: { logs: true } });
+    // Said outside the log budget, which the kept lines fill.
+    expect(envelope.notices).toContainEqual(
+      expect.stringContaining(`more than its ${DEFAULT_LIMITS.inlineResultBytes} bytes`),
+    );
     const encoder = new TextEncoder();
     const logged = (envelope.logs ?? []).reduce((sum, line) => sum + encoder.encode(line).length + 1, 0);
     expect(logged).toBeLessThanOrEqual(DEFAULT_LIMITS.inlineResultBytes);
