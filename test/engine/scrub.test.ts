@@ -84,6 +84,22 @@ describe('scrubbing', () => {
     expect(createScrubber(['abc']).text('abcabc')).toBe('abcabc');
   });
 
+  // Known gap (found in review): the scrubber replaces whole forms, each written one way, so a
+  // text that escapes only some characters, or mixes the case of its escapes, or escapes twice,
+  // still carries the secret once decoded. Fix: one pattern per secret with, for each character,
+  // every way to write it (itself, %XX in any case, %25XX, \uXXXX in any case, &#N; and &#xN;,
+  // the named entities), kept beside the base64 and hex forms, with a benchmark of its cost.
+  it.fails('replaces a secret only partly escaped, in mixed case, or escaped twice', () => {
+    const partly = [
+      `\\u0067${SECRET.slice(1)}`,
+      encodeURIComponent(SECRET).replace('%2F', '%2f'),
+      encodeURIComponent(SECRET).replaceAll('%', '%25'),
+      SECRET.replace('/', '&#47;'),
+    ];
+    for (const form of partly)
+      expect(scrub.text(`before ${form} after`), form).toBe(`before ${SCRUBBED} after`);
+  });
+
   it('scrubs several secrets, the longer form first', () => {
     const both = createScrubber(['token-1234', 'token-12345678']);
     expect(both.text('a token-12345678 b token-1234')).toBe(`a ${SCRUBBED} b ${SCRUBBED}`);
