@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: runs the benchmarks (search, the sandbox, startup, the MCP surface, then a hostile source and many attempts
+ * `npm run bench`: runs the benchmarks (search, the sandbox, startup, the MCP surface, then a hostile source, scrubbing, many attempts
  * at once, the invariant suite's load) and prints each as a compact table,
  * every figure beside its baseline measured in the same run and the ratio between them. Nothing here asserts a
  * time; tests never do either (design: Tests).
@@ -14,6 +14,7 @@ import {
 import { format as formatLoad, run as loadBench } from './load.bench.ts';
 import { fmt, table } from './measure.ts';
 import { format as formatSandbox, run as sandboxBench } from './sandbox.bench.ts';
+import { format as formatScrub, run as scrubBench } from './scrub.bench.ts';
 import { searchBench } from './search.bench.ts';
 import { format as formatStartup, run as startupBench } from './startup.bench.ts';
 import { format as formatSurface, run as surfaceBench } from './surface.bench.ts';
@@ -80,6 +81,12 @@ console.log(
     '/healthz on hub serve --http while three clients describe it, against idle',
 );
 console.log(formatHostile([...(await hostileAnswers()), ...(await hostileHealthz())]));
+
+console.log(
+  '\nscrubbing: 1 MB of text, the whole scrubber against its forms pass alone (the scrubber before it ' +
+    'undid escapes), interleaved; median of 20',
+);
+console.log(formatScrub(scrubBench()));
 
 console.log(
   '\nattempts at once: peak RSS of N executes awaiting a 1 s timer, without and with the attempt cap',

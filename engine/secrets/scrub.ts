@@ -3,9 +3,10 @@
  * before anything else sees it (invariant I1; the set of secrets is hub-secrets.ts's). A secret
  * is replaced in its raw form and in the encodings an API might echo it in: base64 and
  * base64url (standalone, and inside a longer encoded text at each of the three byte alignments,
- * which covers HTTP Basic's `base64(user:token)`), URL- and form-encoded (the escapes in either
- * case), hex (either case), JSON-escaped (a secret with a quote or a slash, seen inside a JSON
- * text) and HTML-escaped (one with `&`, `<`, `>` or a quote, seen inside an HTML page).
+ * which covers HTTP Basic's `base64(user:token)`), form-encoded (the escapes in either case) and
+ * hex (either case). Escapes are undone first (decoded-view.ts): percent escapes (either case,
+ * or escaped twice), JSON's (`\"`, `\/`, `\uXXXX` in either case) and HTML's entities, each
+ * wherever it stands, so a secret written wholly or partly escaped is found as it reads.
  *
  * Inside a longer base64 text only the characters the secret's bytes alone decide are replaced;
  * the one or two characters at each end that mix in a neighbouring byte stay. With the
@@ -16,6 +17,7 @@
  */
 import { hex } from '../hex.ts';
 import { setOwn } from '../own-property.ts';
+import { decodedView } from './decoded-view.ts';
 
 export const SCRUBBED = '[secret]';
 
@@ -40,18 +42,8 @@ function base64(bytes: Uint8Array): string {
 /** `text` with the hex digits of each percent escape in lower case (`%2F` becomes `%2f`). */
 const lowerEscapes = (text: string) => text.replace(/%[0-9A-F]{2}/g, (percent) => percent.toLowerCase());
 
-/**
- * `secret` as an HTML page quotes it (an upstream's error page): `&`, `<` and `>` as entities, and
- * each quote as any of the entities encoders write for it.
- */
-function htmlForms(secret: string): string[] {
-  const escaped = secret.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
-  return ['&quot;', '&#34;', '&#x22;'].flatMap((quote) =>
-    ['&#39;', '&#x27;', '&apos;'].map((apostrophe) =>
-      escaped.replaceAll('"', quote).replaceAll("'", apostrophe),
-    ),
-  );
-}
+/** `secret` form-encoded (application/x-www-form-urlencoded): a space as `+`. */
+const formEncoded = (secret: string) => encodeURIComponent(secret).replaceAll('%20', '+');
 
 const toBase64url = (b64: string) => b64.replace(/=+$/, '').replaceAll('+', '-').replaceAll('/', '_');
 
@@ -84,32 +76,14 @@ export function secretForms(secret: string): string[] {
     toBase64url(b64),
     ...aligned,
     ...aligned.map(toBase64url),
-    // Percent-encoded, with the escapes' hex digits in upper case (as JavaScript writes them) and
-    // in lower case (as other encoders do; RFC 3986, 2.1 says both mean the same).
-    ...[
-      encodeURIComponent(secret),
-      encodeURI(secret),
-      encodeURIComponent(secret).replaceAll('%20', '+'),
-    ].flatMap((encoded) => [encoded, lowerEscapes(encoded)]),
+    // Form-encoded, a space as `+` (which the decoded view leaves as it is), the escapes' hex
+    // digits in either case. Other percent, JSON and HTML escapes are the decoded view's.
+    formEncoded(secret),
+    lowerEscapes(formEncoded(secret)),
     h,
     h.toUpperCase(),
-    // As it appears inside a JSON string: escaped quotes, backslashes and control characters,
-    // and the `\/` some serializers write for `/`.
-    JSON.stringify(secret).slice(1, -1),
-    JSON.stringify(secret).slice(1, -1).replaceAll('/', '\\/'),
-    // Every UTF-16 unit as a `\uXXXX` escape, which JSON.parse turns back into the secret.
-    unicodeEscaped(secret),
-    unicodeEscaped(secret).toUpperCase().replaceAll('\\U', '\\u'),
-    ...htmlForms(secret),
   ]);
   return [...forms].filter((form) => form.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
-}
-
-/** `text` with every UTF-16 unit written as a JSON `\uXXXX` escape, hex digits in lower case. */
-function unicodeEscaped(text: string): string {
-  let escaped = '';
-  for (let i = 0; i < text.length; i++) escaped += `\\u${text.charCodeAt(i).toString(16).padStart(4, '0')}`;
-  return escaped;
 }
 
 export interface Scrubber {
@@ -121,10 +95,19 @@ export interface Scrubber {
 
 /** A scrubber for the given secret values. With no secrets it returns its input unchanged. */
 export function createScrubber(secrets: Iterable<string>): Scrubber {
-  const forms = [...new Set([...secrets].flatMap(secretForms))].sort((a, b) => b.length - a.length);
+  const values = [...new Set(secrets)].filter((secret) => secret.length >= MIN_SECRET_LENGTH);
+  const forms = [...new Set(values.flatMap(secretForms))].sort((a, b) => b.length - a.length);
   if (forms.length === 0) return { text: (value) => value, value: (value) => value };
   const pattern = new RegExp(forms.map(escapeRegExp).join('|'), 'g');
-  const text = (value: string) => value.replace(pattern, SCRUBBED);
+  const raw = new RegExp(
+    values
+      .sort((a, b) => b.length - a.length)
+      .map(escapeRegExp)
+      .join('|'),
+    'g',
+  );
+  // First the secrets as the text reads with its escapes undone (decoded-view.ts), then every form.
+  const text = (value: string) => scrubDecoded(value, raw).replace(pattern, SCRUBBED);
   const value = <T>(input: T): T => scrubValue(input, text) as T;
   return { text, value };
 }
@@ -161,6 +144,28 @@ function scrubValue(input: unknown, text: (s: string) => string): unknown {
     setOwn(into as Record<string | number, unknown>, key, copy);
   }
   return root.value;
+}
+
+/**
+ * `text` with every span that reads as a raw secret once its escapes are undone replaced: a secret
+ * only partly escaped, in mixed-case or doubled escapes, or in numeric entities.
+ */
+function scrubDecoded(text: string, raw: RegExp): string {
+  // Most texts hold no secret however they are read: look first, and map spans only on a find.
+  const look = decodedView(text, false);
+  if (!look || look.text.search(raw) < 0) return text;
+  const view = decodedView(text);
+  if (!view?.from) return text;
+  let out = '';
+  let at = 0;
+  for (const match of view.text.matchAll(raw)) {
+    const start = view.from[match.index] ?? 0;
+    const end = view.from[match.index + match[0].length] ?? text.length;
+    if (start < at) continue;
+    out += `${text.slice(at, start)}${SCRUBBED}`;
+    at = end;
+  }
+  return at === 0 ? text : out + text.slice(at);
 }
 
 function escapeRegExp(text: string): string {

@@ -21,7 +21,7 @@
  * | i7-budgets.workers                | a run may make twice its `maxCalls`                              | calls past the cap fail                  |
  * | i8-configuration                  | the guest's `hub` gains an `approve`                             | no global and no `hub` member configures |
  * | hostile-sources                   | `constructor` is a namespace like any other                      | a namespace colliding with the language… |
- * | hostile-answers                   | the scrubber forgets the `\uXXXX` form of a secret               | echoed as JSON \u escapes                |
+ * | hostile-answers                   | the scrubber no longer undoes `\uXXXX` escapes                   | echoed as JSON \u escapes                |
  *
  * Each row's breach is a text replaced in one product file; the text must occur exactly once,
  * so a product change that moves it fails this drill with a message to update the row, rather
@@ -176,9 +176,9 @@ const BREACHES: Breach[] = [
     file: 'hostile-answers.test.ts',
     attack: 'echoed as JSON \\u escapes',
     plant: {
-      path: 'engine/secrets/scrub.ts',
-      from: "    unicodeEscaped(secret),\n    unicodeEscaped(secret).toUpperCase().replaceAll('\\\\U', '\\\\u'),\n",
-      to: '',
+      path: 'engine/secrets/decoded-view.ts',
+      from: "const unit = text.charAt(i + 1) === 'u' ? hexAt(text, i + 2, 4) : -1;",
+      to: 'const unit = -1;',
     },
   },
 ];
