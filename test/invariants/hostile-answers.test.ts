@@ -14,7 +14,7 @@
  * | answers after the timeout  | `slow` answers 35 s later, past the 30 s call timeout            | `upstream_unavailable`, "did not answer in time"; the late answer is dropped |
  * | `list_changed` in a loop   | notifications/tools/list_changed as fast as the pipe takes them  | no refresh per notification (tools/list: once per run)  |
  * | echoes its credential      | raw, base64, base64url, URL, hex (both cases), in HTTP Basic, split in halves joined by code, in an error result and a JSON-RPC error | never in any answer (execute, search, describe, `runs show`) |
- * | echoes it `\u`-escaped     | every character as a JSON `\u` escape, inside a string           | never in any answer (held since the scrubber knows the form) |
+ * | echoes it `\u`-escaped     | every character as a JSON `\u` escape, inside a string           | never in any answer (the scrubber undoes escapes first)    |
  * | echoes it reversed         | the credential backwards                                         | known gap: no scrubber can know every encoding          |
  *
  * Also held by: test/node/sources-hostile.test.ts (a result claiming an HTTP answer),
