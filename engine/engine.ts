@@ -92,7 +92,11 @@ export function createEngine(deps: EngineDeps): Engine {
   });
   const upstream = new Upstream({ store, connector, secrets, clock, random, hubSecrets, wording });
   const sources = new Sources({ store, connector, secrets, clock, random, hubSecrets, upstream, wording });
-  const recheck = new ContractRecheck({ store, wording, refresh: (namespace) => sources.refresh(namespace) });
+  const recheck = new ContractRecheck({
+    store,
+    wording,
+    refresh: (namespace, keep) => sources.refresh(namespace, keep),
+  });
   const profiles = new Profiles(store, clock, wording);
   const lookups = new Map<string, Lookup>();
   const lookupFor = (profile: string): Lookup => {

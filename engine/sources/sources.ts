@@ -211,13 +211,20 @@ export class Sources {
     }
   }
 
-  /** Reads a source's tools again and reports what is new, changed and gone since the last read. */
-  async refresh(namespace: string): Promise<Refreshed> {
+  /**
+   * Reads a source's tools again and reports what is new, changed and gone since the last read.
+   * `keep`, when given, decides whether the new read replaces the stored one (contract-recheck.ts).
+   */
+  async refresh(
+    namespace: string,
+    keep?: (stored: Manifest | undefined, read: Manifest) => boolean,
+  ): Promise<Refreshed> {
     const source = storedSource(this.#store, namespace, this.#deps.wording);
     const { listed, notices } = await this.#listSigned(source);
     const before = this.#store.getManifest(namespace);
     const built = await buildManifestWithNotices({ namespace, fetchedAt: this.#deps.clock.now(), ...listed });
     const manifest = built.manifest;
+    if (keep && !keep(before, manifest)) return { ...diffManifests(before, before ?? manifest), notices: [] };
     this.#store.putManifest(manifest);
     return { ...diffManifests(before, manifest), notices: [...notices, ...built.notices] };
   }

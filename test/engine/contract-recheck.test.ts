@@ -2,10 +2,11 @@
  * ContractRecheck (engine/sources/contract-recheck.ts): before a run attempt's first call to an
  * MCP source is decided, the source is listed once, however many of the attempt's calls wait at
  * once; the attempt's later calls, and an OpenAPI source's, list nothing; another attempt lists
- * again; a namespace the hub does not hold is refused as not found (the call gate then decides on
+ * again; a read that repeats this process's last never undoes a newer one in the store; a namespace the hub does not hold is refused as not found (the call gate then decides on
  * the store as it is). The end-to-end attack is test/invariants/i3-authority.test.ts.
  */
 import { describe, expect, it } from 'vitest';
+import type { Manifest } from '../../engine/contracts/sources.ts';
 import { ContractRecheck } from '../../engine/sources/contract-recheck.ts';
 import { localWording } from '../../local/wording.ts';
 import { hubErrorOf } from '../hub-error.ts';
@@ -51,6 +52,36 @@ describe('ContractRecheck', () => {
     });
     await recheck(listed).recheck('api', 'run_a:1');
     expect(listed).toEqual([]);
+  });
+
+  it('stores a changed read, but never undoes a newer one another process stored', async () => {
+    const manifest = (contract: string): Manifest => ({
+      namespace: 'board',
+      fetchedAt: 0,
+      tools: [{ address: 'board.post', name: 'post', inputSchema: { type: 'object' }, contract }],
+    });
+    // What this process's server lists at each attempt, and what the store holds then.
+    let serverSays = 'c1';
+    let stored: Manifest | undefined = manifest('c1');
+    const kept: boolean[] = [];
+    const rechecks = new ContractRecheck({
+      store: board.store,
+      wording: localWording,
+      refresh: async (_namespace, keep) => {
+        const read = manifest(serverSays);
+        const keeps = keep(stored, read);
+        kept.push(keeps);
+        if (keeps) stored = read;
+      },
+    });
+    await rechecks.recheck('board', 'run_a:1'); // the same as stored: nothing to write
+    serverSays = 'c2';
+    await rechecks.recheck('board', 'run_b:1'); // this server changed: stored
+    expect(stored?.tools[0]?.contract).toBe('c2');
+    stored = manifest('c3'); // another process read a server started later
+    await rechecks.recheck('board', 'run_c:1'); // this server still says c2: the store is kept
+    expect(kept).toEqual([false, true, false]);
+    expect(stored?.tools[0]?.contract).toBe('c3');
   });
 
   it('refuses a namespace the hub does not hold', async () => {
