@@ -16,6 +16,13 @@ export type HubErrorCode =
   | 'unavailable'
   | 'internal';
 
+/**
+ * For a tool call that failed, what is known of its request: `unsent`, it never left the hub;
+ * `unknown`, it left and no answer the hub can trust came back, so it may have happened;
+ * `answered`, the server answered and the hub could not take the answer as a result.
+ */
+export type CallDelivery = 'unsent' | 'unknown' | 'answered';
+
 export class HubError extends Error {
   override readonly name = 'HubError';
   readonly code: HubErrorCode;
@@ -25,12 +32,25 @@ export class HubError extends Error {
    * the message alone, which names the source by its namespace.
    */
   readonly detail: string | undefined;
+  /** Set on a failed tool call's error by the connector that made it (engine/sources/call-delivery.ts). */
+  readonly delivery: CallDelivery | undefined;
 
-  constructor(code: HubErrorCode, message: string, options?: { cause?: unknown; detail?: string }) {
+  constructor(
+    code: HubErrorCode,
+    message: string,
+    options?: { cause?: unknown; detail?: string | undefined; delivery?: CallDelivery | undefined },
+  ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.detail = options?.detail;
+    this.delivery = options?.delivery;
   }
+}
+
+/** `error` tagged with `delivery`, its own tag kept when it has one. */
+export function withDelivery(error: HubError, delivery: CallDelivery): HubError {
+  if (error.delivery !== undefined) return error;
+  return new HubError(error.code, error.message, { cause: error.cause, detail: error.detail, delivery });
 }
 
 /** True when `error` is a HubError, optionally with the given code. */

@@ -24,11 +24,15 @@ export const TOOL_ERROR_CODES = [
   'invalid_call',
   /** The run reached its `maxCalls`. */
   'limit',
-  /** The hub stopped while the call was in flight: it may or may not have happened. */
+  /**
+   * The call was sent and no answer the hub can trust came back (a timeout, a lost connection,
+   * the hub stopped while it was in flight): it may or may not have happened, and it is never
+   * sent again.
+   */
   'outcome_unknown',
-  /** The tool answered with an error. */
+  /** The tool answered with an error, or with something the hub cannot read: the call was made. */
   'upstream_error',
-  /** The call failed on its way to the tool or back. */
+  /** The call was never sent: its server could not be reached or started, or a secret is missing. */
   'upstream_unavailable',
   /** The guest's bridge could not read the hub's answer. */
   'bridge',

@@ -70,6 +70,11 @@ export const CallOutcome = z.discriminatedUnion('ok', [
     value: JsonValue,
     /** An OpenAPI tool's status and allowed headers; the value is its body. */
     response: HttpResponse.optional(),
+    /**
+     * What the hub noticed of the answer, for the run's notices: an answer that breaks the
+     * tool's declared output schema (engine/sources/output-check.ts), passed on as it came.
+     */
+    notice: z.string().optional(),
     ms: z.number().nonnegative(),
   }),
   z.object({

@@ -64,7 +64,11 @@ export type GateAnswer =
   /** `replayed`: the outcome comes from the journal, recorded when the call first ran. */
   { kind: 'outcome'; outcome: CallOutcome; replayed?: true } | { kind: 'end'; ending: EndingWitness };
 
-/** Calls one tool upstream, scrubbed (`Upstream.callTool`); `tool` is the one the gate let through. */
+/**
+ * Calls one tool upstream, scrubbed (`Upstream.callTool`); `tool` is the one the gate let through.
+ * Throws only when the request never left the hub; once it is sent, every ending (an answer, an
+ * error, a timeout) comes back as the outcome.
+ */
 export type UpstreamCall = (
   address: string,
   args: { [key: string]: JsonValue },
@@ -182,8 +186,14 @@ async function gate(deps: GateDeps, run: Run, call: GuestCall): Promise<GateAnsw
       ...(credentials && step.connection !== null ? { credentials } : {}),
     });
   } catch (error) {
+    // The upstream throws only before the request leaves the hub (a missing secret, a source
+    // gone): whatever happens once it is sent comes back as an outcome (call-outcome.ts).
     const message = error instanceof HubError ? error.message : 'the call failed inside the hub';
-    outcome = toolError('upstream_unavailable', deps.scrubbing.scrubber.text(message), true);
+    outcome = toolError(
+      'upstream_unavailable',
+      `${deps.scrubbing.scrubber.text(message)} (the call was not sent)`,
+      true,
+    );
   }
   // A large value is kept as a blob of the run and the guest gets a handle (result-handles.ts).
   return { kind: 'outcome', outcome: settleWithHandles(deps, run, call, outcome) };

@@ -1,6 +1,7 @@
 /**
  * The execute envelope (spec: The MCP surface, execute) built from what the store holds of a
- * run: status, result or error, logs, the calls so far, pending inputs, notices. Everything in
+ * run: status, result or error, logs, the calls so far, pending inputs, notices (the run's, then
+ * what the hub noticed of the calls' answers). Everything in
  * it has been scrubbed before it was stored; the budget cut happens here: result and logs
  * together fit in `inlineResultBytes`, the result first, with `truncated` flags saying what was cut.
  */
@@ -118,7 +119,14 @@ export function buildEnvelope({
       };
     });
   }
-  if (run.notices.length > 0) envelope.notices = run.notices;
+  // What the hub noticed of a call's answer (one that broke its declared output schema) is said
+  // once, after the run's own notices.
+  const notices = [...run.notices];
+  for (const entry of reported) {
+    const notice = entry.outcome?.ok === true ? entry.outcome.notice : undefined;
+    if (notice !== undefined && !notices.includes(notice)) notices.push(notice);
+  }
+  if (notices.length > 0) envelope.notices = notices;
   if (status === 'running') envelope.retryAfterMs = retryAfterMs;
   return envelope;
 }

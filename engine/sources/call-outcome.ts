@@ -1,19 +1,31 @@
 /**
  * A tool call's outcome as the journal records it and the guest receives it, scrubbed of every
  * secret the hub holds: the value or the upstream's error (tool-result.ts reads the MCP result),
- * or what to say when the call failed. Whether calling again is safe is the tool's to say: a
- * request may have reached the server before it failed (a timeout, a crash), so a failure is
- * retryable only for a tool that declares itself read-only or idempotent, and an answer the hub
- * could not read never is: the call was made. An OpenAPI tool's answer also carries its status
- * and allowed response headers (beside the value, or on the error with the body's hint).
+ * or what to say when the call failed. An answer is an answer whatever its shape: one that breaks
+ * the tool's declared output schema is passed on with a notice (output-check.ts), never reported
+ * as a failure, since the call was made.
  *
- * Pure: the caller hands in the scrubber and the time taken.
+ * A failure says what is known of the request (call-delivery.ts), each with its own code:
+ * - answered: the server answered with an error, or with something the hub cannot read
+ *   (`upstream_error`, or `result_too_large` over a cap); the call was made;
+ * - sent, outcome unknown (`outcome_unknown`): a timeout, a lost connection; it may have happened,
+ *   and the hub never sends it again; retryable only for a tool that declares itself read-only
+ *   or idempotent;
+ * - never sent (`upstream_unavailable`): the server could not be reached or started; calling
+ *   again is safe.
+ * An OpenAPI tool's answer also carries its status and allowed response headers (beside the
+ * value, or on the error with the body's hint).
+ *
+ * Pure but for the output check's cache of compiled schemas: the caller hands in the scrubber
+ * and the time taken.
  */
 import type { CallOutcome } from '../contracts/runs.ts';
 import type { ManifestTool } from '../contracts/sources.ts';
-import { isHubError } from '../errors.ts';
+import { isHubError, unreachable } from '../errors.ts';
 import { ERROR_TEXT_CHARS, HEADER_CHARS, HINT_CHARS } from '../openapi/http-call.ts';
 import type { Scrubber } from '../secrets/scrub.ts';
+import { deliveryOf } from './call-delivery.ts';
+import { outputMismatch } from './output-check.ts';
 import { type McpCallResult, toolValue } from './tool-result.ts';
 
 /** The outcome of a call the server answered. */
@@ -29,7 +41,9 @@ export function answeredCall(
     const headers = result.httpHeaders === undefined ? undefined : scrubHeaders(result.httpHeaders, scrub);
     if (value.ok) {
       const response = status === undefined ? {} : { response: { status, headers: headers ?? {} } };
-      return { ok: true, value: scrub.value(value.value), ...response, ms };
+      const mismatch = outputMismatch(tool, result);
+      const notice = mismatch === undefined ? {} : { notice: scrub.text(mismatch) };
+      return { ok: true, value: scrub.value(value.value), ...response, ...notice, ms };
     }
     if (status === undefined) {
       const message = scrub.text(value.message);
@@ -89,32 +103,64 @@ function cut(text: string, max: number): string {
 }
 
 /**
- * The outcome of a call that failed on its way to the server or back. An answer over a
- * transport's cap (a HubError `limit`: a stdio message or an HTTP response too large) is
- * `result_too_large`: the call was made, the source is not at fault.
+ * The outcome of a call that failed on its way to the server or back, by what is known of its
+ * request (`HubError.delivery`; a failure that does not say is taken as sent, outcome unknown).
+ * An answer over a transport's cap (a HubError `limit`: a stdio message or an HTTP response too
+ * large) is `result_too_large`: the call was made, the source is not at fault.
  */
 export function failedCall(error: unknown, tool: ManifestTool, ms: number, scrub: Scrubber): CallOutcome {
+  const message = scrub.text(error instanceof Error ? error.message : String(error));
   if (isHubError(error, 'limit')) {
     return {
       ok: false,
       error: {
         code: 'result_too_large',
-        message: scrub.text(error.message),
+        message,
         retryable: false,
         hint: 'ask the tool for less (a page, a filter, fewer fields); the call was made',
       },
       ms,
     };
   }
-  const safe = tool.annotations?.readOnlyHint === true || tool.annotations?.idempotentHint === true;
-  return {
-    ok: false,
-    error: {
-      code: 'upstream_unavailable',
-      message: scrub.text(error instanceof Error ? error.message : String(error)),
-      retryable: safe,
-      ...(safe ? {} : { hint: 'it may or may not have happened: check upstream before trying again' }),
-    },
-    ms,
-  };
+  const delivery = isHubError(error) ? (error.delivery ?? deliveryOf(error)) : deliveryOf(error);
+  switch (delivery) {
+    case 'unsent':
+      return {
+        ok: false,
+        error: {
+          code: 'upstream_unavailable',
+          message: `${message} (the call was not sent)`,
+          retryable: true,
+        },
+        ms,
+      };
+    case 'answered':
+      return {
+        ok: false,
+        error: {
+          code: 'upstream_error',
+          message,
+          retryable: false,
+          hint: 'the call was made and the server answered it: read what it said before calling again',
+        },
+        ms,
+      };
+    case 'unknown': {
+      const safe = tool.annotations?.readOnlyHint === true || tool.annotations?.idempotentHint === true;
+      return {
+        ok: false,
+        error: {
+          code: 'outcome_unknown',
+          message: `${message} (the call was sent; whether it happened is unknown)`,
+          retryable: safe,
+          hint: safe
+            ? 'the tool says calling it again does no harm'
+            : 'it may or may not have happened, and the hub never sends it again: check upstream before trying again',
+        },
+        ms,
+      };
+    }
+    default:
+      return unreachable(delivery);
+  }
 }

@@ -82,6 +82,11 @@ export interface CallRequest {
   name: string;
   /** An OpenAPI tool's binding as stored and reviewed (never re-read from the document). */
   operation?: ToolOperation | undefined;
+  /**
+   * The tool's input schema as reviewed: an MCP client mirrors the headers a modern server asks
+   * for from it, never from a listing the server could change after the review.
+   */
+  inputSchema?: { [key: string]: JsonValue } | undefined;
   args: { [key: string]: JsonValue };
   timeoutMs: number;
   signal?: AbortSignal | undefined;
@@ -95,7 +100,11 @@ export interface SourceConnector {
   readonly privateAddresses?: PrivateAddresses;
   /** Lists every tool; throws a HubError that says what happened and what to do. */
   listTools(source: Source, credentials: Credentials): Promise<ListedTools>;
-  /** Calls one tool; an upstream `isError` comes back in the result, transport failures throw. */
+  /**
+   * Calls one tool; an upstream `isError` comes back in the result, and whatever the answer's
+   * shape, an answer is returned, never thrown. A failure throws a HubError tagged with what is
+   * known of the request (`delivery`, call-delivery.ts); untagged counts as `unknown`.
+   */
   callTool(source: Source, credentials: Credentials, request: CallRequest): Promise<McpCallResult>;
   /** Called with a namespace when its server says its tool list changed. */
   onToolsChanged(listener: (namespace: string) => void): void;

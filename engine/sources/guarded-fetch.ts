@@ -6,7 +6,7 @@
  * request and no redirect goes to a private, loopback or link-local address (private-address.ts).
  * Runtime-neutral: it wraps whatever `fetch` the host has.
  */
-import { HubError } from '../errors.ts';
+import { HubError, withDelivery } from '../errors.ts';
 import { privateAddressReason } from './private-address.ts';
 
 export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
@@ -76,16 +76,21 @@ export function guardedFetch(
       if (url.protocol !== 'https:' && url.protocol !== 'http:') {
         throw new HubError('denied', `refused a ${url.protocol} URL: sources speak HTTP(S) only`, {
           detail: `the URL was ${url.href}`,
+          delivery: hop === 0 ? 'unsent' : 'answered',
         });
       }
+      // Refused before this hop's request: on the first hop nothing was sent; on a later one the
+      // server already answered (with a redirect).
+      const delivery = hop === 0 ? 'unsent' : 'answered';
       const refused = privateAddressRefusal(url, guard.privateAddresses, 'refused a request to');
-      if (refused) throw refused;
+      if (refused) throw withDelivery(refused, delivery);
       if (!isAllowedHost(url, guard.allowedHosts)) {
         throw new HubError(
           'denied',
           'refused a request to a host this source may not reach. Add the source again to review a new host.',
           {
             detail: `the request went to ${url.host}; this source may reach only ${guard.allowedHosts.join(', ')}`,
+            delivery,
           },
         );
       }
@@ -96,18 +101,21 @@ export function guardedFetch(
         const redirect = privateAddressRefusal(next, guard.privateAddresses, 'refused a redirect to');
         if (redirect) {
           await response.body?.cancel();
-          throw redirect;
+          throw withDelivery(redirect, 'answered');
         }
         if (next.origin !== origin) {
           await response.body?.cancel();
           throw new HubError(
             'denied',
             "refused a redirect to another origin: credentials never cross origins. Update the source's URL to the new origin.",
-            { detail: `the redirect went from ${origin} to ${next.origin}` },
+            { detail: `the redirect went from ${origin} to ${next.origin}`, delivery: 'answered' },
           );
         }
         if (hop >= (guard.maxRedirects ?? 5))
-          throw new HubError('unavailable', 'too many redirects', { detail: `from ${origin}` });
+          throw new HubError('unavailable', 'too many redirects', {
+            detail: `from ${origin}`,
+            delivery: 'answered',
+          });
         await response.body?.cancel();
         url = next;
         continue;
@@ -125,9 +133,7 @@ function capBody(response: Response, limit: number, host: string): Response {
     throw new HubError(
       'limit',
       `the server sent a response of ${declared} bytes, over the ${limit}-byte cap`,
-      {
-        detail: `from ${host}`,
-      },
+      { detail: `from ${host}`, delivery: 'answered' },
     );
   }
   if (!response.body) return response;
@@ -140,6 +146,7 @@ function capBody(response: Response, limit: number, host: string): Response {
           controller.error(
             new HubError('limit', `the server sent more than the ${limit}-byte response cap`, {
               detail: `from ${host}`,
+              delivery: 'answered',
             }),
           );
           return;

@@ -58,6 +58,7 @@ export function noteMalformed(session: MalformedWatch, error: Error, namespace: 
       'unavailable',
       `the server for "${namespace}" answered with a message that is not valid MCP (its result or error is not what JSON-RPC allows); ` +
         'the hub dropped it. The server is broken: tell its maintainer, or remove the source',
+      { delivery: 'answered' },
     ),
   );
 }

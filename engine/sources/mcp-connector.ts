@@ -16,11 +16,12 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { hasConsent, type Source } from '../contracts/sources.ts';
-import { HubError, isHubError } from '../errors.ts';
+import { HubError, isHubError, withDelivery } from '../errors.ts';
 import type { ListedTool } from '../manifest.ts';
 import type { Clock } from '../ports.ts';
 import { systemClock } from '../system.ts';
 import type { HostWording } from '../wording.ts';
+import { beforeSending, deliveryOf } from './call-delivery.ts';
 import type { CallRequest, Credentials, ListedTools, SourceConnector } from './connector.ts';
 import {
   DEFAULT_MAX_RESPONSE_BYTES,
@@ -29,6 +30,7 @@ import {
   type PrivateAddresses,
 } from './guarded-fetch.ts';
 import { type MalformedWatch, malformedError, noteMalformed } from './malformed-answer.ts';
+import { explainFailure, where } from './mcp-failure.ts';
 import { noteOversized, type OversizeWatch, oversizedError } from './oversized-answer.ts';
 import { type StderrLike, type Supervision, Supervisor } from './supervisor.ts';
 import type { McpCallResult } from './tool-result.ts';
@@ -128,8 +130,20 @@ export class McpConnector implements SourceConnector {
     };
   }
 
+  /**
+   * Calls one tool. The SDK's own check of the answer against the tool's output schema is off
+   * (the tool definition handed to it is the reviewed input schema alone): an answer that breaks
+   * the schema is still the answer of a call that was made (call-outcome.ts says so), and a
+   * header mismatch is not sent again. A failure is tagged with what is known of the request
+   * (call-delivery.ts): a session that could not open never sent it.
+   */
   async callTool(source: Source, credentials: Credentials, request: CallRequest): Promise<McpCallResult> {
-    const session = await this.#session(source, credentials);
+    let session: Session;
+    try {
+      session = await this.#session(source, credentials);
+    } catch (error) {
+      throw beforeSending(error);
+    }
     session.inFlight++;
     const malformed = new AbortController();
     session.waiting.add(malformed);
@@ -137,7 +151,11 @@ export class McpConnector implements SourceConnector {
       const signal = request.signal ? AbortSignal.any([request.signal, malformed.signal]) : malformed.signal;
       const result = await session.client.callTool(
         { name: request.name, arguments: request.args },
-        { timeout: request.timeoutMs, signal },
+        {
+          timeout: request.timeoutMs,
+          signal,
+          toolDefinition: { name: request.name, inputSchema: toolInputSchema(request.inputSchema) },
+        },
       );
       this.#supervisor.succeeded(source.namespace);
       // An HTTP answer is the OpenAPI connector's to report, never an MCP server's to claim.
@@ -149,15 +167,15 @@ export class McpConnector implements SourceConnector {
       } = result as McpCallResult;
       return answer;
     } catch (error) {
-      throw (
+      const known =
         malformedError(malformed) ??
         oversizedError(
           session,
           { namespace: source.namespace, tool: request.name, where: where(source) },
           error,
-        ) ??
-        this.#explain(source, `failed on ${request.name}`, error)
-      );
+        );
+      if (known) throw known;
+      throw withDelivery(this.#explain(source, `failed on ${request.name}`, error), deliveryOf(error));
     } finally {
       session.waiting.delete(malformed);
       session.inFlight--;
@@ -340,58 +358,12 @@ export class McpConnector implements SourceConnector {
     (session.idle as { unref?: () => void }).unref?.();
   }
 
-  /**
-   * A HubError saying what happened to which source, and what to do. The message names the
-   * source by its namespace only, since it may reach the model (a call's error); the command
-   * line or URL goes in the detail, which only a person is shown.
-   */
   #explain(source: Source, what: string, error: unknown): HubError {
-    if (isHubError(error)) return error;
-    const message = error instanceof Error ? error.message : String(error);
-    const server = `the server for "${source.namespace}"`;
-    const detail = where(source);
-    const tail = this.#supervisor.get(source.namespace)?.stderrTail.trim();
-    const said = tail ? ` Its last output:\n${tail.split('\n').slice(-5).join('\n')}` : '';
-    const explained = (text: string, more = detail) =>
-      new HubError('unavailable', text, { cause: error, detail: more });
-    if ((error as { status?: unknown }).status === 401) {
-      return new HubError(
-        'unauthorized',
-        `${server} asks for a sign-in (it answered 401 Unauthorized) and the hub has none that it accepts.`,
-        { cause: error, detail },
-      );
-    }
-    if (/ENOENT/.test(message)) {
-      return explained(
-        `the command that starts "${source.namespace}" was not found on this machine. Check the command line, or install it.`,
-        source.kind === 'mcp-stdio' ? `the command was not found: ${source.command[0]} (${detail})` : detail,
-      );
-    }
-    if (/EACCES|EPERM/.test(message) && source.kind === 'mcp-stdio') {
-      return explained(
-        `the command that starts "${source.namespace}" may not be run on this machine (permission denied). Check the command line.`,
-        `${detail}: ${message}`,
-      );
-    }
-    if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|fetch failed/.test(message)) {
-      return explained(
-        `could not reach ${server}. Check its URL and that the server is running.`,
-        source.kind === 'mcp-http' ? `could not reach ${source.url} (${message})` : `${detail}: ${message}`,
-      );
-    }
-    if (/timed? ?out/i.test(message)) {
-      return explained(`${server} did not answer in time; it may hang or be overloaded.${said}`);
-    }
-    if (/Connection closed|closed/i.test(message)) {
-      return explained(`${server} exited before it answered.${said}`);
-    }
-    return explained(`${server} ${what}: ${message}${said}`);
+    return explainFailure(source, what, error, this.#supervisor.get(source.namespace)?.stderrTail);
   }
 }
 
-/** Where a source is, for a person: its command line or its URL. */
-function where(source: Source): string {
-  if (source.kind !== 'mcp-stdio') return `"${source.namespace}" is at ${source.url}`;
-  const folder = source.cwd === undefined ? '' : ` in ${source.cwd}`;
-  return `"${source.namespace}" runs \`${source.command.join(' ')}\`${folder}`;
+/** The input schema the SDK mirrors `Mcp-Param-*` headers from: the reviewed one, an object. */
+function toolInputSchema(schema: CallRequest['inputSchema']): { type: 'object'; [key: string]: unknown } {
+  return { ...(schema ?? {}), type: 'object' };
 }

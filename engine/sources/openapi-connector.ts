@@ -8,12 +8,13 @@
  * only, so credentials never cross origins (I4), with the response size cap.
  */
 import type { Source } from '../contracts/sources.ts';
-import { HubError, isHubError } from '../errors.ts';
+import { HubError, isHubError, withDelivery } from '../errors.ts';
 import { bundleReferences } from '../openapi/bundle.ts';
 import { firstServer, MAX_DOCUMENT_BYTES, readDocument, tooLarge } from '../openapi/document.ts';
 import { buildRequest, callResult } from '../openapi/http-call.ts';
 import { operationTools, someTools } from '../openapi/operations.ts';
 import { credentialAsks } from '../openapi/security.ts';
+import { beforeSending, deliveryOf } from './call-delivery.ts';
 import type { CallRequest, Credentials, ListedTools, SourceConnector } from './connector.ts';
 import {
   DEFAULT_MAX_RESPONSE_BYTES,
@@ -111,15 +112,27 @@ export class OpenApiConnector implements SourceConnector {
     };
   }
 
+  /**
+   * Calls one operation. A failure is tagged with what is known of the request
+   * (call-delivery.ts): refused or never connected, it was not sent; a timeout or a connection
+   * lost on the way may come after the API acted on it.
+   */
   async callTool(source: Source, credentials: Credentials, request: CallRequest): Promise<McpCallResult> {
     const api = openapi(source);
     if (!request.operation) {
       throw new HubError(
         'internal',
         `${request.name} of "${api.namespace}" has no stored operation; refresh the source`,
+        { delivery: 'unsent' },
       );
     }
-    const { url, init } = buildRequest(api.url, request.operation, request.args, credentials);
+    let built: ReturnType<typeof buildRequest>;
+    try {
+      built = buildRequest(api.url, request.operation, request.args, credentials);
+    } catch (error) {
+      throw beforeSending(error);
+    }
+    const { url, init } = built;
     const fetch = guardedFetch(
       {
         allowedHosts: api.allowedHosts,
@@ -132,14 +145,18 @@ export class OpenApiConnector implements SourceConnector {
     try {
       return await callResult(await fetch(url, { ...init, signal: AbortSignal.any(signals) }));
     } catch (error) {
-      if (isHubError(error)) throw error;
+      if (isHubError(error)) throw withDelivery(error, deliveryOf(error));
       const timedOut = error instanceof Error && /timeout|abort/i.test(`${error.name} ${error.message}`);
+      const delivery = timedOut ? 'unknown' : deliveryOf(error);
+      const named = `the API of "${api.namespace}"`;
       throw new HubError(
         'unavailable',
         timedOut
-          ? `the API of "${api.namespace}" did not answer ${request.name} in time`
-          : `could not reach the API of "${api.namespace}"; check that it is up`,
-        { detail: `${init.method} ${url.origin}${url.pathname}: ${String(error)}` },
+          ? `${named} did not answer ${request.name} in time`
+          : delivery === 'unsent'
+            ? `could not reach ${named}; check that it is up`
+            : `the connection to ${named} failed before it answered ${request.name}`,
+        { detail: `${init.method} ${url.origin}${url.pathname}: ${String(error)}`, delivery },
       );
     }
   }

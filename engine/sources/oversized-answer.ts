@@ -3,7 +3,7 @@
  * drops the message and closes. The server did not crash, it answered too much, so the close is
  * the hub's and the source stays healthy. The call it answered fails `result_too_large` (a
  * HubError `limit`); with other calls waiting on the same connection, which of them it answered
- * is unknown, so none is blamed: each fails `upstream_unavailable`.
+ * is unknown, so none is blamed: each fails `outcome_unknown` (each was sent; its answer was lost).
  */
 import { HubError } from '../errors.ts';
 
@@ -44,14 +44,12 @@ export function oversizedError(
     return new HubError(
       'unavailable',
       `${server} lost the answer to ${call.tool}: another answer on the same connection was over ${cap}, and the hub dropped the connection; the next call starts a new one`,
-      { cause, detail: call.where },
+      { cause, detail: call.where, delivery: 'unknown' },
     );
   }
   return new HubError(
     'limit',
     `${server} answered ${call.tool} with a message over ${cap}; the hub dropped it`,
-    {
-      detail: call.where,
-    },
+    { detail: call.where, delivery: 'answered' },
   );
 }

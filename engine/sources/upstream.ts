@@ -96,7 +96,8 @@ export class Upstream {
    * the hub holds (not only this connection's: a stdio server's stderr tail, or an upstream that
    * quotes another credential, must not carry one out either). Error messages name the source
    * by its namespace only: they reach the model. The call gate passes the `tool` it read from
-   * the store while deciding.
+   * the store while deciding. Throws only before the request leaves the hub (no such tool, a
+   * secret missing); from the send on, every ending is the outcome it returns.
    */
   async callTool(
     address: string,
@@ -118,6 +119,7 @@ export class Upstream {
       result = await connector.callTool(source, credentials, {
         name: tool.name,
         operation: tool.operation,
+        inputSchema: tool.inputSchema,
         args,
         timeoutMs: options.timeoutMs ?? UPSTREAM_TIMEOUT_MS,
         signal: options.signal,
@@ -204,12 +206,17 @@ export class Upstream {
     connectionName: string | undefined,
     credentials: Credentials,
   ): Promise<void> {
-    const connection = storedConnection(this.#deps.store, source.namespace, connectionName);
-    const bearer = credentials.headers.Authorization?.replace(/^Bearer /, '');
-    if (!connection || !bearer || !this.#deps.secrets) return;
-    for (const ref of connection.secrets) {
-      if (ref.delivery.kind === 'oauth')
-        await this.#refresher(this.#deps.secrets).refused(connection, ref, bearer);
+    try {
+      const connection = storedConnection(this.#deps.store, source.namespace, connectionName);
+      const bearer = credentials.headers.Authorization?.replace(/^Bearer /, '');
+      if (!connection || !bearer || !this.#deps.secrets) return;
+      for (const ref of connection.secrets) {
+        if (ref.delivery.kind === 'oauth')
+          await this.#refresher(this.#deps.secrets).refused(connection, ref, bearer);
+      }
+    } catch {
+      // The call was sent and answered: its outcome stands. The token is refreshed when it is
+      // next due, or refused again.
     }
   }
 

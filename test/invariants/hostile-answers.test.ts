@@ -11,7 +11,8 @@
  * | binary garbage             | 64 KB of bytes and JSON log lines on stdout, then the answer     | lines that are not messages dropped; the answer arrives  |
  * | a stack-deep result        | JSON text nested 100,000 deep                                    | the call fails (stack exceeded, `internal`); the hub serves on |
  * | no tool result             | answers tools/call with `42`                                     | the one call waiting fails at once, saying so; the hub serves on |
- * | answers after the timeout  | `slow` answers 35 s later, past the 30 s call timeout            | `upstream_unavailable`, "did not answer in time"; the late answer is dropped |
+ * | answers after the timeout  | `slow` answers 35 s later, past the 30 s call timeout            | `outcome_unknown` (sent, never sent again), "did not answer in time"; the late answer is dropped |
+ * | breaks its output schema   | a write's structured content is not what its schema declares     | the write is made once and reported made, with a notice; a resume sends nothing |
  * | `list_changed` in a loop   | notifications/tools/list_changed as fast as the pipe takes them  | no refresh per notification (tools/list: once per run)  |
  * | echoes its credential      | raw, base64, base64url, URL, hex (both cases), in HTTP Basic, split in halves joined by code, in an error result and a JSON-RPC error | never in any answer (execute, search, describe, `runs show`) |
  * | echoes it `\u`-escaped     | every character as a JSON `\u` escape, inside a string           | never in any answer (the scrubber undoes escapes first)    |
@@ -22,7 +23,10 @@
  * declarations), test/invariants/i1-secrets.test.ts (every channel × every encoding).
  */
 import { describe, expect, it } from 'vitest';
+import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import { encodings } from '../fixtures/hostile-upstream-words.ts';
+import { cli } from '../node/cli-process.ts';
+import { textOf } from '../node/surface-fixture.ts';
 import {
   added,
   countOf,
@@ -109,9 +113,48 @@ describe('Hostile sources: what it sends', () => {
       const { envelope } = await execute(client, 'return await hostile.slow({})');
       expect(envelope).toMatchObject({
         status: 'failed',
-        error: { code: 'upstream_unavailable', message: expect.stringMatching(/did not answer in time/) },
+        // It was sent: whether it happened is unknown, never "not sent" (issue #38).
+        error: {
+          code: 'outcome_unknown',
+          message: expect.stringMatching(
+            /did not answer in time.*\(the call was sent; whether it happened is unknown\)/,
+          ),
+        },
       });
       await until(() => h.counted().includes('late'), 'the late answer');
+      await stillServes(client);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'a write whose answer breaks its output schema is made once and reported made; a resume sends nothing',
+    async () => {
+      const h = hostile('drift');
+      added(h);
+      const client = await h.serve();
+      const { envelope: asked } = await execute(client, 'return await hostile.add_entry({ text: "hello" })');
+      expect(asked.status).toBe('awaiting_approval');
+      const approved = cli(h.home, ['--json', 'hub', 'approve', asked.runId, '--choice', 'once']);
+      expect(approved.status, approved.stderr).toBe(0);
+      const resumed = await client.callTool({ name: 'execute', arguments: { resume: asked.runId } });
+      const done = resumed.structuredContent as ExecuteEnvelope;
+      expect(done).toMatchObject({
+        status: 'completed',
+        result: { id: 'entry-1', text: 'hello' },
+        calls: [{ address: 'hostile.add_entry', ok: true }],
+        notices: [
+          expect.stringMatching(
+            /^hostile\.add_entry answered with structured content that does not match its declared output schema/,
+          ),
+        ],
+      });
+      expect(countOf(h.counted(), 'call add_entry')).toBe(1);
+      // `describe` keeps the type the tool declares.
+      const described = textOf(
+        await client.callTool({ name: 'describe', arguments: { targets: ['hostile.add_entry'] } }),
+      );
+      expect(described).toMatch(/id: number/);
       await stillServes(client);
     },
     TIMEOUT,

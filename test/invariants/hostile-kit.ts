@@ -21,7 +21,16 @@ export const UPSTREAM = [
   join(REPO, 'test', 'fixtures', 'servers', 'hostile-upstream.ts'),
 ];
 
-export type Mode = 'names' | 'inject' | 'schema' | 'large' | 'garbage' | 'slow' | 'list-changed' | 'echo';
+export type Mode =
+  | 'names'
+  | 'inject'
+  | 'schema'
+  | 'large'
+  | 'garbage'
+  | 'slow'
+  | 'list-changed'
+  | 'echo'
+  | 'drift';
 
 export interface HostileHub {
   home: string;

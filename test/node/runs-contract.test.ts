@@ -6,6 +6,7 @@ import { afterAll } from 'vitest';
 import { openLocalStore } from '../../local/open-store.ts';
 import { QuickJsSandbox } from '../../local/quickjs/sandbox.ts';
 import { describeRuns, type RunsHarness } from '../conformance/runs.suite.ts';
+import { describeRunAnswers } from '../conformance/runs-answers.suite.ts';
 import { describeRunNames } from '../conformance/runs-names.suite.ts';
 
 const sandbox = new QuickJsSandbox({ poolSize: 2 });
@@ -27,3 +28,4 @@ const harness: RunsHarness = {
 
 describeRuns(harness);
 describeRunNames(harness);
+describeRunAnswers(harness);

@@ -9,6 +9,7 @@ import type { HubEnv, HubObject } from '../../durable-objects/hub-object.ts';
 import type { BridgeProps } from '../../durable-objects/sandbox-bridge.ts';
 import { WorkerLoaderSandbox } from '../../durable-objects/worker-loader-sandbox.ts';
 import { describeRuns, type RunsHarness } from '../conformance/runs.suite.ts';
+import { describeRunAnswers } from '../conformance/runs-answers.suite.ts';
 import { describeRunNames } from '../conformance/runs-names.suite.ts';
 
 const { HUB: hubs, LOADER: loader } = env as unknown as HubEnv;
@@ -33,3 +34,4 @@ const harness: RunsHarness = {
 
 describeRuns(harness);
 describeRunNames(harness);
+describeRunAnswers(harness);

@@ -1,0 +1,69 @@
+/**
+ * Whether a tool's answer keeps to the output schema the tool declared, as the hub pinned it
+ * (issue #38). Servers drift from their own schemas; the answer of a call that was made is still
+ * its answer, so a mismatch is never a failure: the guest gets the answer (its structured
+ * content, else its text) and the run a notice naming the mismatch, while `describe` keeps the
+ * declared type. Checked with the MCP SDK's @cfworker/json-schema validator on both hosts (it
+ * interprets schemas, where Ajv generates code a Worker may not run), so both say the same;
+ * compiled once per tool contract.
+ *
+ * A schema the validator cannot compile says nothing here: the tool is served as declared.
+ */
+import { fromJsonSchema, type JsonSchemaType } from '@modelcontextprotocol/client';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/client/validators/cf-worker';
+import type { ManifestTool } from '../contracts/sources.ts';
+import type { McpCallResult } from './tool-result.ts';
+
+type Check = (value: unknown) => string | undefined;
+
+/** Compiled checks by tool address and contract digest; a changed contract compiles anew. */
+const compiled = new Map<string, Check | null>();
+const MAX_COMPILED = 512;
+/** The most of a validator's message a notice quotes. */
+const MESSAGE_CHARS = 300;
+const validator = new CfWorkerJsonSchemaValidator();
+
+/**
+ * What is wrong with `result` against `tool`'s declared output schema, as one sentence for the
+ * run's notices; undefined when it keeps to it, declares none, or is an error result.
+ */
+export function outputMismatch(tool: ManifestTool, result: McpCallResult): string | undefined {
+  if (tool.outputSchema === undefined || result.isError === true) return undefined;
+  const passedOn = 'the call was made, and its answer is passed on as it came';
+  if (result.structuredContent === undefined) {
+    return `${tool.address} declares an output schema but answered without structured content; ${passedOn}`;
+  }
+  const check = checkFor(tool);
+  const problem = check?.(result.structuredContent);
+  if (problem === undefined) return undefined;
+  const said = problem.length > MESSAGE_CHARS ? `${problem.slice(0, MESSAGE_CHARS)}…` : problem;
+  return `${tool.address} answered with structured content that does not match its declared output schema (${said}); ${passedOn}`;
+}
+
+function checkFor(tool: ManifestTool): Check | undefined {
+  const key = `${tool.address}\u0000${tool.contract}`;
+  const known = compiled.get(key);
+  if (known !== undefined) return known ?? undefined;
+  let check: Check | null;
+  try {
+    // A plain copy: the store hands out schemas whose objects have no prototype, which the
+    // validator does not read as schemas.
+    const schema = JSON.parse(JSON.stringify(tool.outputSchema)) as JsonSchemaType;
+    const standard = fromJsonSchema(schema, validator)['~standard'];
+    check = (value) => {
+      try {
+        const verdict = standard.validate(value);
+        if (verdict instanceof Promise) return undefined;
+        return verdict.issues ? verdict.issues.map((issue) => issue.message).join('; ') : undefined;
+      } catch {
+        // A validator that fails on a value says nothing of it.
+        return undefined;
+      }
+    };
+  } catch {
+    check = null;
+  }
+  if (compiled.size >= MAX_COMPILED) compiled.clear();
+  compiled.set(key, check);
+  return check ?? undefined;
+}
