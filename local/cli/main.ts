@@ -19,6 +19,7 @@ import { registerImport } from './hub-import.ts';
 import { registerInit } from './hub-init.ts';
 import { registerProfiles } from './hub-profiles.ts';
 import { registerRuns } from './hub-runs.ts';
+import { registerSearch } from './hub-search.ts';
 import { registerServe } from './hub-serve.ts';
 import { registerSkills } from './hub-skills.ts';
 import { registerSources } from './hub-sources.ts';
@@ -53,6 +54,7 @@ export function buildProgram(): Command {
   registerSkills(hub);
   registerProfiles(hub);
   registerConnections(hub);
+  registerSearch(hub);
   registerRuns(hub);
   registerDashboard(hub);
   registerConnect(hub);
