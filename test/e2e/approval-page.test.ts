@@ -8,10 +8,13 @@
  * token, a foreign Host or Origin, a page framed by another origin. The model's results and
  * every log never hold the page's URL or token.
  *
- * With CAPABILITIES_SCREENSHOTS=<folder>, it saves the screenshots the README shows.
+ * With CAPABILITIES_SCREENSHOTS=<folder>, it saves the screenshots the README shows (board is
+ * added as `node board.ts` from a folder of its own in the temporary home, so they show no path
+ * of the machine they were taken on).
  */
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import type { Browser, Page } from 'playwright-core';
@@ -50,7 +53,8 @@ let browserEnv: Record<string, string>;
 
 beforeEach(async () => {
   ({ home, remove: removeHome } = tempHome());
-  board = addSources(home);
+  // Added as a person's own server (`node board.ts`): the screenshots show no path of this machine.
+  board = addSources(home, { boardFromFolder: true });
   urlFile = join(home, 'opened-urls.txt');
   const script = join(home, 'browser.sh');
   writeFileSync(script, `#!/bin/sh\nprintf '%s\\n' "$1" >> '${urlFile}'\n`);
@@ -325,6 +329,9 @@ describe('the approval page, opened by the hub in a real browser', () => {
     const review = await page.textContent('body');
     expect(review).toContain('board.post');
     expect(review).toContain('Post a message to the board, and to everyone.');
+    // What the screenshot shows holds no path of this machine: not the checkout, not the home.
+    expect(review).toContain('node board.ts');
+    for (const path of [REPO, home, tmpdir()]) expect(review).not.toContain(path);
     await shot(page, 'sources-review.png');
     await page.getByRole('button', { name: 'Accept all proposals' }).click();
     await page.waitForLoadState();

@@ -1,6 +1,6 @@
 /** Runs the real CLI (bin/capabilities) as a subprocess against a temporary CAPABILITIES_HOME. */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -102,6 +102,35 @@ export function addBoard(home: string, countFile: string, options: { cwd?: strin
       ...[node, '--disable-warning=ExperimentalWarning', board],
     ],
     options,
+  );
+}
+
+/**
+ * The counting board as a person's own server would be added: `node board.ts`, from a folder of
+ * its own (<home>/servers, the SDK reached through a link to this checkout's node_modules), so
+ * what a page shows of it holds no path of this machine (the README's screenshots). `node` is
+ * the one on PATH (npm test puts this checkout's Node 24 first).
+ */
+export function addBoardFromFolder(home: string, countFile: string): CliResult {
+  const folder = join(home, 'servers');
+  mkdirSync(folder, { recursive: true });
+  copyFileSync(join(REPO, 'test', 'fixtures', 'servers', 'counting-server.ts'), join(folder, 'board.ts'));
+  symlinkSync(join(REPO, 'node_modules'), join(folder, 'node_modules'));
+  return cli(
+    home,
+    [
+      'hub',
+      'add',
+      '--yes',
+      '--namespace',
+      'board',
+      '--env',
+      `COUNT_FILE=${countFile}`,
+      '--',
+      'node',
+      'board.ts',
+    ],
+    { cwd: folder },
   );
 }
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { expect } from 'vitest';
-import { addBoard, BIN, cli, cliEnv, REPO } from './cli-process.ts';
+import { addBoard, addBoardFromFolder, BIN, cli, cliEnv, REPO } from './cli-process.ts';
 
 export const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
 export const MEMORY = join(
@@ -20,8 +20,14 @@ export const MEMORY = join(
   'index.js',
 );
 
-/** Adds memory and board with `hub add --yes` (the review's proposals: reads run, writes ask). */
-export function addSources(home: string): { countFile: string; posts(): string[] } {
+/**
+ * Adds memory and board with `hub add --yes` (the review's proposals: reads run, writes ask);
+ * with `boardFromFolder`, board as `node board.ts` from a folder of its own (addBoardFromFolder).
+ */
+export function addSources(
+  home: string,
+  options: { boardFromFolder?: boolean } = {},
+): { countFile: string; posts(): string[] } {
   const countFile = join(home, 'count.txt');
   const memory = cli(home, [
     'hub',
@@ -34,7 +40,7 @@ export function addSources(home: string): { countFile: string; posts(): string[]
     MEMORY,
   ]);
   expect(memory.status, memory.stderr).toBe(0);
-  const board = addBoard(home, countFile);
+  const board = options.boardFromFolder ? addBoardFromFolder(home, countFile) : addBoard(home, countFile);
   expect(board.status, board.stderr).toBe(0);
   return {
     countFile,
