@@ -9,6 +9,7 @@ import { isHubError } from '../engine/errors.ts';
 import { type HomePaths, readHubFile, readToken } from './home.ts';
 import { fallbackNotice, keychainStatus } from './keychain.ts';
 import { inspectStore } from './open-store.ts';
+import { VERSION } from './package-files.ts';
 
 export type CheckLevel = 'ok' | 'warn' | 'fail';
 
@@ -54,13 +55,14 @@ export function runDoctor(paths: HomePaths, env: NodeJS.ProcessEnv = process.env
   } else {
     try {
       const store = inspectStore(paths.db);
-      const version = `schema version ${store.schemaVersion} (this capabilities writes ${store.latestSchemaVersion})`;
+      const version = `schema version ${store.schemaVersion} (this capabilities ${VERSION} writes ${store.latestSchemaVersion})`;
       if (store.schemaVersion > store.latestSchemaVersion) {
+        const by = store.writtenBy ?? 'a newer capabilities';
         checks.push({
           name: 'store',
           level: 'fail',
-          detail: `${version}: written by a newer capabilities; it is never downgraded`,
-          fix: 'run the newer capabilities that wrote it',
+          detail: `${version}: brought to its schema by ${by}; it is never downgraded`,
+          fix: `run ${by} or later`,
         });
       } else if (store.schemaVersion < store.latestSchemaVersion) {
         checks.push({

@@ -13,7 +13,6 @@
  *
  * Everything a command prints goes through the hub's scrubber (`scrubOutput`).
  */
-import { readFileSync } from 'node:fs';
 import { createEngine, type Engine } from '../engine/engine.ts';
 import type { Sandbox } from '../engine/ports.ts';
 import { hubOwnSecrets } from '../engine/secrets/hub-secrets.ts';
@@ -23,14 +22,13 @@ import { type Output, scrubOutput } from './cli/output.ts';
 import { homePaths } from './home.ts';
 import { hostedSecrets } from './hosted/hosted-secrets.ts';
 import { initHub, type LocalHub, openLocalHub } from './local-hub.ts';
+import { VERSION } from './package-files.ts';
 import { openSecretStore } from './secret-store.ts';
 import { localConnector } from './sources/stdio-launcher.ts';
 import { localWording } from './wording.ts';
 
 /** The CLI's version (package.json), which the hub reports to sources and MCP clients. */
-export const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
-  version: string;
-};
+export const version = VERSION;
 
 /** An open hub: the engine (its runs start the sandbox on first use), the local hub's files, and how to close all of it. */
 export interface OpenHub {

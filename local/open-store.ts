@@ -5,20 +5,18 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { HubError } from '../engine/errors.ts';
 import type { HubStore } from '../engine/ports.ts';
 import { openHubStore } from '../engine/store/hub-store.ts';
-import type { MigrationBundle } from '../engine/store/migrate.ts';
+import { type MigrationBundle, WRITTEN_BY } from '../engine/store/migrate.ts';
 import * as schema from '../engine/store/schema.ts';
 import type { SyncDb } from '../engine/store/sync-db.ts';
+import { MIGRATIONS_DIR, VERSION } from './package-files.ts';
 
 /** How long a writer waits for another process's transaction before giving up. */
 export const BUSY_TIMEOUT_MS = 10_000;
-
-const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
 
 /** Reads migrations/ as the bundle drizzle-kit's migrations.js gives the Durable Object. */
 export function readMigrations(dir: string = MIGRATIONS_DIR): MigrationBundle {
@@ -65,10 +63,14 @@ export function openLocalStore(
     // whenever one of them committed, which tells the store to read its cached records again.
     const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
     const immediate = sqlite.transaction((body: () => unknown) => body()).immediate;
-    const store = openHubStore(db, bundle, now, `hub.db at ${path}`, {
-      externalVersion: () => dataVersion.get(),
-      immediate: immediate as <T>(body: () => T) => T,
-    });
+    const store = openHubStore(
+      db,
+      bundle,
+      now,
+      `hub.db at ${path}`,
+      { externalVersion: () => dataVersion.get(), immediate: immediate as <T>(body: () => T) => T },
+      `capabilities ${VERSION}`,
+    );
     return { store, sqlite, close: () => sqlite.close() };
   } catch (error) {
     sqlite.close();
@@ -87,6 +89,8 @@ export interface StoreInspection {
   schemaVersion: number;
   latestSchemaVersion: number;
   hubId: string | undefined;
+  /** The capabilities that brought the store to its schema, when it said (`capabilities 0.2.0`). */
+  writtenBy: string | undefined;
 }
 
 /**
@@ -103,14 +107,20 @@ export function inspectStore(path: string, bundle: MigrationBundle = readMigrati
     const schemaVersion = has('hub_migrations')
       ? (sqlite.prepare('SELECT count(*) AS n FROM hub_migrations').get() as { n: number }).n
       : 0;
-    const hubId = has('hub_meta')
-      ? (
-          sqlite.prepare(`SELECT value FROM hub_meta WHERE key = 'hub_id'`).get() as
-            | { value: string }
-            | undefined
-        )?.value
-      : undefined;
-    return { schemaVersion, latestSchemaVersion: bundle.journal.entries.length, hubId };
+    const meta = (key: string) =>
+      has('hub_meta')
+        ? (
+            sqlite.prepare('SELECT value FROM hub_meta WHERE key = ?').get(key) as
+              | { value: string }
+              | undefined
+          )?.value
+        : undefined;
+    return {
+      schemaVersion,
+      latestSchemaVersion: bundle.journal.entries.length,
+      hubId: meta('hub_id'),
+      writtenBy: meta(WRITTEN_BY),
+    };
   } finally {
     sqlite.close();
   }

@@ -245,11 +245,12 @@ async function serveHttp(
   port: number | undefined,
   warm: () => void,
 ) {
-  const [{ serveHttp: listen }, { homePaths }, { CHECKOUT_BIN, setupSnippets }, { localPages }] =
+  const [{ serveHttp: listen }, { homePaths }, { setupSnippets }, { launcher }, { localPages }] =
     await Promise.all([
       import('./server.ts'),
       import('./home.ts'),
       import('./setup-snippets.ts'),
+      import('./package-files.ts'),
       import('./pages/local-pages.ts'),
     ]);
   // This process serves its own pages, beside /mcp; its URL is known once it listens.
@@ -268,7 +269,7 @@ async function serveHttp(
   warm();
   const tokenFile = homePaths().token;
   const home = process.env.CAPABILITIES_HOME?.trim() || undefined;
-  const connect = setupSnippets({ bin: CHECKOUT_BIN, url: server.url, tokenFile, home });
+  const connect = setupSnippets({ launch: launcher(), url: server.url, tokenFile, home });
   out.result(
     { url: server.url, hubId: open.local.hubId, tokenFile },
     `capabilities hub ${open.local.hubId} listening on ${server.url} (MCP at ${server.url}/mcp, bearer token in ${tokenFile}). Ctrl-C stops it.\n\n${connect}`,

@@ -1,22 +1,25 @@
 /**
  * How to connect an agent to this hub, as `hub serve --http` prints it after its listening line:
  * the spec's setup snippets (For agents: Connect an agent to the hub) for Claude Code, Codex and
- * Cursor, each launching `hub serve --stdio --profile default` by this checkout's absolute
- * `bin/capabilities`, and the HTTP alternative: the /mcp URL and the file holding the bearer
- * token. The token's value is never part of the text, only where it is.
+ * Cursor, each launching `hub serve --stdio --profile default` the way this capabilities is
+ * started again (local/package-files.ts: the installed package by absolute paths, a pinned `npx`
+ * line, a checkout's bin/capabilities), and the HTTP alternative: the /mcp URL and the file
+ * holding the bearer token. The token's value is never part of the text, only where it is.
  *
  * When the hub lives outside the default home (CAPABILITIES_HOME), each stdio entry carries that
  * variable too, so the agent's process opens this hub and not `~/.capabilities`.
  */
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-/** This checkout's CLI, absolute (the launcher resolves its own symlinks, so this is stable). */
-export const CHECKOUT_BIN = fileURLToPath(new URL('../bin/capabilities', import.meta.url));
+/** How an entry starts capabilities: a command and the arguments before `hub serve …`. */
+export interface Launch {
+  command: string;
+  args: readonly string[];
+}
 
 export interface SetupTarget {
-  /** The CLI every stdio entry runs. */
-  bin: string;
+  /** How every stdio entry starts capabilities. */
+  launch: Launch;
   /** Where `serve --http` listens, e.g. `http://127.0.0.1:4790`. */
   url: string;
   /** The bearer token's file (`<home>/hub/http-token`). */
@@ -36,13 +39,13 @@ export interface StdioEntry {
 }
 
 /**
- * The entry that launches this hub's stdio surface by `bin` for `profile` (default: `default`),
- * with CAPABILITIES_HOME when given.
+ * The entry that launches this hub's stdio surface as `launch` says for `profile` (default:
+ * `default`), with CAPABILITIES_HOME when given.
  */
-export function stdioEntry(bin: string, home?: string, profile = 'default'): StdioEntry {
+export function stdioEntry(launch: Launch, home?: string, profile = 'default'): StdioEntry {
   return {
-    command: bin,
-    args: [...STDIO_ARGS, profile],
+    command: launch.command,
+    args: [...launch.args, ...STDIO_ARGS, profile],
     ...(home === undefined ? {} : { env: { CAPABILITIES_HOME: resolve(home) } }),
   };
 }
@@ -54,7 +57,7 @@ function shellWord(word: string): string {
 
 /** The snippets as lines of text, ready to print. */
 export function setupSnippets(target: SetupTarget): string {
-  const entry = stdioEntry(target.bin, target.home);
+  const entry = stdioEntry(target.launch, target.home);
   const home = entry.env?.CAPABILITIES_HOME;
   const q = JSON.stringify;
   // The name goes before `-e`: Claude Code's `-e` takes several values and would swallow it.

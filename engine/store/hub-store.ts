@@ -23,6 +23,7 @@ import type { SyncDb } from './sync-db.ts';
 /**
  * Migrates `db` and opens the store over it. Where other connections may write the same database
  * (other processes on the local hub), `host.externalVersion` must change whenever one did.
+ * `writer` names this code ("capabilities 0.2.0") in the store and in a refusal (migrate.ts).
  */
 export function openHubStore(
   db: SyncDb,
@@ -30,8 +31,9 @@ export function openHubStore(
   now: number,
   where: string,
   host?: StoreHost,
+  writer?: string,
 ): HubStore {
-  const schemaVersion = migrate(db, bundle, now, where);
+  const schemaVersion = migrate(db, bundle, now, where, writer);
   if (schemaVersion !== latestSchemaVersion(bundle))
     throw new HubError('internal', 'migration did not complete');
   return new SqliteHubStore(db, schemaVersion, host);

@@ -4,9 +4,11 @@
  * `durable-sqlite` (migrations/migrations.js); the local host reads the same files from disk.
  *
  * Applied migrations are recorded in hub_migrations; the schema version is their count. A
- * store whose version is newer than this code knows is refused and never downgraded. The
- * whole check-and-apply runs in one IMMEDIATE transaction, so several processes opening one
- * file at once apply each migration exactly once.
+ * store whose version is newer than this code knows is refused and never downgraded, with
+ * nothing written: the refusal names the capabilities that brought the store to its schema
+ * (hub_meta `written_by`, set by whoever applied migrations, when the host names itself) and
+ * this one. The whole check-and-apply runs in one IMMEDIATE transaction, so several processes
+ * opening one file at once apply each migration exactly once.
  */
 import { sql } from 'drizzle-orm';
 import { HubError } from '../errors.ts';
@@ -23,11 +25,21 @@ export function latestSchemaVersion(bundle: MigrationBundle): number {
   return bundle.journal.entries.length;
 }
 
+/** The hub_meta key naming the capabilities that last brought the store to a newer schema. */
+export const WRITTEN_BY = 'written_by';
+
 /**
  * Brings `db` up to the bundle's latest schema and returns the schema version.
  * @param where names the store in messages ("hub.db at /home/…", "the Durable Object").
+ * @param writer names this code in messages and in the store ("capabilities 0.2.0"), when known.
  */
-export function migrate(db: SyncDb, bundle: MigrationBundle, now: number, where: string): number {
+export function migrate(
+  db: SyncDb,
+  bundle: MigrationBundle,
+  now: number,
+  where: string,
+  writer?: string,
+): number {
   const known = [...bundle.journal.entries].sort((a, b) => a.idx - b.idx);
   db.run(
     sql`CREATE TABLE IF NOT EXISTS hub_migrations (idx INTEGER PRIMARY KEY, tag TEXT NOT NULL, applied_at INTEGER NOT NULL)`,
@@ -38,10 +50,12 @@ export function migrate(db: SyncDb, bundle: MigrationBundle, now: number, where:
         sql`SELECT idx, tag FROM hub_migrations ORDER BY idx`,
       );
       if (applied.length > known.length) {
+        const by = writtenBy(tx);
         throw new HubError(
           'schema_too_new',
-          `${where} is at schema version ${applied.length}, newer than this capabilities knows (${known.length}). ` +
-            'Run the newer capabilities that wrote it; a store is never downgraded.',
+          `${where} was brought to schema version ${applied.length} by ${by ?? 'a newer capabilities'}; ` +
+            `this is ${writer ?? 'a capabilities'} that knows schema version ${known.length}, so it changed nothing. ` +
+            `Run ${by ?? 'the newer capabilities'} or later (a store is never downgraded).`,
         );
       }
       applied.forEach((row, i) => {
@@ -64,8 +78,22 @@ export function migrate(db: SyncDb, bundle: MigrationBundle, now: number, where:
           sql`INSERT INTO hub_migrations (idx, tag, applied_at) VALUES (${entry.idx}, ${entry.tag}, ${now})`,
         );
       }
+      if (writer !== undefined && (applied.length < known.length || writtenBy(tx) === undefined)) {
+        tx.run(
+          sql`INSERT INTO hub_meta (key, value) VALUES (${WRITTEN_BY}, ${writer}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+        );
+      }
       return known.length;
     },
     { behavior: 'immediate' },
   );
+}
+
+/** Who brought the store to its schema, when one said (hub_meta may not exist yet). */
+function writtenBy(tx: Pick<SyncDb, 'all'>): string | undefined {
+  const table = tx.all<{ n: number }>(
+    sql`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'hub_meta'`,
+  );
+  if ((table[0]?.n ?? 0) === 0) return undefined;
+  return tx.all<{ value: string }>(sql`SELECT value FROM hub_meta WHERE key = ${WRITTEN_BY}`)[0]?.value;
 }

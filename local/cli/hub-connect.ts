@@ -28,6 +28,7 @@ interface EditOptions {
   yes?: boolean;
   replace?: boolean;
   profile?: string;
+  checkout?: boolean;
 }
 
 /** CAPABILITIES_HOME for the entry, when the hub is not at the default place (~/.capabilities). */
@@ -151,22 +152,27 @@ export function registerConnect(hub: Command): void {
       '--replace',
       'also turn off (remove) the direct entries of servers the hub already has as sources, so the agent sees each tool once, through the hub; `hub disconnect` puts them back',
     )
+    .option(
+      '--checkout',
+      "from a checkout: write entries that run this checkout's bin/capabilities, for developing capabilities itself (they break when the checkout moves)",
+    )
     .action(async (options: EditOptions, command: Command) => {
       const out = outputOf(command);
       const clients = await clientsOf(options);
-      const [{ homePaths }, { CHECKOUT_BIN, stdioEntry }, { checkBin }, { connectHarnesses }, review] =
+      const [{ homePaths }, { stdioEntry }, { launcher }, { checkLaunch }, { connectHarnesses }, review] =
         await Promise.all([
           import('../home.ts'),
           import('../setup-snippets.ts'),
-          import('../connect/bin-check.ts'),
+          import('../package-files.ts'),
+          import('../connect/launch-check.ts'),
           import('../connect/connect.ts'),
           import('./review-prompt.ts'),
         ]);
-      checkBin(CHECKOUT_BIN);
+      const launch = checkLaunch(launcher(), { checkout: options.checkout === true });
       const profile = await profileToServe(out, options.profile);
       const replace = options.replace === true ? await hubSources(out) : undefined;
       const interaction = { yes: options.yes === true, input: out.options.input };
-      const stdio = stdioEntry(CHECKOUT_BIN, hubHomeToPass(), profile);
+      const stdio = stdioEntry(launch, hubHomeToPass(), profile);
       const report = await connectHarnesses({
         place: place(),
         clients,

@@ -1,6 +1,6 @@
 /**
- * `capabilities hub doctor`: diagnoses the home, the store, the token and the keychain, then
- * reaches each source. A check's name, detail and fix are one inert line each (engine/inert.ts):
+ * `capabilities hub doctor`: diagnoses the home, the store, the token and the keychain, the
+ * agents' `capabilities` entries (local/doctor-entries.ts), then reaches each source. A check's name, detail and fix are one inert line each (engine/inert.ts):
  * a failing source's detail quotes its stderr, which must not pass for a check of ours.
  */
 import type { Command } from 'commander';
@@ -20,17 +20,14 @@ export function registerDoctor(hub: Command): void {
       ]);
       const paths = homePaths();
       const checks = runDoctor(paths);
+      const { entryChecks } = await import('../doctor-entries.ts');
+      checks.push(...entryChecks());
       if (isHealthy(checks)) {
-        const [{ sourceChecks }, { readFileSync }] = await Promise.all([
+        const [{ sourceChecks }, { VERSION }] = await Promise.all([
           import('../doctor-sources.ts'),
-          import('node:fs'),
+          import('../package-files.ts'),
         ]);
-        const { version } = JSON.parse(
-          readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
-        ) as {
-          version: string;
-        };
-        checks.push(...(await sourceChecks(paths, version)));
+        checks.push(...(await sourceChecks(paths, VERSION)));
       }
       const healthy = isHealthy(checks);
       const text = checks

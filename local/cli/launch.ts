@@ -16,5 +16,10 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${version}\n`);
 } else {
   const bundle = await freshBundle(fileURLToPath(new URL('../../', import.meta.url)));
-  await import(bundle ? pathToFileURL(bundle).href : './main.ts');
+  if (bundle) await import(pathToFileURL(bundle).href);
+  else {
+    // From source: first the hook that loads the dashboard's .tsx pages (see the file).
+    await import('../tsx-hooks.ts');
+    await import('./main.ts');
+  }
 }

@@ -4,11 +4,9 @@
  * error into a message and an exit code. Commands read the global options from their own
  * command (`optsWithGlobals`, in hub-action.ts); the one action wrapper there opens the hub.
  */
-// First: the hook that loads the dashboard's .tsx pages (see the file).
-import '../tsx-hooks.ts';
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { HubError } from '../../engine/errors.ts';
+import { VERSION } from '../package-files.ts';
 import { registerConnect } from './hub-connect.ts';
 import { registerConnections } from './hub-connections.ts';
 import { registerDashboard } from './hub-dashboard.ts';
@@ -25,14 +23,10 @@ import { registerSkills } from './hub-skills.ts';
 import { registerSources } from './hub-sources.ts';
 import { type GlobalOptions, reportError } from './output.ts';
 
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-  version: string;
-};
-
 export function buildProgram(): Command {
   const program = new Command('capabilities')
     .description('One MCP endpoint for every tool your agents use.')
-    .version(pkg.version, '-V, --version', 'print the version')
+    .version(VERSION, '-V, --version', 'print the version')
     .option('--json', 'print results as JSON (always one object)', false)
     .option('--no-input', 'never prompt; fail with what to pass instead')
     .showHelpAfterError()

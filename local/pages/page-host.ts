@@ -17,8 +17,8 @@ import { z } from 'zod';
 import { HubError } from '../../engine/errors.ts';
 import { hostProof } from '../../engine/host-proof.ts';
 import { type HomePaths, writeFileAtomic } from '../home.ts';
+import { selfCommand } from '../package-files.ts';
 import { LOOPBACK } from '../server.ts';
-import { CHECKOUT_BIN } from '../setup-snippets.ts';
 
 /** A page host with no request for this long leaves (a new one starts when a page is needed). */
 export const PAGE_HOST_IDLE_MS = 30 * 60_000;
@@ -121,7 +121,8 @@ export async function ensurePageHost(
   if (live) return live;
   const log = openSync(paths.pagesLog, 'a', 0o600);
   try {
-    const child = spawn(CHECKOUT_BIN, ['hub', 'serve', '--pages'], {
+    const [command, ...args] = selfCommand();
+    const child = spawn(command, [...args, 'hub', 'serve', '--pages'], {
       detached: true,
       stdio: ['ignore', 'ignore', log],
       env,

@@ -15,9 +15,8 @@
  * well above QuickJS's 1 MB stack limit, so deep recursion ends inside QuickJS.
  */
 import { Worker } from 'node:worker_threads';
+import { SANDBOX_WORKER } from '../package-files.ts';
 import type { FromWorker, ToWorker, WorkerSetup } from './protocol.ts';
-
-const WORKER_FILE = new URL('./worker.ts', import.meta.url);
 
 /** One worker thread, ready for attempts once `ready` resolves. */
 export class QuickJsWorker {
@@ -33,7 +32,7 @@ export class QuickJsWorker {
   constructor(memoryBytes: number) {
     this.memoryBytes = memoryBytes;
     const setup: WorkerSetup = { memoryBytes };
-    this.#worker = new Worker(WORKER_FILE, {
+    this.#worker = new Worker(SANDBOX_WORKER, {
       workerData: setup,
       resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32, stackSizeMb: 8 },
       stdout: true,

@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSyn
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { VERSION } from '../../local/package-files.ts';
 import journal from '../../migrations/meta/_journal.json';
 import { BIN, cli, REPO, tempHome } from './cli-process.ts';
 
@@ -111,26 +112,33 @@ describe('capabilities', () => {
     expect(doctor.stdout).toContain('field "hubId"');
   });
 
-  it('refuses a hub.db from a newer schema, naming the version, and never downgrades it', () => {
+  it('refuses a hub.db from a newer schema, naming both versions, and changes nothing', () => {
     cli(home, ['hub', 'init']);
     const db = new Database(join(home, 'hub', 'hub.db'));
     db.prepare(`INSERT INTO hub_migrations (idx, tag, applied_at) VALUES (?, 'from_the_future', 0)`).run(
       LATEST,
     );
+    db.prepare(`UPDATE hub_meta SET value = 'capabilities 9.9.0' WHERE key = 'written_by'`).run();
     db.close();
-    const init = cli(home, ['hub', 'init']);
-    expect(init.status).toBe(1);
-    expect(init.stderr).toContain(
-      `schema version ${LATEST + 1}, newer than this capabilities knows (${LATEST})`,
-    );
+    const files = ['hub.db', 'hub.json', 'http-token'].map((name) => join(home, 'hub', name));
+    const before = files.map((file) => readFileSync(file));
+    for (const command of [
+      ['hub', 'init'],
+      ['hub', 'list'],
+      ['hub', 'serve', '--stdio'],
+    ]) {
+      const refused = cli(home, command);
+      expect(refused.status, command.join(' ')).toBe(1);
+      expect(refused.stderr).toContain(
+        `was brought to schema version ${LATEST + 1} by capabilities 9.9.0; this is capabilities ${VERSION} that knows schema version ${LATEST}, so it changed nothing. Run capabilities 9.9.0 or later`,
+      );
+    }
     const doctor = cli(home, ['hub', 'doctor']);
     expect(doctor.status).toBe(1);
     expect(doctor.stdout).toContain(
-      `schema version ${LATEST + 1} (this capabilities writes ${LATEST}): written by a newer capabilities`,
+      `schema version ${LATEST + 1} (this capabilities ${VERSION} writes ${LATEST}): brought to its schema by capabilities 9.9.0`,
     );
-    const after = new Database(join(home, 'hub', 'hub.db'), { readonly: true });
-    expect(after.prepare('SELECT count(*) AS n FROM hub_migrations').get()).toEqual({ n: LATEST + 1 });
-    after.close();
+    expect(files.map((file) => readFileSync(file))).toEqual(before);
   });
 
   it('works from any directory and through a symlink', () => {

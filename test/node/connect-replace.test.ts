@@ -150,7 +150,7 @@ interface Outcome {
 describe('hub connect --replace', () => {
   it('turns off exactly the entries the hub has, beside the capabilities entry, and says which', () => {
     const f = home();
-    const connect = run(f, ['--json', 'hub', 'connect', '--replace', '--yes']);
+    const connect = run(f, ['--json', 'hub', 'connect', '--checkout', '--replace', '--yes']);
     expect(connect.status, connect.stderr).toBe(0);
     const outcomes = (JSON.parse(connect.stdout) as { outcomes: Outcome[] }).outcomes;
     expect(outcomes.slice(0, 3).map((o) => [o.harness, o.status, o.turnedOff])).toEqual([
@@ -180,14 +180,14 @@ describe('hub connect --replace', () => {
 
     // And the CLI says so in words.
     const again = home();
-    const text = run(again, ['hub', 'connect', '--replace', '--yes']);
+    const text = run(again, ['hub', 'connect', '--checkout', '--replace', '--yes']);
     expect(text.stdout).toContain('Codex: connected');
     expect(text.stdout).toContain('turned off (the hub has them): kg, board');
   });
 
   it('then disconnect gives each file its content back: JSON deep-equal, TOML equal with its comments', () => {
     const f = home();
-    expect(run(f, ['hub', 'connect', '--replace', '--yes']).status).toBe(0);
+    expect(run(f, ['hub', 'connect', '--checkout', '--replace', '--yes']).status).toBe(0);
     const disconnect = run(f, ['hub', 'disconnect']);
     expect(disconnect.status, disconnect.stderr).toBe(0);
     expect(disconnect.stdout).toContain('put back: kg, board');
@@ -206,7 +206,7 @@ describe('hub connect --replace', () => {
   it('then rollback gives each file its bytes back, after which disconnect has nothing to put back', () => {
     const f = home();
     const before = files(f).map((path) => sha256(readFileSync(path)));
-    expect(run(f, ['hub', 'connect', '--replace', '--yes']).status).toBe(0);
+    expect(run(f, ['hub', 'connect', '--checkout', '--replace', '--yes']).status).toBe(0);
     expect(files(f).map((path) => sha256(readFileSync(path)))).not.toEqual(before);
     const back = run(f, ['hub', 'rollback']);
     expect(back.status, back.stderr).toBe(0);
@@ -224,7 +224,7 @@ describe('hub connect --replace', () => {
 
   it('keeps an entry the person set again before disconnect, and says so', () => {
     const f = home();
-    expect(run(f, ['hub', 'connect', '--replace', '--yes']).status).toBe(0);
+    expect(run(f, ['hub', 'connect', '--checkout', '--replace', '--yes']).status).toBe(0);
     const connected = f.read(f.files.cursor);
     const mine = connected.replace(
       '\t\t"sentry"',
@@ -247,7 +247,7 @@ describe('hub connect --replace', () => {
 
   it('a disconnect that could not write a file puts nothing back there, and the next one does', () => {
     const f = home();
-    expect(run(f, ['hub', 'connect', '--replace', '--yes']).status).toBe(0);
+    expect(run(f, ['hub', 'connect', '--checkout', '--replace', '--yes']).status).toBe(0);
     // Cursor rewrites its file between disconnect's read and its write.
     const failed = disconnectHarnesses({
       place: f.place,
@@ -269,7 +269,7 @@ describe('hub connect --replace', () => {
   it('without a hub is an error naming where it looked and `hub init`, and writes nothing', () => {
     const f = home(false);
     const before = files(f).map((path) => f.read(path));
-    const result = run(f, ['hub', 'connect', '--replace', '--yes']);
+    const result = run(f, ['hub', 'connect', '--checkout', '--replace', '--yes']);
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(`there is no hub at ${join(f.hub, 'hub')}`);
     expect(result.stderr).toContain('`capabilities hub init`');
@@ -284,7 +284,7 @@ describe('hub connect --replace', () => {
       clients: ['cursor' as const],
       hubDir: join(f.hub, 'hub'),
       now: new Date('2026-12-04T06:00:00Z'),
-      stdio: stdioEntry(BIN, f.hub),
+      stdio: stdioEntry({ command: BIN, args: [] }, f.hub),
       decideReplace: async () => false,
     };
     const sentry: Source = {

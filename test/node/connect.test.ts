@@ -19,8 +19,8 @@ import {
 import { join } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkBin } from '../../local/connect/bin-check.ts';
 import { connectHarnesses, disconnectHarnesses } from '../../local/connect/connect.ts';
+import { checkLaunch } from '../../local/connect/launch-check.ts';
 import { rollback } from '../../local/connect/rollback.ts';
 import { sha256 } from '../../local/connect/snapshots.ts';
 import { stdioEntry } from '../../local/setup-snippets.ts';
@@ -62,7 +62,7 @@ const request = (fixture: FixtureHome) => ({
   place: fixture.place,
   hubDir: join(fixture.hub, 'hub'),
   now: new Date('2026-12-04T06:00:00Z'),
-  stdio: stdioEntry(BIN, fixture.hub),
+  stdio: stdioEntry({ command: BIN, args: [] }, fixture.hub),
   decideReplace: async () => false,
 });
 
@@ -70,7 +70,7 @@ describe('hub connect, with the real harness CLIs', () => {
   it('writes one capabilities entry that `claude mcp get/list` and `codex mcp get/list` read, in the shape their own `mcp add` writes', () => {
     const f = home();
     expect(run(f, BIN, ['hub', 'init']).status).toBe(0);
-    const connect = run(f, BIN, ['--json', 'hub', 'connect', '--yes']);
+    const connect = run(f, BIN, ['--json', 'hub', 'connect', '--checkout', '--yes']);
     expect(connect.status, connect.stderr).toBe(0);
     const report = JSON.parse(connect.stdout) as { outcomes: { harness: string; status: string }[] };
     expect(report.outcomes.map((o) => [o.harness, o.status])).toEqual([
@@ -122,7 +122,7 @@ describe('hub connect, disconnect, rollback', () => {
     const before = Object.values(f.files).map((path) => f.read(path));
     for (const folder of ['.hermes', '.pi/agent', '.gemini/antigravity'])
       mkdirSync(join(f.home, folder), { recursive: true });
-    const connect = run(f, BIN, ['hub', 'connect']);
+    const connect = run(f, BIN, ['hub', 'connect', '--checkout']);
     expect(connect.status, connect.stderr).toBe(0);
     expect(connect.stdout).toContain('Cursor: connected');
     // Antigravity, Hermes and pi: the entry and its file, printed, nothing written.
@@ -160,7 +160,7 @@ describe('hub connect, disconnect, rollback', () => {
     expect(statSync(f.files.cursor).mode & 0o777).toBe(0o644);
     expect(statSync(f.files.codex).mode & 0o777).toBe(0o600);
 
-    const again = run(f, BIN, ['hub', 'connect']);
+    const again = run(f, BIN, ['hub', 'connect', '--checkout']);
     expect(again.stdout).toContain('Codex: unchanged');
     expect(again.stdout).not.toContain('snapshots');
 
@@ -176,7 +176,13 @@ describe('hub connect, disconnect, rollback', () => {
     const f = home(['claudeCode', 'codex', 'cursor']);
     const present = [f.files.claudeCode, f.files.codex, f.files.cursor];
     const before = hashes(present);
-    const connect = run(f, BIN, ['hub', 'connect', '--client', 'claude-code,codex,cursor,claude-desktop']);
+    const connect = run(f, BIN, [
+      'hub',
+      'connect',
+      '--checkout',
+      '--client',
+      'claude-code,codex,cursor,claude-desktop',
+    ]);
     expect(connect.status, connect.stderr).toBe(0);
     expect(f.read(f.files.claudeDesktop)).toContain('"capabilities"');
 
@@ -248,21 +254,47 @@ describe('hub connect refuses', () => {
     expect(report.outcomes.find((o) => o.harness === 'cursor')?.status).toBe('connected');
   });
 
-  it('a CLI that moved, or that does not answer --version, before anything is written', () => {
+  it('a launcher that moved, or that does not answer as this capabilities, before anything is written', () => {
     const f = home([]);
-    expect(() => checkBin(join(f.home, 'gone', 'bin', 'capabilities'))).toThrow(
-      /does not exist \(moved\?\); nothing was written/,
-    );
+    const checkout = (command: string) => ({
+      kind: 'checkout' as const,
+      command,
+      args: [],
+      checkout: f.home,
+    });
+    expect(() =>
+      checkLaunch(checkout(join(f.home, 'gone', 'bin', 'capabilities')), { checkout: true }),
+    ).toThrow(/--version` does not answer as this capabilities \(spawnSync .* ENOENT\); nothing was written/);
     const broken = join(f.home, 'capabilities');
     writeFileSync(broken, '#!/bin/sh\necho broken >&2\nexit 3\n');
     chmodSync(broken, 0o755);
-    expect(() => checkBin(broken)).toThrow(/--version did not answer \(broken\); nothing was written/);
-    expect(checkBin(BIN)).toMatch(/^\d+\.\d+\.\d+/);
+    expect(() => checkLaunch(checkout(broken), { checkout: true })).toThrow(
+      /does not answer as this capabilities \(broken\); nothing was written/,
+    );
+    const older = join(f.home, 'older');
+    writeFileSync(older, '#!/bin/sh\necho 0.0.1\n');
+    chmodSync(older, 0o755);
+    expect(() => checkLaunch(checkout(older), { checkout: true })).toThrow(
+      /it says 0\.0\.1, this is \d+\.\d+\.\d+/,
+    );
+    expect(checkLaunch(checkout(BIN), { checkout: true })).toMatchObject({ command: BIN });
+  });
+
+  it('from a checkout, only with --checkout: an entry into a checkout breaks when it moves', () => {
+    const f = home();
+    expect(run(f, BIN, ['hub', 'init']).status).toBe(0);
+    const before = hashes(Object.values(f.files));
+    const refused = run(f, BIN, ['hub', 'connect', '--yes']);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain(`this capabilities runs from a checkout (${REPO}/)`);
+    expect(refused.stderr).toContain('npm install -g @capabilities-sh/cli');
+    expect(refused.stderr).toContain('pass --checkout');
+    expect(hashes(Object.values(f.files))).toEqual(before);
   });
 
   it('an unknown --client as a usage error (exit 2)', () => {
     const f = home();
-    const result = run(f, BIN, ['hub', 'connect', '--client', 'codex,vim']);
+    const result = run(f, BIN, ['hub', 'connect', '--checkout', '--client', 'codex,vim']);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(
       'unknown client "vim"; --client takes claude-code, codex, cursor, claude-desktop',
@@ -276,7 +308,7 @@ describe('hub connect refuses', () => {
     writeFileSync(f.files.codex, bad);
     writeFileSync(f.files.claudeCode, '{\n  "numStartups": 1,\n  "mcpServers": {\n}');
     writeFileSync(f.files.cursor, CURSOR_JSONC.replace('"args"', '"args" ['));
-    const result = run(f, BIN, ['hub', 'connect']);
+    const result = run(f, BIN, ['hub', 'connect', '--checkout']);
     expect(result.status).toBe(1);
     expect(result.stdout).toContain(
       `${f.files.codex} is not valid TOML at line 2, column 32: Newline (0x0A) not allowed in basic strings`,

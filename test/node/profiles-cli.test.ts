@@ -198,14 +198,32 @@ describe('hub profiles', () => {
     const run = (args: string[]) => runCli(fixture.hub, args, env);
     expect((await run(['hub', 'init'])).status).toBe(0);
     const before = fixture.read(fixture.files.cursor);
-    const refused = await run(['hub', 'connect', '--client', 'cursor', '--yes', '--profile', 'nope']);
+    const refused = await run([
+      'hub',
+      'connect',
+      '--checkout',
+      '--client',
+      'cursor',
+      '--yes',
+      '--profile',
+      'nope',
+    ]);
     expect(refused.status).not.toBe(0);
     expect(refused.stderr).toMatch(/no profile "nope".*`capabilities hub profiles list`/);
     expect(fixture.read(fixture.files.cursor)).toBe(before);
 
     const created = await run(['hub', 'profiles', 'create', 'focused', '--skills', 'none']);
     expect(created.status, created.stderr).toBe(0);
-    const connected = await run(['hub', 'connect', '--client', 'cursor', '--yes', '--profile', 'focused']);
+    const connected = await run([
+      'hub',
+      'connect',
+      '--checkout',
+      '--client',
+      'cursor',
+      '--yes',
+      '--profile',
+      'focused',
+    ]);
     expect(connected.status, connected.stderr).toBe(0);
     const cursor = parseJsonc(fixture.read(fixture.files.cursor)) as {
       mcpServers: Record<string, { command: string; args: string[] }>;

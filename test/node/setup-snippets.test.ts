@@ -14,13 +14,14 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CHECKOUT_BIN, type StdioEntry, setupSnippets } from '../../local/setup-snippets.ts';
+import { launcher } from '../../local/package-files.ts';
+import { type StdioEntry, setupSnippets } from '../../local/setup-snippets.ts';
 import { addBoard, BIN, cli, cliEnv, REPO, tempHome } from './cli-process.ts';
 import { textOf } from './surface-fixture.ts';
 
 const STDIO = ['hub', 'serve', '--stdio', '--profile', 'default'];
 const target = {
-  bin: '/opt/capabilities/bin/capabilities',
+  launch: { command: '/opt/capabilities/bin/capabilities', args: [] },
   url: 'http://127.0.0.1:4790',
   tokenFile: '/home/ada/.capabilities/hub/http-token',
 };
@@ -45,17 +46,17 @@ describe('setupSnippets', () => {
   it('gives Claude Code, Codex and Cursor the stdio command by absolute path, and the HTTP URL with the token file', () => {
     const text = setupSnippets(target);
     expect(section(text, 'Claude Code:')).toBe(
-      `claude mcp add --scope user capabilities -- ${target.bin} ${STDIO.join(' ')}`,
+      `claude mcp add --scope user capabilities -- ${target.launch.command} ${STDIO.join(' ')}`,
     );
     expect(section(text, 'Codex, in ~/.codex/config.toml:')).toBe(
       [
         '[mcp_servers.capabilities]',
-        `command = "${target.bin}"`,
+        `command = "${target.launch.command}"`,
         'args = ["hub", "serve", "--stdio", "--profile", "default"]',
       ].join('\n'),
     );
     expect(JSON.parse(section(text, 'Cursor, in ~/.cursor/mcp.json:'))).toEqual({
-      mcpServers: { capabilities: { command: target.bin, args: STDIO } },
+      mcpServers: { capabilities: { command: target.launch.command, args: STDIO } },
     });
     expect(text).toContain(
       'Over HTTP: http://127.0.0.1:4790/mcp with the header ' +
@@ -68,18 +69,20 @@ describe('setupSnippets', () => {
     const home = "/tmp/Ada's hubs";
     const text = setupSnippets({ ...target, home });
     expect(section(text, 'Claude Code:')).toBe(
-      `claude mcp add --scope user capabilities -e 'CAPABILITIES_HOME=/tmp/Ada'\\''s hubs' -- ${target.bin} ${STDIO.join(' ')}`,
+      `claude mcp add --scope user capabilities -e 'CAPABILITIES_HOME=/tmp/Ada'\\''s hubs' -- ${target.launch.command} ${STDIO.join(' ')}`,
     );
     expect(section(text, 'Codex, in ~/.codex/config.toml:')).toContain(
       `env = { CAPABILITIES_HOME = "/tmp/Ada's hubs" }`,
     );
     expect(JSON.parse(section(text, 'Cursor, in ~/.cursor/mcp.json:'))).toEqual({
-      mcpServers: { capabilities: { command: target.bin, args: STDIO, env: { CAPABILITIES_HOME: home } } },
+      mcpServers: {
+        capabilities: { command: target.launch.command, args: STDIO, env: { CAPABILITIES_HOME: home } },
+      },
     });
   });
 
   it("names this checkout's launcher", () => {
-    expect(CHECKOUT_BIN).toBe(BIN);
+    expect(launcher()).toEqual({ kind: 'checkout', command: BIN, args: [], checkout: `${REPO}/` });
   });
 });
 

@@ -101,7 +101,7 @@ describe('J6: a skill added to the hub, in every connected harness', () => {
     writeFileSync(join(agentSkills(), 'pdf-forms', 'SKILL.md'), skillMd('pdf-forms', 'My own PDF skill.'));
     const theirs = tree(join(agentSkills(), 'pdf-forms'));
 
-    const connect = hub(['--json', 'hub', 'connect', '--client', 'claude-code,codex,cursor']);
+    const connect = hub(['--json', 'hub', 'connect', '--checkout', '--client', 'claude-code,codex,cursor']);
     expect(connect.status, connect.stderr).toBe(0);
     const report = JSON.parse(connect.stdout) as {
       skills: { root: string; name: string; status: string; harnesses: string[] }[];
@@ -124,7 +124,7 @@ describe('J6: a skill added to the hub, in every connected harness', () => {
     expect(get.status, get.stderr).toBe(0);
     expect(get.stdout).toContain('capabilities');
 
-    const text = hub(['hub', 'connect', '--client', 'claude-code,codex,cursor']);
+    const text = hub(['hub', 'connect', '--checkout', '--client', 'claude-code,codex,cursor']);
     expect(text.status, text.stderr).toBe(0);
     expect(text.stdout).toContain(`Skills in ${claudeSkills()} (claude-code, cursor):`);
     expect(text.stdout).toContain('pdf-forms: unchanged');
@@ -166,11 +166,11 @@ describe('J6: a skill added to the hub, in every connected harness', () => {
 
   it('gives Cursor alone its own folder, and disconnecting one harness leaves the others their skills', () => {
     expect(hub(['hub', 'skills', 'add', folders.write('pdf-forms', PDF)]).status).toBe(0);
-    expect(hub(['hub', 'connect', '--client', 'cursor']).status).toBe(0);
+    expect(hub(['hub', 'connect', '--checkout', '--client', 'cursor']).status).toBe(0);
     expect(withoutMarker(tree(join(cursorSkills(), 'pdf-forms')))).toEqual(bytesOf(PDF));
     expect(existsSync(claudeSkills())).toBe(false);
 
-    expect(hub(['hub', 'connect', '--client', 'claude-code,codex']).status).toBe(0);
+    expect(hub(['hub', 'connect', '--checkout', '--client', 'claude-code,codex']).status).toBe(0);
     expect(existsSync(join(claudeSkills(), 'pdf-forms', 'SKILL.md'))).toBe(true);
     expect(existsSync(join(agentSkills(), 'pdf-forms', 'SKILL.md'))).toBe(true);
 
@@ -192,7 +192,7 @@ describe('J6: a skill added to the hub, in every connected harness', () => {
     const db = new DatabaseSync(join(f.hub, 'hub', 'hub.db'));
     db.exec('DELETE FROM hub_skill_files');
     db.close();
-    const connect = hub(['hub', 'connect', '--client', 'claude-code']);
+    const connect = hub(['hub', 'connect', '--checkout', '--client', 'claude-code']);
     expect(connect.status).toBe(1);
     expect(connect.stdout).toContain('pdf-forms: FAILED');
     expect(connect.stdout).toContain(
@@ -208,7 +208,7 @@ describe('J6: a skill added to the hub, in every connected harness', () => {
   }, 120_000);
 
   it('connects without skills when there is no hub, creating none', () => {
-    const connect = hub(['hub', 'connect', '--client', 'claude-code']);
+    const connect = hub(['hub', 'connect', '--checkout', '--client', 'claude-code']);
     expect(connect.status, connect.stderr).toBe(0);
     expect(connect.stdout).not.toContain('Skills in');
     expect(existsSync(join(f.hub, 'hub', 'hub.json'))).toBe(false);
