@@ -1,11 +1,12 @@
 /**
- * `npm run bench`: runs the benchmarks (search, the sandbox, startup, the MCP surface, then a hostile source, scrubbing, many attempts
+ * `npm run bench`: runs the benchmarks (search, the sandbox, startup, the first search of a session, the MCP surface, then a hostile source, scrubbing, many attempts
  * at once, the invariant suite's load) and prints each as a compact table,
  * every figure beside its baseline measured in the same run and the ratio between them. Nothing here asserts a
  * time; tests never do either (design: Tests).
  */
 import { availableParallelism } from 'node:os';
 import { run as attemptsBench, format as formatAttempts } from './attempts.bench.ts';
+import { run as firstSearchBench, format as formatFirstSearch } from './first-search.bench.ts';
 import {
   format as formatHostile,
   answers as hostileAnswers,
@@ -69,6 +70,13 @@ console.log(
     'each against server-memory spawned to its first tools/list, interleaved; p50 of 15 spawns each',
 );
 console.log(formatStartup(await startupBench()));
+
+console.log(
+  '\nfirst search: a new hub serve --stdio session on a hub of the 24 corpus servers, with the search documents ' +
+    'the store keeps against the same hub with them dropped before each spawn (the index built from the tool lists); ' +
+    'p50 of 7 spawns each, alternating',
+);
+console.log(formatFirstSearch(await firstSearchBench()));
 
 console.log(
   '\nsurface: the real hub over stdio (hub serve --stdio, server-memory as a source), each figure against its ' +

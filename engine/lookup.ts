@@ -19,13 +19,14 @@
 
 import type { PolicyEffect } from './contracts/policy.ts';
 import { IMPLICIT_DEFAULT, type ProfileMode } from './contracts/profiles.ts';
-import type { Manifest, ManifestTool } from './contracts/sources.ts';
+import type { ManifestTool } from './contracts/sources.ts';
 import { HubError } from './errors.ts';
-import { decide } from './policy/decide.ts';
-import type { HubStore } from './ports.ts';
+import { decideEffect } from './policy/decide.ts';
+import type { HubStore, StoredSearchDocuments } from './ports.ts';
 import { ProfileView } from './profiles/profile-view.ts';
-import { parseSearchInput, SearchIndex, search } from './search/index.ts';
+import { parseSearchInput, SearchIndex, search, type ToolDocument } from './search/index.ts';
 import { rankSkills, skillLines } from './search/skill-search.ts';
+import { documentsToStore, storedDocuments, storedFormat } from './search/stored-documents.ts';
 import { describeSkills, isSkillTarget, resolveSkills } from './skills/skill-describe.ts';
 import { HUB_DECLARATIONS, isHubTarget } from './typegen/hub-declarations.ts';
 import {
@@ -65,6 +66,14 @@ export class Lookup {
       .filter((namespace) => view.namespace(namespace));
   }
 
+  /**
+   * Builds the search index now (from the documents the store keeps), so the first `search` does
+   * not wait for it: a host calls it when it has nothing else to do.
+   */
+  warm(): void {
+    this.#current();
+  }
+
   /** The plain-text answer of `search` (spec: The MCP surface, search), tools first, then skills. */
   search(input: unknown): string {
     const { query, namespace, limit } = parseSearchInput(input);
@@ -88,29 +97,26 @@ export class Lookup {
   #searchTools(input: unknown): string {
     const index = this.#current();
     const view = this.#viewOf();
-    const manifests = new Map<string, Manifest>();
-    const manifestOf = (namespace: string) => {
-      let manifest = manifests.get(namespace);
-      if (!manifest) {
-        const stored = this.#store.getManifest(namespace);
-        manifest = stored && view.manifest(stored);
-        if (manifest) manifests.set(namespace, manifest);
-      }
-      return manifest;
-    };
     const rules = this.#store.listPolicyRules();
+    const reviewed = this.#store.listReviewedContracts();
     return search(index, input, {
       sources: () => this.#sources(view),
-      signatureOf: (tool: ManifestTool) => signatureLine(tool, manifestOf(namespaceOf(tool.address))),
-      effectOf: (tool: ManifestTool): PolicyEffect => {
-        const connection =
-          this.#store.listConnections(namespaceOf(tool.address)).find((c) => c.isDefault)?.name ?? null;
-        return decide({ address: tool.address, connection }, tool, rules, this.#store.getReview(tool.address))
-          .effect;
+      // Every document the Lookup indexes carries its signature; one that does not is typed now.
+      signatureOf: (doc: ToolDocument) => doc.signature ?? this.#signatureNow(doc.address, view),
+      effectOf: (doc: ToolDocument): PolicyEffect => {
+        const connection = this.#store.listConnections(doc.namespace).find((c) => c.isDefault)?.name ?? null;
+        return decideEffect({ address: doc.address, connection }, doc, rules, reviewed.get(doc.address));
       },
       connectionsOf: (namespace: string) => this.#store.listConnections(namespace),
       wording: this.#wording,
     });
+  }
+
+  #signatureNow(address: string, view: ProfileView): string {
+    const stored = this.#store.getManifest(namespaceOf(address));
+    const manifest = stored && view.manifest(stored);
+    const tool = manifest?.tools.find((t) => t.address === address);
+    return tool ? signatureLine(tool, manifest) : `${address}(input: unknown): Promise<unknown>`;
   }
 
   /**
@@ -204,7 +210,12 @@ export class Lookup {
     return this.#viewOf().manifests(this.#store.listManifests());
   }
 
-  /** The index, brought up to date with the store's manifests and the profile. */
+  /**
+   * The index, brought up to date with the store's manifests and the profile. A namespace the
+   * profile shows whole is indexed from the documents the store keeps for its manifest, made and
+   * kept first when there are none of this code's (stored-documents.ts); one it shows in part is
+   * made from its manifest each time.
+   */
   #current(): SearchIndex {
     const view = this.#viewOf();
     const versions = this.#store.listManifestVersions().filter(({ namespace }) => view.namespace(namespace));
@@ -215,18 +226,20 @@ export class Lookup {
       this.#indexedFor = profileKey;
     }
     if (!this.#index) {
-      this.#index = SearchIndex.build(view.manifests(this.#store.listManifests()));
-      for (const { namespace, fetchedAt } of versions) this.#indexed.set(namespace, fetchedAt);
-      return this.#index;
+      const index = SearchIndex.build([]);
+      const stored = new Map(this.#store.listSearchDocuments().map((row) => [row.namespace, row]));
+      for (const { namespace, fetchedAt } of versions) {
+        this.#indexNamespace(index, view, namespace, fetchedAt, stored.get(namespace));
+        this.#indexed.set(namespace, fetchedAt);
+      }
+      this.#index = index;
+      return index;
     }
     const live = new Set<string>();
     for (const { namespace, fetchedAt } of versions) {
       live.add(namespace);
       if (this.#indexed.get(namespace) !== fetchedAt) {
-        const stored = this.#store.getManifest(namespace);
-        const manifest = stored && view.manifest(stored);
-        if (manifest) this.#index.upsert(manifest);
-        else this.#index.remove(namespace);
+        this.#indexNamespace(this.#index, view, namespace, fetchedAt, undefined);
         this.#indexed.set(namespace, fetchedAt);
       }
     }
@@ -237,6 +250,37 @@ export class Lookup {
       }
     }
     return this.#index;
+  }
+
+  /** Puts one namespace's documents in `index`: the stored ones when they are current, else made (and kept). */
+  #indexNamespace(
+    index: SearchIndex,
+    view: ProfileView,
+    namespace: string,
+    fetchedAt: number,
+    row: StoredSearchDocuments | undefined,
+  ): void {
+    const whole = view.whole(namespace);
+    const format = storedFormat(signatureLine);
+    const kept = whole ? storedDocuments(row, fetchedAt, format) : undefined;
+    if (kept) {
+      index.upsertDocuments(namespace, kept);
+      return;
+    }
+    const stored = this.#store.getManifest(namespace);
+    const manifest = stored && view.manifest(stored);
+    if (!manifest) {
+      index.remove(namespace);
+      return;
+    }
+    const { row: made, documents } = documentsToStore(manifest, format, signatureLine);
+    index.upsertDocuments(namespace, documents);
+    if (!whole) return;
+    try {
+      this.#store.putSearchDocuments(made);
+    } catch {
+      // A cache: a store that cannot take it now (busy, read-only) makes it again next time.
+    }
   }
 }
 

@@ -76,6 +76,15 @@ export type JournalStart = Omit<JournalEntry, 'outcome' | 'settledAt'>;
  * Errors are HubErrors: `conflict` for a duplicate or a second settle/decision, `not_found`
  * for a missing parent record, `invalid_input` for a record that fails its schema.
  */
+/** A namespace's search documents as stored: made from its manifest of `fetchedAt` by search code of `format`. */
+export interface StoredSearchDocuments {
+  namespace: string;
+  fetchedAt: number;
+  format: string;
+  /** Checked by the search code when read (a cache, never trusted as a record). */
+  documents: readonly unknown[];
+}
+
 export interface HubStore {
   /** The schema version the store was migrated to. */
   readonly schemaVersion: number;
@@ -113,6 +122,14 @@ export interface HubStore {
   /** Each manifest's namespace and fetch time: cheap, for noticing which ones changed. */
   listManifestVersions(): { namespace: string; fetchedAt: number }[];
 
+  /** What search kept of each namespace's tools (engine/search/stored-documents.ts), unread. */
+  listSearchDocuments(): StoredSearchDocuments[];
+  /**
+   * Keeps what search made of a namespace's tools; nothing when the namespace's manifest is no
+   * longer the one fetched at `fetchedAt` (a manifest stored or removed drops its documents).
+   */
+  putSearchDocuments(record: StoredSearchDocuments): void;
+
   /** Adds or replaces a connection; a default one clears the source's other default. */
   putConnection(connection: Connection): void;
   getConnection(namespace: string, name: string): Connection | undefined;
@@ -126,6 +143,8 @@ export interface HubStore {
   removeReview(address: string): void;
   getReview(address: string): ToolReview | undefined;
   listReviews(namespace: string): ToolReview[];
+  /** The contract a person reviewed, by tool address, without reading the reviewed tools. */
+  listReviewedContracts(): ReadonlyMap<string, string>;
 
   addPolicyRule(rule: PolicyRule): void;
   /**

@@ -29,8 +29,9 @@ export type ServeMode =
 
 /** Serves the open hub until the client or a signal ends it; sweeps runs meanwhile. */
 export async function serveHub(open: OpenHub, mode: ServeMode, profile: string, out: Output): Promise<void> {
-  // The sandbox (worker threads) and the first sweep start once the process is answering: for
-  // stdio after its first answer, so they do not compete with it for the CPU (issue #19).
+  // The sandbox (worker threads), the first sweep and the search index start once the process
+  // is answering: for stdio after its first answer, so they do not compete with it for the CPU
+  // (issue #19).
   let stopSweeping = () => {};
   let warmed = false;
   const warm = () => {
@@ -39,6 +40,13 @@ export async function serveHub(open: OpenHub, mode: ServeMode, profile: string, 
     // Warm the sandbox now, so the first execute does not pay for it; a failure shows up there.
     open.engine.runs().catch(() => {});
     stopSweeping = sweepRuns(open);
+    // And the search index, from the documents the store keeps, once this turn is done; a
+    // failure shows up in the first search.
+    setImmediate(() => {
+      try {
+        open.engine.lookupFor(profile).warm();
+      } catch {}
+    });
   };
   try {
     if (mode.kind === 'stdio') await serveStdio(open, profile, warm);

@@ -12,6 +12,7 @@ import m0009 from './0009_skills.sql';
 import m0010 from './0010_result_handles.sql';
 import m0011 from './0011_profiles.sql';
 import m0012 from './0012_skill_files.sql';
+import m0013 from './0013_search_documents.sql';
 
   export default {
     journal,
@@ -28,7 +29,8 @@ m0008,
 m0009,
 m0010,
 m0011,
-m0012
+m0012,
+m0013
     }
   }
   

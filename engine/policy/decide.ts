@@ -15,6 +15,7 @@
 import { parseToolAddress } from '../address.ts';
 import type { PolicyEffect, PolicyRule } from '../contracts/policy.ts';
 import type { ManifestTool, ToolReview } from '../contracts/sources.ts';
+import { unreachable } from '../errors.ts';
 import { changedParts, describeChange } from '../sources/manifest-diff.ts';
 
 export interface PolicyCall {
@@ -48,34 +49,31 @@ function describeRule(rule: PolicyRule): string {
     : `${target} on connection ${rule.connection}`;
 }
 
-export function decide(
+/** What the policy reads of a tool: its contract and what it declares of itself. */
+export type PolicyTool = Pick<ManifestTool, 'contract' | 'annotations'>;
+
+/** How the policy ruled, before it is put in words. */
+type Ruling =
+  | { effect: PolicyEffect; by: 'rule'; rule: PolicyRule }
+  | { effect: 'ask'; by: 'unreviewed' | 'changed' }
+  | { effect: 'allow'; by: 'read-only' }
+  | { effect: 'ask'; by: 'write' };
+
+function rule(
   call: PolicyCall,
-  tool: ManifestTool,
+  tool: PolicyTool,
   rules: readonly PolicyRule[],
-  review: ToolReview | undefined,
-): PolicyDecision {
+  reviewedContract: string | undefined,
+): Ruling {
   const namespace = parseToolAddress(call.address)?.namespace ?? '';
   const matching = rules
     .map((rule) => ({ rule, level: specificity(rule, call, namespace) }))
     .filter((m) => m.level >= 0);
 
   const deny = matching.find((m) => m.rule.effect === 'deny');
-  if (deny)
-    return {
-      effect: 'deny',
-      reason: `denied by your policy on ${describeRule(deny.rule)}`,
-      ruleId: deny.rule.id,
-    };
-
-  if (!review)
-    return { effect: 'ask', reason: 'new since your last review: a person has not approved this tool yet' };
-  if (review.contract !== tool.contract) {
-    const parts = changedParts(review.tool, tool);
-    return {
-      effect: 'ask',
-      reason: parts.length > 0 ? describeChange(parts) : 'changed upstream since you approved it',
-    };
-  }
+  if (deny) return { effect: 'deny', by: 'rule', rule: deny.rule };
+  if (reviewedContract === undefined) return { effect: 'ask', by: 'unreviewed' };
+  if (reviewedContract !== tool.contract) return { effect: 'ask', by: 'changed' };
 
   const live = matching.filter((m) => m.rule.contract === undefined || m.rule.contract === tool.contract);
   const best = live.reduce<(typeof live)[number] | undefined>((winner, m) => {
@@ -83,16 +81,54 @@ export function decide(
     if (m.level === winner.level && STRICTNESS[m.rule.effect] > STRICTNESS[winner.rule.effect]) return m;
     return winner;
   }, undefined);
-  if (best) {
-    const words = best.rule.effect === 'allow' ? 'allowed' : 'asks';
-    return {
-      effect: best.rule.effect,
-      reason: `${words} by your policy on ${describeRule(best.rule)}`,
-      ruleId: best.rule.id,
-    };
-  }
-
+  if (best) return { effect: best.rule.effect, by: 'rule', rule: best.rule };
   return tool.annotations?.readOnlyHint === true
-    ? { effect: 'allow', reason: 'reads: declared read-only' }
-    : { effect: 'ask', reason: 'writes: not declared read-only' };
+    ? { effect: 'allow', by: 'read-only' }
+    : { effect: 'ask', by: 'write' };
+}
+
+/** Decides one call on `tool` as it is listed now, against the person's review of it, with the reason. */
+export function decide(
+  call: PolicyCall,
+  tool: ManifestTool,
+  rules: readonly PolicyRule[],
+  review: ToolReview | undefined,
+): PolicyDecision {
+  const ruling = rule(call, tool, rules, review?.contract);
+  switch (ruling.by) {
+    case 'rule': {
+      const { effect, rule: decided } = ruling;
+      const words = effect === 'deny' ? 'denied' : effect === 'allow' ? 'allowed' : 'asks';
+      return { effect, reason: `${words} by your policy on ${describeRule(decided)}`, ruleId: decided.id };
+    }
+    case 'unreviewed':
+      return { effect: 'ask', reason: 'new since your last review: a person has not approved this tool yet' };
+    case 'changed': {
+      const parts = review ? changedParts(review.tool, tool) : [];
+      return {
+        effect: 'ask',
+        reason: parts.length > 0 ? describeChange(parts) : 'changed upstream since you approved it',
+      };
+    }
+    case 'read-only':
+      return { effect: 'allow', reason: 'reads: declared read-only' };
+    case 'write':
+      return { effect: 'ask', reason: 'writes: not declared read-only' };
+    default:
+      return unreachable(ruling);
+  }
+}
+
+/**
+ * The effect alone, as `decide` would rule it, from the tool's contract and annotations and the
+ * contract a person reviewed (search shows `[asks]` and hides denied tools without reading whole
+ * tools and reviews).
+ */
+export function decideEffect(
+  call: PolicyCall,
+  tool: PolicyTool,
+  rules: readonly PolicyRule[],
+  reviewedContract: string | undefined,
+): PolicyEffect {
+  return rule(call, tool, rules, reviewedContract).effect;
 }

@@ -47,6 +47,11 @@ export class ProfileView {
     return manifests.flatMap((manifest) => this.manifest(manifest) ?? []);
   }
 
+  /** True when every tool of the namespace is visible (no tool list narrows it). */
+  whole(namespace: string): boolean {
+    return !this.#tools && (!this.#namespaces || this.#namespaces.has(namespace));
+  }
+
   /** True when the source's namespace shows at least its header (every namespace, or one listed). */
   namespace(namespace: string): boolean {
     if (this.#namespaces && !this.#namespaces.has(namespace)) return false;

@@ -2,10 +2,14 @@
  * What the index holds for one searchable thing, and the text of each of its fields.
  *
  * A document is generic over its kind so skills can join tools later; today every document is a
- * tool. Its fields are what BM25F ranks over: the tool's name (and title); the first sentence of
- * its description (what it does) and the whole description; its parameters' names; their
- * descriptions and allowed values; and the namespace with the server's name. Never connection
- * names (spec: The MCP surface, search): those are the person's own labels, not what a tool does.
+ * tool. It keeps what the answer shows and the policy reads (name, contract, annotations, the
+ * first sentence of the description, and the signature when it was made with one), not the whole
+ * tool, so documents can be kept in the store and an index built from them without reading a
+ * single tool list (stored-documents.ts). Its fields are what BM25F ranks over: the tool's name
+ * (and title); the first sentence of its description (what it does) and the whole description;
+ * its parameters' names; their descriptions and allowed values; and the namespace with the
+ * server's name. Never connection names (spec: The MCP surface, search): those are the person's
+ * own labels, not what a tool does.
  *
  * Invariants:
  * - a document's field terms depend on the tool and its namespace alone, so building a
@@ -14,7 +18,7 @@
  *   cannot make one document dominate the build.
  */
 import type { JsonValue } from '../contracts/names.ts';
-import type { ManifestTool } from '../contracts/sources.ts';
+import type { Manifest, ManifestTool } from '../contracts/sources.ts';
 import { firstSentence } from './first-sentence.ts';
 import { terms } from './tokenize.ts';
 
@@ -24,13 +28,48 @@ export interface ToolDocument {
   /** `namespace.tool`, unique in the index. */
   address: string;
   namespace: string;
-  /** The MCP server's own name for itself, when the manifest has it (`github-mcp-server`). */
-  server?: string | undefined;
-  tool: ManifestTool;
+  name: string;
+  contract: string;
+  annotations?: ManifestTool['annotations'];
+  /** The first sentence of its description: what it does. */
+  summary: string;
+  /** Its one-line TypeScript signature, when the document was made with it. */
+  signature?: string | undefined;
 }
 
 /** Anything the index can return. Skills join as another kind. */
 export type IndexedDocument = ToolDocument;
+
+/** A document and its terms, field by field: what the index is built from. */
+export interface SearchDocument {
+  doc: IndexedDocument;
+  terms: FieldTerms;
+}
+
+/**
+ * The documents of a manifest's tools, in manifest order, with their terms; each with its
+ * signature when `signatureOf` is given.
+ */
+export function toolDocuments(
+  manifest: Manifest,
+  signatureOf?: (tool: ManifestTool) => string,
+): SearchDocument[] {
+  const { namespace } = manifest;
+  const server = manifest.server?.name;
+  return manifest.tools.map((tool) => ({
+    doc: {
+      kind: 'tool',
+      address: tool.address,
+      namespace,
+      name: tool.name,
+      contract: tool.contract,
+      ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+      summary: firstSentence(tool.description),
+      ...(signatureOf === undefined ? {} : { signature: signatureOf(tool) }),
+    },
+    terms: documentTerms(tool, namespace, server),
+  }));
+}
 
 /** The fields BM25F ranks over, in the order their terms are stored. */
 export const FIELDS = ['name', 'summary', 'description', 'params', 'paramText', 'namespace'] as const;
@@ -43,9 +82,8 @@ export type FieldTerms = readonly (readonly string[])[];
 const MAX_DEPTH = 4;
 const MAX_PROPERTIES = 200;
 
-/** The terms of each field of a tool document. */
-export function documentTerms(doc: IndexedDocument): FieldTerms {
-  const { tool } = doc;
+/** The terms of each field of a tool's document; `server` is its MCP server's own name, when known. */
+export function documentTerms(tool: ManifestTool, namespace: string, server?: string): FieldTerms {
   const names = terms(tool.name);
   const title = tool.title ?? tool.annotations?.title;
   if (title !== undefined) names.push(...terms(title).filter((term) => !names.includes(term)));
@@ -55,8 +93,8 @@ export function documentTerms(doc: IndexedDocument): FieldTerms {
   const paramText: string[] = [];
   for (const text of parameters.texts) terms(text, paramText);
   const summary = terms(firstSentence(tool.description, Number.POSITIVE_INFINITY));
-  const source = terms(doc.namespace);
-  if (doc.server !== undefined) source.push(...terms(doc.server).filter((term) => !source.includes(term)));
+  const source = terms(namespace);
+  if (server !== undefined) source.push(...terms(server).filter((term) => !source.includes(term)));
   return [names, summary, terms(tool.description ?? ''), params, paramText, source];
 }
 

@@ -15,17 +15,18 @@
  */
 import type { Connection } from '../contracts/connections.ts';
 import type { PolicyEffect } from '../contracts/policy.ts';
-import type { ManifestTool } from '../contracts/sources.ts';
 import type { HostWording } from '../wording.ts';
-import type { IndexedDocument } from './document.ts';
-import { firstSentence } from './first-sentence.ts';
+import type { IndexedDocument, ToolDocument } from './document.ts';
 
 /** What the answer needs from the rest of the hub, injected so search depends on none of it. */
 export interface SearchDeps {
-  /** The tool's one-line TypeScript signature, `github.createIssue(input: {…}): Promise<Issue>`. */
-  signatureOf(tool: ManifestTool): string;
+  /**
+   * The tool's one-line TypeScript signature, `github.createIssue(input: {…}): Promise<Issue>`
+   * (the document's own, when it was made with one).
+   */
+  signatureOf(doc: ToolDocument): string;
   /** What the current policy would do with a call to the tool; `deny` hides it. */
-  effectOf(tool: ManifestTool): PolicyEffect;
+  effectOf(doc: ToolDocument): PolicyEffect;
   /** The source's connections (the default one has `isDefault`); none is fine. */
   connectionsOf(namespace: string): readonly Connection[];
   /** How a person acts, in the host's words (adding a first source). */
@@ -54,10 +55,9 @@ export function namespaceHeader(namespace: string, connections: readonly Connect
 }
 
 /** A tool's lines: its signature (with `[asks]` when the policy would ask) and its first sentence. */
-export function toolLines(tool: ManifestTool, effect: PolicyEffect, deps: SearchDeps): string[] {
-  const signature = `  ${deps.signatureOf(tool)}${effect === 'ask' ? '   [asks]' : ''}`;
-  const summary = firstSentence(tool.description);
-  return summary === '' ? [signature] : [signature, `    ${summary}`];
+export function toolLines(doc: ToolDocument, effect: PolicyEffect, deps: SearchDeps): string[] {
+  const signature = `  ${deps.signatureOf(doc)}${effect === 'ask' ? '   [asks]' : ''}`;
+  return doc.summary === '' ? [signature] : [signature, `    ${doc.summary}`];
 }
 
 /**
@@ -78,7 +78,7 @@ export function renderGroups(
   const lines: string[] = [];
   for (const [namespace, group] of groups) {
     lines.push(namespaceHeader(namespace, deps.connectionsOf(namespace)));
-    for (const doc of group) lines.push(...toolLines(doc.tool, effectOf(doc), deps));
+    for (const doc of group) lines.push(...toolLines(doc, effectOf(doc), deps));
   }
   return lines;
 }

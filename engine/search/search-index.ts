@@ -14,7 +14,7 @@
  * - `namespace` and `where` filter before the limit, so `total` counts every match that passed.
  */
 import type { Manifest } from '../contracts/sources.ts';
-import { documentTerms, type IndexedDocument } from './document.ts';
+import { type IndexedDocument, type SearchDocument, toolDocuments } from './document.ts';
 import { InvertedIndex } from './inverted-index.ts';
 import { queryConcepts } from './query.ts';
 import { DEFAULT_RANKING, type Ranking } from './ranking.ts';
@@ -104,13 +104,16 @@ export class SearchIndex {
 
   /** Replaces one namespace's documents with the tools of `manifest`. */
   upsert(manifest: Manifest): void {
-    this.remove(manifest.namespace);
-    const { namespace } = manifest;
-    const server = manifest.server?.name;
-    const slots = manifest.tools.map((tool) =>
-      this.#add({ kind: 'tool', address: tool.address, namespace, server, tool }),
+    this.upsertDocuments(manifest.namespace, toolDocuments(manifest));
+  }
+
+  /** Replaces one namespace's documents with `documents`, in their order (kept in the store, say). */
+  upsertDocuments(namespace: string, documents: readonly SearchDocument[]): void {
+    this.remove(namespace);
+    this.#byNamespace.set(
+      namespace,
+      documents.map((document) => this.#add(document)),
     );
-    this.#byNamespace.set(manifest.namespace, slots);
   }
 
   /** Drops a namespace's documents; false when it had none in the index. */
@@ -164,9 +167,9 @@ export class SearchIndex {
     return this.#select(touched, scores, options.limit ?? 8, options.where);
   }
 
-  #add(doc: IndexedDocument): number {
+  #add({ doc, terms: fields }: SearchDocument): number {
     const slot = this.#free.pop() ?? this.#slots.length;
-    const terms = this.#inverted.add(slot, documentTerms(doc));
+    const terms = this.#inverted.add(slot, fields);
     this.#slots[slot] = { doc, terms };
     return slot;
   }

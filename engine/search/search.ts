@@ -40,7 +40,7 @@ export function search(index: SearchIndex, input: unknown, deps: SearchDeps): st
   const effectOf = (doc: IndexedDocument): PolicyEffect => {
     let effect = effects.get(doc.address);
     if (effect === undefined) {
-      effect = deps.effectOf(doc.tool);
+      effect = deps.effectOf(doc);
       effects.set(doc.address, effect);
     }
     return effect;

@@ -7,13 +7,13 @@
 import { asc, eq, inArray, sum } from 'drizzle-orm';
 import type { ResultBlob, ResultBlobInfo } from '../ports.ts';
 import * as t from './schema.ts';
-import { SourceRecords } from './source-records.ts';
+import { SearchRecords } from './search-records.ts';
 import type { SyncDb } from './sync-db.ts';
 
 /** Characters per chunk: at most 3 bytes each in UTF-8, under the 2 MB a value may take. */
 export const BLOB_CHUNK_CHARS = 512 * 1024;
 
-export abstract class BlobRecords extends SourceRecords {
+export abstract class BlobRecords extends SearchRecords {
   putResultBlob(blob: ResultBlob): void {
     this.write((db) => {
       this.requireRun(blob.runId);

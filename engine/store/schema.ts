@@ -173,6 +173,19 @@ export const hubDecisions = sqliteTable(
 );
 
 /**
+ * What search keeps of a namespace's tools (engine/search/stored-documents.ts): each tool's
+ * document and terms, derived from the manifest fetched at `fetched_at` by the search code of
+ * `format`, so a new process builds its index without reading a tool list. A cache: a row whose
+ * time or format differs from the manifest and the code is ignored and made again.
+ */
+export const hubSearchDocuments = sqliteTable('hub_search_documents', {
+  namespace: text('namespace').primaryKey(),
+  fetchedAt: integer('fetched_at').notNull(),
+  format: text('format').notNull(),
+  documents: json<unknown[]>('documents').notNull(),
+});
+
+/**
  * What a person approved, per tool: the contract digest and the tool as it was then, so a
  * later change can be named ("changed upstream since you approved it: description").
  */

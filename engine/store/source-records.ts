@@ -175,6 +175,7 @@ export abstract class SourceRecords extends ProfileRecords {
       this.requireSource(namespace);
       db.delete(t.hubTools).where(eq(t.hubTools.namespace, namespace)).run();
       db.delete(t.hubManifests).where(eq(t.hubManifests.namespace, namespace)).run();
+      db.delete(t.hubSearchDocuments).where(eq(t.hubSearchDocuments.namespace, namespace)).run();
       db.delete(t.hubConnections).where(eq(t.hubConnections.namespace, namespace)).run();
       db.delete(t.hubPolicyRules)
         .where(and(eq(t.hubPolicyRules.targetKind, 'source'), eq(t.hubPolicyRules.target, namespace)))
@@ -254,6 +255,7 @@ export abstract class SourceRecords extends ProfileRecords {
       this.requireSource(record.namespace);
       db.delete(t.hubTools).where(eq(t.hubTools.namespace, record.namespace)).run();
       db.delete(t.hubManifests).where(eq(t.hubManifests.namespace, record.namespace)).run();
+      db.delete(t.hubSearchDocuments).where(eq(t.hubSearchDocuments.namespace, record.namespace)).run();
       db.insert(t.hubManifests)
         .values({
           namespace: record.namespace,

@@ -4,7 +4,7 @@
  * the journal and decisions are checked in hub-store-runs.suite.ts, page links and sessions in
  * hub-store-pages.suite.ts, source drafts in hub-store-drafts.suite.ts and refresh leases in
  * hub-store-leases.suite.ts, skills in hub-store-skills.suite.ts, profiles in
- * hub-store-profiles.suite.ts, with the same harness.
+ * hub-store-profiles.suite.ts, search documents in hub-store-search.suite.ts, with the same harness.
  */
 import { describe, expect, it } from 'vitest';
 import type { Connection } from '../../engine/contracts/connections.ts';
@@ -16,6 +16,7 @@ import { describeLeaseRecords } from './hub-store-leases.suite.ts';
 import { describePageRecords } from './hub-store-pages.suite.ts';
 import { describeProfileRecords } from './hub-store-profiles.suite.ts';
 import { describeRunRecords } from './hub-store-runs.suite.ts';
+import { describeSearchRecords } from './hub-store-search.suite.ts';
 import { describeSkillRecords } from './hub-store-skills.suite.ts';
 
 export interface StoreUnderTest {
@@ -388,5 +389,6 @@ export function describeHubStore(h: HubStoreHarness): void {
     describeLeaseRecords(check);
     describeSkillRecords(check);
     describeProfileRecords(check);
+    describeSearchRecords(check);
   });
 }
