@@ -35,6 +35,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { parse as parseJsonc } from 'jsonc-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERSION } from '../../local/package-files.ts';
 import { npmRegistryStandIn, type RegistryStandIn } from '../fixtures/npm-registry-standin.ts';
@@ -211,24 +212,25 @@ interface Entry {
 }
 
 function entryIn(file: string): Entry {
-  const servers = (
-    JSON.parse(readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/gm, '')) as {
-      mcpServers: Record<string, Entry>;
-    }
-  ).mcpServers;
-  const entry = servers.capabilities;
+  const entry = (parseJsonc(readFileSync(file, 'utf8')) as { mcpServers: Record<string, Entry> }).mcpServers
+    .capabilities;
   if (!entry) throw new Error(`no capabilities entry in ${file}`);
   return entry;
 }
 
 /** An MCP client started with exactly the entry's command line, as the harness starts it. */
-async function throughEntry<T>(p: Person, entry: Entry, body: (client: Client) => Promise<T>): Promise<T> {
+async function throughEntry<T>(
+  p: Person,
+  entry: Entry,
+  body: (client: Client) => Promise<T>,
+  env: Record<string, string> = p.env,
+): Promise<T> {
   const client = new Client({ name: 'package-test-agent', version: '1.0.0' });
   await client.connect(
     new StdioClientTransport({
       command: entry.command,
       args: entry.args,
-      env: { ...p.env, ...entry.env },
+      env: { ...env, ...entry.env },
       cwd: p.project,
       stderr: 'pipe',
     }),
@@ -261,7 +263,8 @@ async function expectConnected(p: Person, nodeDir: string): Promise<void> {
   const script = realpathSync(join(prefix, 'lib', 'node_modules', PACKAGE, 'dist', 'capabilities.mjs'));
   expect(entry.command).toBe(join(nodeDir, 'node'));
   expect(entry.args).toEqual([script, 'hub', 'serve', '--stdio', '--profile', 'default']);
-  expect(entry.command.startsWith(REPO) || script.startsWith(REPO) || script.includes('_npx')).toBe(false);
+  // The installed package's script, never a checkout or npx's cache (the Node 24 here is the checkout's own).
+  expect(script.startsWith(REPO) || script.includes('_npx')).toBe(false);
   expect(p.claude(['mcp', 'list']).stdout).toMatch(/capabilities: .*✔ Connected/);
   expect(p.codex(['mcp', 'list']).stdout).toMatch(/capabilities\s/);
   await throughEntry(p, entry, async (client) => {
@@ -285,11 +288,13 @@ describe('the package, installed as a person installs it', () => {
     expect(p.capabilities(['--version']).stdout.trim()).toBe(VERSION);
     const empty = join(p.home, 'empty');
     mkdirSync(empty);
+    // Before any install: npx runs an installed copy when there is one, so this person has none yet.
+    const bare = personEnv(p.home, [node22Dir], npmSettings(join(work, 'no-installs')));
     const npx = (args: readonly string[]) =>
       run(
         join(node22Dir, 'node'),
         [join(dirname(npmCli), 'npx-cli.js'), '-y', `${PACKAGE}@${VERSION}`, ...args],
-        p.env,
+        bare,
         empty,
       );
     expectImported(p, npx(['--json', 'hub', 'init', '--import', '--yes']));
@@ -303,8 +308,11 @@ describe('the package, installed as a person installs it', () => {
       command: 'npx',
       args: ['-y', `${PACKAGE}@${VERSION}`, 'hub', 'serve', '--stdio', '--profile', 'default'],
     });
-    const tools = await throughEntry(p, npxEntry, async (client) =>
-      (await client.listTools()).tools.map((t) => t.name),
+    const tools = await throughEntry(
+      p,
+      npxEntry,
+      async (client) => (await client.listTools()).tools.map((t) => t.name),
+      bare,
     );
     expect(tools.sort()).toEqual(['describe', 'execute', 'search']);
 
