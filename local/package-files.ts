@@ -3,26 +3,35 @@
  * anything relative to itself. It runs two ways, and every path here holds for both:
  * - from a checkout: the TypeScript sources (local/…, or the checkout's run-time bundle, which
  *   keeps each source file's own `import.meta.url`), started by bin/capabilities;
- * - from the package (`npm pack`): dist/capabilities.mjs, one JavaScript file built from the
- *   sources (scripts/build-package.ts), beside dist/quickjs-worker.mjs.
- * This file sits one folder below the root in both (local/ and dist/), so `../` is the root:
- * package.json and migrations/ are found the same way from either.
+ * - from the package (`npm pack`): dist/capabilities.mjs (the bin, which imports dist/cli.mjs)
+ *   and dist/quickjs-worker.mjs, built from the sources with their shared chunks in
+ *   dist/chunks/ (scripts/build-package.ts).
+ * The root is the nearest folder above this module holding package.json (local/ or
+ * dist/chunks/ sit below it): package.json and migrations/ are found the same way from either.
  *
  * `launcher()` says how an agent's entry should start this same capabilities later: the
  * installed package by absolute paths, a copy npx keeps in its temporary cache by a pinned
  * `npx` line, a checkout by its bin/capabilities (only when the person asks for that).
  */
-import { accessSync, constants, readFileSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { delimiter, join, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** Running from the TypeScript sources (a checkout), not from the built package. */
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 
 /** The package's root: the checkout, or the installed package's folder. */
-export const PACKAGE_ROOT = fileURLToPath(new URL('../', import.meta.url));
+export const PACKAGE_ROOT = packageRoot();
 
-const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+function packageRoot(): string {
+  for (let up = '../'; up.length <= 9; up += '../') {
+    const dir = fileURLToPath(new URL(up, import.meta.url));
+    if (existsSync(join(dir, 'package.json'))) return dir;
+  }
+  throw new Error(`capabilities cannot find its package.json above ${fileURLToPath(import.meta.url)}`);
+}
+
+const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
   name: string;
   version: string;
 };
@@ -33,12 +42,15 @@ export const PACKAGE_NAME = manifest.name;
 export const VERSION = manifest.version;
 
 /** drizzle-kit's SQL migrations, read at run time by the local store. */
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
+export const MIGRATIONS_DIR = join(PACKAGE_ROOT, 'migrations');
+
+/** The package's CLI script (its `bin`). */
+const BIN_SCRIPT = join(PACKAGE_ROOT, 'dist', 'capabilities.mjs');
 
 /** The QuickJS sandbox's worker thread: its source in a checkout, its built file in the package. */
 export const SANDBOX_WORKER = FROM_SOURCE
   ? new URL('./quickjs/worker.ts', import.meta.url)
-  : new URL('./quickjs-worker.mjs', import.meta.url);
+  : pathToFileURL(join(PACKAGE_ROOT, 'dist', 'quickjs-worker.mjs'));
 
 /** How an agent's entry starts this capabilities again, and what it is. */
 export type Launcher =
@@ -59,7 +71,7 @@ export function launcher(): Launcher {
       checkout: PACKAGE_ROOT,
     };
   }
-  const script = realpathSync(fileURLToPath(import.meta.url));
+  const script = realpathSync(BIN_SCRIPT);
   if (script.split(sep).includes('_npx')) {
     return {
       kind: 'npx',
@@ -77,7 +89,7 @@ export function launcher(): Launcher {
  */
 export function selfCommand(): [string, ...string[]] {
   if (FROM_SOURCE) return [join(PACKAGE_ROOT, 'bin', 'capabilities')];
-  return [process.execPath, fileURLToPath(import.meta.url)];
+  return [process.execPath, BIN_SCRIPT];
 }
 
 /**

@@ -67,8 +67,8 @@ const BREACHES: Breach[] = [
     attack: 'the tool now declares itself read-only',
     plant: {
       path: 'engine/policy/decide.ts',
-      from: 'if (review.contract !== tool.contract) {',
-      to: 'if (review.contract !== tool.contract && tool.annotations?.readOnlyHint !== true) {',
+      from: "if (reviewedContract !== tool.contract) return { effect: 'ask', by: 'changed' };",
+      to: "if (reviewedContract !== tool.contract && tool.annotations?.readOnlyHint !== true) return { effect: 'ask', by: 'changed' };",
     },
   },
   {
