@@ -19,6 +19,7 @@
  *   installed again refuses the hub, naming both versions, and changes nothing.
  *
  * One pack, one registry, one install of the package and one of Node 22 serve every test.
+ * `init --import` is run with `--yes`, the one consent a person gives at its prompt.
  */
 import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import {
@@ -255,8 +256,8 @@ function expectImported(p: Person, init: Run): void {
 }
 
 /** `hub connect` by the installed command: entries by absolute paths, listed by the real CLIs, and an execute through one. */
-async function expectConnected(p: Person, nodeDir: string): Promise<void> {
-  const connect = p.capabilities(['hub', 'connect', '--yes']);
+async function expectConnected(p: Person, nodeDir: string, connectArgs: readonly string[]): Promise<void> {
+  const connect = p.capabilities(['hub', 'connect', ...connectArgs]);
   expect(connect.status, said(connect)).toBe(0);
   expect(connect.stdout).toMatch(/Claude Code: connected/);
   const entry = entryIn(join(p.home, '.claude.json'));
@@ -316,14 +317,16 @@ describe('the package, installed as a person installs it', () => {
     );
     expect(tools.sort()).toEqual(['describe', 'execute', 'search']);
 
-    await expectConnected(p, node22Dir);
+    // Cursor's entry is the npx line now: replacing it is what --yes consents to.
+    await expectConnected(p, node22Dir, ['--yes']);
   }, 300_000);
 
   it('on Node 24: npm install -g, init --import, connect; doctor names an entry whose install went away, and its fix', async () => {
     const p = person(NODE_24_DIR);
     expect(p.capabilities(['--version']).stdout.trim()).toBe(VERSION);
     expectImported(p, p.capabilities(['--json', 'hub', 'init', '--import', '--yes']));
-    await expectConnected(p, NODE_24_DIR);
+    // Exactly as the README prints it: nothing to replace, nothing to ask.
+    await expectConnected(p, NODE_24_DIR, []);
     expect(p.capabilities(['hub', 'doctor']).status).toBe(0);
 
     // Cursor connected from a copy of the install that then goes away.

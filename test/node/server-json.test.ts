@@ -1,6 +1,7 @@
 /**
  * server.json, what the MCP registry lists (its 2025-12-11 schema): kept in step with
- * package.json (the name it is published under and `mcpName`, the version, twice), in the
+ * package.json (the name it is published under and `mcpName`, the version, twice; the README's
+ * install lines too), in the
  * registry's camelCase shape, and its command line really serves the hub over stdio: the
  * package's arguments, run by this checkout's CLI with the official client, list the three tools.
  * The environment it names is what the stdio server reads.
@@ -57,11 +58,15 @@ describe('server.json', () => {
   const pkg = read('package.json') as { name: string; version: string; mcpName: string };
   const [npm] = server.packages;
 
-  it('is in the registry shape and in step with package.json', () => {
+  it('is in the registry shape and in step with package.json, as the README is', () => {
     expect(server.name).toBe(pkg.mcpName);
     expect(server.version).toBe(pkg.version);
     expect(npm.identifier).toBe(pkg.name);
     expect(npm.version).toBe(pkg.version);
+    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    expect(readme).toContain(`npm install -g ${pkg.name} `);
+    expect(readme).toContain(`npx -y ${pkg.name}@${pkg.version} hub init --import`);
+    expect(readme).toContain(`(name \`${pkg.mcpName}\`)`);
   });
 
   it('names the environment the stdio server reads, and only that', () => {
