@@ -13,8 +13,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { openLocalStore } from '../local/open-store.ts';
 import { BIN, cliEnv, tempHome } from '../test/node/cli-process.ts';
+import { storeSources } from '../test/stored-sources.ts';
 import { loadManifests } from './corpus.ts';
-import { fmt, median, table } from './measure.ts';
+import { alternated, fmt, table } from './measure.ts';
 
 export interface FirstSearchFigure {
   label: string;
@@ -88,29 +89,7 @@ async function corpusHub(home: string): Promise<void> {
   if (init.status !== 0) throw new Error(`hub init failed: ${init.stderr}`);
   const local = openLocalStore(join(home, 'hub', 'hub.db'), 0);
   try {
-    for (const manifest of await loadManifests()) {
-      const { namespace } = manifest;
-      local.store.atomically(() => {
-        local.store.addSource({
-          kind: 'mcp-http',
-          namespace,
-          url: `https://${namespace}.example/mcp`,
-          allowedHosts: [`${namespace}.example`],
-          addedAt: 0,
-          updatedAt: 0,
-        });
-        local.store.putManifest(manifest);
-        for (const tool of manifest.tools) {
-          local.store.putReview({
-            address: tool.address,
-            namespace,
-            contract: tool.contract,
-            tool,
-            reviewedAt: 0,
-          });
-        }
-      });
-    }
+    storeSources(local.store, await loadManifests(), { reviewed: true });
   } finally {
     local.close();
   }
@@ -126,23 +105,6 @@ function dropKept(home: string): void {
   }
 }
 
-async function alternating(ours: () => Promise<number>, baseline: () => Promise<number>) {
-  await ours();
-  await baseline();
-  const a: number[] = [];
-  const b: number[] = [];
-  for (let i = 0; i < SPAWNS; i++) {
-    if (i % 2 === 0) {
-      a.push(await ours());
-      b.push(await baseline());
-    } else {
-      b.push(await baseline());
-      a.push(await ours());
-    }
-  }
-  return { ours: median(a), baseline: median(b) };
-}
-
 export async function run(): Promise<FirstSearchFigure[]> {
   const { home, remove } = tempHome();
   try {
@@ -153,8 +115,8 @@ export async function run(): Promise<FirstSearchFigure[]> {
       dropKept(home);
       return firstSearch(env, idle);
     };
-    const idle = await alternating(kept(IDLE_MS), rebuilt(IDLE_MS));
-    const atOnce = await alternating(kept(0), rebuilt(0));
+    const idle = await alternated(SPAWNS, kept(IDLE_MS), rebuilt(IDLE_MS));
+    const atOnce = await alternated(SPAWNS, kept(0), rebuilt(0));
     return [
       { label: `first search, ${IDLE_MS} ms after the session started`, ...idle, target: 50 },
       { label: 'first search, at once after tools/list', ...atOnce },

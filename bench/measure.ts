@@ -54,3 +54,28 @@ export function table(rows: readonly (readonly string[])[]): string {
     )
     .join('\n');
 }
+
+/**
+ * `ours` and `baseline` `times` times each after one warm-up of each, alternating which goes
+ * first, so machine noise falls on both: the median of each.
+ */
+export async function alternated(
+  times: number,
+  ours: () => Promise<number>,
+  baseline: () => Promise<number>,
+): Promise<{ ours: number; baseline: number }> {
+  await ours();
+  await baseline();
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < times; i++) {
+    if (i % 2 === 0) {
+      a.push(await ours());
+      b.push(await baseline());
+    } else {
+      b.push(await baseline());
+      a.push(await ours());
+    }
+  }
+  return { ours: median(a), baseline: median(b) };
+}

@@ -18,7 +18,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, cliEnv, REPO, tempHome } from '../test/node/cli-process.ts';
-import { fmt, median, table } from './measure.ts';
+import { alternated, fmt, table } from './measure.ts';
 
 /** One figure beside its baseline, in milliseconds. */
 export interface StartupFigure {
@@ -101,27 +101,6 @@ function toExit(command: string, args: string[], env: NodeJS.ProcessEnv): Promis
   });
 }
 
-/** `ours` and `baseline` SPAWNS times each after one warm-up of each, alternating which goes first. */
-async function interleaved(
-  ours: () => Promise<number>,
-  baseline: () => Promise<number>,
-): Promise<{ ours: number; baseline: number }> {
-  await ours();
-  await baseline();
-  const a: number[] = [];
-  const b: number[] = [];
-  for (let i = 0; i < SPAWNS; i++) {
-    if (i % 2 === 0) {
-      a.push(await ours());
-      b.push(await baseline());
-    } else {
-      b.push(await baseline());
-      a.push(await ours());
-    }
-  }
-  return { ours: median(a), baseline: median(b) };
-}
-
 /**
  * The package as a person has it: packed from this checkout and installed into a temporary
  * prefix; returns its bin script, which an entry starts as `node <script> hub serve --stdio`.
@@ -155,12 +134,17 @@ export async function run(): Promise<StartupFigure[]> {
     const memoryEnv = { ...process.env, MEMORY_FILE_PATH: join(home, 'memory.jsonl') };
     const memory = () => toFirstToolsList(NODE, [MEMORY], memoryEnv);
     const script = installPackage(home);
-    const installed = await interleaved(
+    const installed = await alternated(
+      SPAWNS,
       () => toFirstToolsList(NODE, [script, 'hub', 'serve', '--stdio'], env),
       memory,
     );
-    const serve = await interleaved(() => toFirstToolsList(BIN, ['hub', 'serve', '--stdio'], env), memory);
-    const version = await interleaved(() => toExit(BIN, ['--version'], env), memory);
+    const serve = await alternated(
+      SPAWNS,
+      () => toFirstToolsList(BIN, ['hub', 'serve', '--stdio'], env),
+      memory,
+    );
+    const version = await alternated(SPAWNS, () => toExit(BIN, ['--version'], env), memory);
     return [
       {
         label: 'installed package: hub serve --stdio, spawn → first tools/list',

@@ -13,6 +13,7 @@ import { Profiles } from '../../engine/profiles/profiles.ts';
 import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
 import { localWording } from '../../local/wording.ts';
 import { corpusManifests } from '../corpus.ts';
+import { storeSources } from '../stored-sources.ts';
 import { tempHome } from './cli-process.ts';
 
 let local: LocalStore;
@@ -24,17 +25,7 @@ beforeEach(async () => {
   const temp = tempHome();
   remove = temp.remove;
   local = openLocalStore(join(temp.home, 'hub.db'), 0);
-  for (const manifest of await corpusManifests()) {
-    local.store.addSource({
-      kind: 'mcp-http',
-      namespace: manifest.namespace,
-      url: `https://${manifest.namespace}.example/mcp`,
-      allowedHosts: [`${manifest.namespace}.example`],
-      addedAt: 0,
-      updatedAt: 0,
-    });
-    local.store.putManifest(manifest);
-  }
+  storeSources(local.store, await corpusManifests());
 });
 afterEach(() => {
   local.close();

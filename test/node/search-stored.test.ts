@@ -14,6 +14,7 @@ import { ProfileView } from '../../engine/profiles/profile-view.ts';
 import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
 import { localWording } from '../../local/wording.ts';
 import { corpusManifests } from '../corpus.ts';
+import { storeSources } from '../stored-sources.ts';
 import { tempHome } from './cli-process.ts';
 
 let local: LocalStore;
@@ -25,17 +26,7 @@ beforeEach(async () => {
   remove = temp.remove;
   local = openLocalStore(join(temp.home, 'hub.db'), 0);
   manifests = await corpusManifests();
-  for (const manifest of manifests) {
-    local.store.addSource({
-      kind: 'mcp-http',
-      namespace: manifest.namespace,
-      url: `https://${manifest.namespace}.example/mcp`,
-      allowedHosts: [`${manifest.namespace}.example`],
-      addedAt: 0,
-      updatedAt: 0,
-    });
-    local.store.putManifest(manifest);
-  }
+  storeSources(local.store, manifests);
 });
 afterEach(() => {
   local.close();
