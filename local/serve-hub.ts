@@ -37,15 +37,17 @@ export async function serveHub(open: OpenHub, mode: ServeMode, profile: string, 
   const warm = () => {
     if (warmed) return;
     warmed = true;
-    // Warm the sandbox now, so the first execute does not pay for it; a failure shows up there.
-    open.engine.runs().catch(() => {});
-    stopSweeping = sweepRuns(open);
-    // And the search index, from the documents the store keeps, once this turn is done; a
-    // failure shows up in the first search.
+    // First the search index, from the documents the store keeps (a model's first call is
+    // usually a search), once this turn is done; a failure shows up in the first search.
     setImmediate(() => {
       try {
         open.engine.lookupFor(profile).warm();
       } catch {}
+      // Then the sandbox, so the first execute does not pay for it; a failure shows up there.
+      setImmediate(() => {
+        open.engine.runs().catch(() => {});
+        stopSweeping = sweepRuns(open);
+      });
     });
   };
   try {
