@@ -2,10 +2,10 @@
  * Opens the local hub for one CLI command or one `serve`: wires the engine to the local store,
  * the MCP connector and the secret store, and the runs to the QuickJS sandbox (started on first
  * use), and closes all of it at the end.
- * `withHub` is the one-command form, which creates the home on first use (saying so); `openHub`
- * is the same wiring for a process that serves (and for `dashboard`, `push`, `status`), and never
- * creates a hub: a missing one is `readHubFile`'s error, which names the path it looked at and
- * `capabilities hub init`, so a client never sees an empty hub made for it by mistake. The
+ * `withHub` is the one-command form; `openHub` is the same wiring for a process that serves (and
+ * for `dashboard`, `push`, `status`). Neither creates a hub (only `hub init` does): a missing one is
+ * `readHubFile`'s error, which names the path it looked at and `capabilities hub init`, so neither
+ * a person nor a client sees an empty hub made by mistake. The
  * secret store opens on first use only, so the keychain-fallback notice is printed exactly when
  * a credential is read or written for a source; reading every secret to scrub output (the hub's
  * scrubber knows them all, with the HTTP token, the prompt key and, while signed in to a hosted
@@ -21,7 +21,7 @@ import { cryptoRandom, systemClock } from '../engine/system.ts';
 import { type Output, scrubOutput } from './cli/output.ts';
 import { homePaths } from './home.ts';
 import { hostedSecrets } from './hosted/hosted-secrets.ts';
-import { initHub, type LocalHub, openLocalHub } from './local-hub.ts';
+import { type LocalHub, openLocalHub } from './local-hub.ts';
 import { VERSION } from './package-files.ts';
 import { openSecretStore } from './secret-store.ts';
 import { localConnector } from './sources/stdio-launcher.ts';
@@ -109,13 +109,11 @@ function onFirstUse(open: () => SecretStore): SecretStore {
 }
 
 /**
- * Runs `body` on the open hub and closes it afterwards, whatever happens. A command run by a
- * person in a terminal creates the hub on first use and says so; serving never does (`openHub`).
+ * Runs `body` on the open hub and closes it afterwards, whatever happens. Like serving, it never
+ * creates a hub: only `hub init` does, so a mistyped CAPABILITIES_HOME is an error naming the
+ * path and `hub init`, never a new empty hub that looks healthy.
  */
 export async function withHub<T>(output: Output, body: (engine: Engine) => Promise<T>): Promise<T> {
-  const paths = homePaths();
-  const init = initHub(paths, Date.now());
-  if (init.created.length > 0) output.note(`Created the hub ${init.hubId} at ${paths.hub}.`);
   const open = openHub(output);
   try {
     await open.ownSecretsRead;

@@ -270,14 +270,15 @@ async function serveHttp(
     return base;
   });
   const mcp = await profileEndpoints(open, profile, pages);
+  const tokenFile = homePaths().token;
   const server: RunningServer = await listen(open.local, port ?? open.local.httpPort, {
     mcp: mcp.fetch,
     mcpProfiles: true,
     pages: localPages(open),
+    tokenFile,
   });
   base = server.url;
   warm();
-  const tokenFile = homePaths().token;
   const home = process.env.CAPABILITIES_HOME?.trim() || undefined;
   const connect = setupSnippets({ launch: launcher(), url: server.url, tokenFile, home });
   out.result(

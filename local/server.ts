@@ -24,6 +24,8 @@ export interface RunningServer {
 
 /** What a loopback server serves besides /healthz: the MCP surface, the pages, or both. */
 export interface LoopbackRoutes {
+  /** The bearer token's file, which a 401 names. */
+  tokenFile?: string;
   mcp?: AppOptions['mcp'];
   /** Also routes `/mcp/<profile>` to `mcp`. */
   mcpProfiles?: boolean;
@@ -70,6 +72,7 @@ export function serveHttp(hub: LocalHub, port: number, routes: LoopbackRoutes): 
         ...(routes.mcp ? { mcp: routes.mcp } : {}),
         ...(routes.mcpProfiles ? { mcpProfiles: true } : {}),
         ...(routes.pages ? { pages: routes.pages } : {}),
+        ...(routes.tokenFile ? { tokenHint: `the token in ${routes.tokenFile}` } : {}),
       });
       resolve({
         url: `http://${LOOPBACK}:${bound}`,

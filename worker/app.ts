@@ -5,7 +5,7 @@
  *
  * Routes: `GET /healthz` answers without a token (with `?nonce=`, also a proof that this server
  * holds the token, for a process of the hub finding its page host); `/mcp` needs the bearer token and answers 401
- * with no detail without it; every other path is the host's pages when it passes them (their
+ * without it, a bearer challenge and a JSON-RPC error saying where the token is (never the token); every other path is the host's pages when it passes them (their
  * own page session guards them), else needs the token too. `/mcp` is the MCP surface when the host passes its
  * handler (engine/surface/http.ts builds one); the app guards it (token, body size) and hands the request on. A
  * host that serves on loopback also passes the Host names it answers to, which defeats DNS
@@ -49,6 +49,8 @@ export interface AppOptions {
    * (the handler reads the profile from the path; `/mcp` is `default`'s). The local host only.
    */
   mcpProfiles?: boolean;
+  /** Where a client finds the bearer token (`the token in /home/ada/.capabilities/hub/http-token`), said in a 401. */
+  tokenHint?: string;
 }
 
 export function createApp(options: AppOptions): Hono {
@@ -74,11 +76,17 @@ export function createApp(options: AppOptions): Hono {
     return c.json({ ...health, proof: await hostProof(options.token, nonce) });
   });
 
+  // A missing or wrong token is a bearer challenge (RFC 6750) saying where the token is, with a
+  // JSON-RPC error an MCP client reports: nothing here is OAuth, so no client should start a flow.
+  const refusal = `this hub takes a bearer token: send \`Authorization: Bearer <${options.tokenHint ?? "the hub's token"}>\``;
   const bearer: MiddlewareHandler = async (c, next) => {
     const header = c.req.header('authorization') ?? '';
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match?.[1] || !(await timingSafeEqual(match[1], options.token))) {
-      return c.body(null, 401, { 'WWW-Authenticate': 'Bearer' });
+      const said = match?.[1] ? `the bearer token is wrong; ${refusal}` : `no bearer token; ${refusal}`;
+      return c.json({ jsonrpc: '2.0', id: null, error: { code: -32001, message: said } }, 401, {
+        'WWW-Authenticate': `Bearer realm="capabilities", error="invalid_token", error_description=${quoted(said)}`,
+      });
     }
     return next();
   };
@@ -135,4 +143,9 @@ function originAllowed(origin: string, allowed: ReadonlySet<string>): boolean {
   } catch {
     return false;
   }
+}
+
+/** `text` as an RFC 7230 quoted-string (its quotes and backslashes escaped). */
+function quoted(text: string): string {
+  return `"${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 }

@@ -19,6 +19,7 @@ import { HubError } from '../../engine/errors.ts';
 import type { HarnessOutcome } from '../connect/connect.ts';
 import type { HarnessId, HarnessPlace } from '../connect/harnesses.ts';
 import type { PrintedEntry } from '../connect/printed-harnesses.ts';
+import type { RollbackFile } from '../connect/rollback.ts';
 import type { SkillOutcome } from '../connect/skill-install.ts';
 import { outputOf } from './hub-action.ts';
 import type { Output } from './output.ts';
@@ -169,6 +170,9 @@ export function registerConnect(hub: Command): void {
           import('./review-prompt.ts'),
         ]);
       const launch = checkLaunch(launcher(), { checkout: options.checkout === true });
+      // An entry for a hub that does not exist would start a process that fails every session.
+      const { readHubFile } = await import('../home.ts');
+      readHubFile(homePaths().hubFile);
       const profile = await profileToServe(out, options.profile);
       const replace = options.replace === true ? await hubSources(out) : undefined;
       const interaction = { yes: options.yes === true, input: out.options.input };
@@ -222,20 +226,62 @@ export function registerConnect(hub: Command): void {
 
   hub
     .command('rollback')
-    .description('Put every harness file of the last snapshot back, byte for byte')
-    .action(async (_options: object, command: Command) => {
+    .description(
+      'Put every harness file of the last snapshot back, byte for byte, after saying what that undoes',
+    )
+    .option('--dry-run', 'say what a rollback would undo; change nothing')
+    .option('--yes', 'also undo what changed in a file since the snapshot (otherwise asked, or kept)')
+    .action(async (options: { dryRun?: boolean; yes?: boolean }, command: Command) => {
       const out = outputOf(command);
-      const [{ homePaths }, { rollback }] = await Promise.all([
+      const [{ homePaths }, { rollback, rollbackPlan }, review] = await Promise.all([
         import('../home.ts'),
         import('../connect/rollback.ts'),
+        import('./review-prompt.ts'),
       ]);
-      const report = rollback(homePaths().hub);
-      const lines = [`Rollback to ${report.snapshot} (taken by ${report.takenBy}):`];
-      for (const file of report.files) {
-        lines.push(`  ${file.harness}: ${file.status}  ${file.path}`);
-        if (file.message) lines.push(`    ${file.message}`);
+      const hub = homePaths().hub;
+      const plan = rollbackPlan(hub);
+      const lines = [`Rollback to ${plan.snapshot} (taken by ${plan.takenBy}):`];
+      for (const file of plan.files)
+        lines.push(`  ${file.harness}: ${undoes(file, plan.takenBy)}  ${file.path}`);
+      const changed = plan.files.filter((file) => file.since !== undefined);
+      if (options.dryRun) {
+        out.result({ dryRun: true, ...plan }, `${lines.join('\n')}\nA dry run: nothing was changed.`);
+        return;
       }
-      out.result(report, lines.join('\n'));
-      if (report.files.some((file) => file.status === 'failed')) process.exitCode = 1;
+      let undoLater = options.yes === true;
+      if (changed.length > 0 && !undoLater) {
+        out.note(lines.join('\n'));
+        const interaction = { yes: false, input: out.options.input };
+        undoLater =
+          review.canPrompt(interaction) &&
+          (await review.confirmOrYes(
+            interaction,
+            `${changed.map((file) => file.harness).join(', ')} changed since; undo those changes too?`,
+            'pass --yes to undo them too',
+          ));
+      }
+      const report = rollback(hub, undoLater);
+      const done = [`Rollback to ${report.snapshot} (taken by ${report.takenBy}):`];
+      for (const file of report.files) {
+        done.push(`  ${file.harness}: ${file.status}  ${file.path}`);
+        if (file.message) done.push(`    ${file.message}`);
+      }
+      if (report.files.some((file) => file.status === 'kept')) {
+        done.push('Kept the files that changed since; `hub rollback --yes` undoes those changes too.');
+      }
+      out.result(report, done.join('\n'));
+      if (report.files.some((file) => file.status === 'failed' || file.status === 'kept')) {
+        process.exitCode = 1;
+      }
     });
+}
+
+/** What rolling one file back undoes, in words. */
+function undoes(file: RollbackFile, takenBy: string): string {
+  if (file.action === 'unchanged') return 'unchanged (it already holds what the snapshot kept)';
+  const own = file.action === 'remove' ? `removes it (${takenBy} created it)` : `undoes ${takenBy}'s edit`;
+  if (file.since === undefined) return own;
+  if (file.since === 'unknown')
+    return `${own}, and whatever changed in it since (this snapshot cannot tell what)`;
+  return `${own}, and changes made since (${file.since.removed} lines gone, ${file.since.added} lines added)`;
 }

@@ -105,7 +105,7 @@ function foundLines({ scan, plan }: Found, heading: string): string[] {
   }
   if (lines.length === 0) lines.push('No harness configuration found.');
   lines.push('');
-  lines.push(plan.items.length === 0 ? 'Nothing to import.' : heading);
+  lines.push(plan.items.length === 0 ? 'No MCP servers to import.' : heading);
   for (const item of plan.items) lines.push(...itemLines(item));
   for (const own of plan.hubEntries) {
     lines.push(
@@ -176,7 +176,7 @@ function outcomeLines(outcome: ImportOutcome): string[] {
   for (const f of left) lines.push(...failureLines(f));
   if (outcome.skipped.length > 0) lines.push('Not imported:');
   for (const s of outcome.skipped) lines.push(`  ${s.namespace}: ${inertLine(s.reason)}`);
-  if (lines.length === 0) lines.push('Nothing to import.');
+  if (lines.length === 0) lines.push('No MCP servers to import.');
   return lines;
 }
 
@@ -198,6 +198,8 @@ async function dryRun(out: Output, from: readonly HarnessId[]): Promise<void> {
     existing = await withHub(out, async ({ desk }) => desk.sources.list().map(({ source }) => source));
   }
   const found = await find(from, existing);
+  // A harness file that could not be read is a failure, as it is for the import itself.
+  if (found.scan.harnesses.some((h) => h.errors.length > 0)) process.exitCode = 1;
   out.result(
     { dryRun: true, ...foundJson(found) },
     foundLines(
@@ -222,7 +224,11 @@ export function importInto(out: Output, options: ImportOptions): OnHub {
       from,
       desk.sources.list().map(({ source }) => source),
     );
-    out.note(foundLines(found, `Found ${count(found.plan.items.length, 'source')} to import:`).join('\n'));
+    // What was found is said once: before the consent when there is something to import, else
+    // as the answer itself.
+    const foundText = foundLines(found, `Found ${count(found.plan.items.length, 'source')} to import:`);
+    const nothing = found.plan.items.length === 0;
+    if (!nothing) out.note(foundText.join('\n'));
     const paths = homePaths();
     const places = [paths.hub, paths.envFile];
     const outcome = await applyImport({
@@ -274,14 +280,14 @@ export function importInto(out: Output, options: ImportOptions): OnHub {
               );
             },
           });
-    const lines = outcomeLines(outcome);
+    const lines = nothing ? foundText : outcomeLines(outcome);
     const skillText = skillOutcome ? skillOutcomeLines(skillOutcome) : [];
-    const text =
-      skillText.length > 0 && lines[0] === 'Nothing to import.' ? skillText : [...lines, ...skillText];
     out.result(
       { ...foundJson(found), outcome, ...(skillOutcome ? { skills: skillOutcome } : {}) },
-      text.join('\n'),
+      [...lines, ...skillText].join('\n'),
     );
+    // A harness file that could not be read is a failure, whatever else was imported.
+    if (found.scan.harnesses.some((h) => h.errors.length > 0)) process.exitCode = 1;
   };
 }
 

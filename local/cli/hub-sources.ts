@@ -85,6 +85,9 @@ export function registerSources(hub: Command): void {
           import('./openapi-add.ts'),
         ]);
         const ask = interaction(out, options.yes);
+        // Given without `--`, it is a URL or a document: said what is wrong before anything runs.
+        const { judgeSourceRef } = await import('./source-ref.ts');
+        judgeSourceRef(parts, process.argv.includes('--'));
         const first = parts[0] ?? '';
         const document = parts.length === 1 ? await openapi.openApiDocument(first) : undefined;
         if (options.server !== undefined && document === undefined) {

@@ -171,7 +171,12 @@ function write(request: EditRequest, takenBy: string, plans: Planned[], report: 
       request.hubDir,
       request.now,
       takenBy,
-      writes.map((plan) => ({ harness: plan.harness.id, read: plan.read, turnedOff: plan.turnedOff })),
+      writes.map((plan) => ({
+        harness: plan.harness.id,
+        read: plan.read,
+        turnedOff: plan.turnedOff,
+        next: Buffer.from(plan.next, 'utf8'),
+      })),
     );
   }
   const unwritten: string[] = [];

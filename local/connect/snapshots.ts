@@ -4,9 +4,11 @@
  * `<harness>.orig` (mode 600; none when the file did not exist) and `snapshot.json` (mode 600)
  * saying what it holds: harness, path, existed, sha256, mode, and for `connect --replace` the
  * entries it turned off in that file (`turnedOff`: names and exact values, which `disconnect`
- * puts back; turned-off.ts). snapshot.json is written last, so a folder without it (a crash
- * midway) is not a snapshot. The last snapshot is the folder whose name sorts last; rollback
- * restores it byte for byte.
+ * puts back; turned-off.ts), and what the command wrote in its place (`<harness>.new`), so a
+ * rollback can tell the command's own edit from a change made since (Claude Code rewrites its
+ * file itself). snapshot.json is written last, so a folder without it (a crash midway) is not a
+ * snapshot. The last snapshot is the folder whose name sorts last; rollback restores it byte for
+ * byte.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -40,6 +42,8 @@ const SnapshotFile = z.object({
   turnedOff: z.array(z.object({ name: z.string(), value: z.record(z.string(), z.unknown()) })).optional(),
   /** False when the command then failed to write this file (it changed under it): nothing of it was done. */
   written: z.boolean().optional(),
+  /** The file in the snapshot folder holding what the command wrote in its place (absent before 0.1.0). */
+  wrote: z.string().optional(),
 });
 export const SnapshotManifest = z.object({
   version: z.literal(1),
@@ -71,7 +75,13 @@ export function takeSnapshot(
   hubDir: string,
   now: Date,
   takenBy: string,
-  files: readonly { harness: SnapshotEntry['harness']; read: ReadConfig; turnedOff?: TurnedOffEntry[] }[],
+  files: readonly {
+    harness: SnapshotEntry['harness'];
+    read: ReadConfig;
+    turnedOff?: TurnedOffEntry[];
+    /** What the command will write in the file's place. */
+    next?: Buffer;
+  }[],
 ): string {
   const root = snapshotsDir(hubDir);
   ensureDir(root);
@@ -79,9 +89,10 @@ export function takeSnapshot(
   let dir = join(root, stamp);
   for (let n = 2; existsSync(dir); n++) dir = join(root, `${stamp}-${n}`);
   ensureDir(dir);
-  const entries: SnapshotEntry[] = files.map(({ harness, read, turnedOff }) => {
+  const entries: SnapshotEntry[] = files.map(({ harness, read, turnedOff, next }) => {
     const copy = read.bytes === null ? null : `${harness}.orig`;
     if (copy !== null && read.bytes !== null) writeNew(join(dir, copy), read.bytes);
+    if (next !== undefined) writeNew(join(dir, `${harness}.new`), next);
     return {
       harness,
       path: read.path,
@@ -90,6 +101,7 @@ export function takeSnapshot(
       mode: read.mode,
       copy,
       ...(turnedOff?.length ? { turnedOff } : {}),
+      ...(next === undefined ? {} : { wrote: `${harness}.new` }),
     };
   });
   const manifest: SnapshotManifest = { version: 1, createdAt: now.toISOString(), takenBy, files: entries };

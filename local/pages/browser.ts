@@ -46,7 +46,11 @@ export async function openInBrowser(url: string, env: NodeJS.ProcessEnv = proces
   return false;
 }
 
-/** True unless the launcher errs or exits with a failure within SETTLE_MS. */
+/**
+ * True unless the launcher errs or exits with a failure within SETTLE_MS. The wait holds the
+ * process open (a launcher the `open` package started is already unref'd, so nothing else
+ * would, and a CLI awaiting this would end with its answer unsettled).
+ */
 function settled(child: ChildProcess): Promise<boolean> {
   return new Promise((resolve) => {
     if (child.exitCode !== null) return resolve(child.exitCode === 0);
@@ -54,7 +58,6 @@ function settled(child: ChildProcess): Promise<boolean> {
       child.unref();
       resolve(true);
     }, SETTLE_MS);
-    timer.unref();
     child.once('error', () => {
       clearTimeout(timer);
       resolve(false);

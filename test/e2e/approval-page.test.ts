@@ -20,7 +20,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
-import { cli, REPO, startServe, tempHome } from '../node/cli-process.ts';
+import { cli, hubHome, REPO, startServe } from '../node/cli-process.ts';
 import { stopPageHost } from '../node/page-browser.ts';
 import { addSources, httpClient, stdioClient } from '../node/surface-fixture.ts';
 import { launchBrowser } from './browser.ts';
@@ -52,7 +52,7 @@ let urlFile: string;
 let browserEnv: Record<string, string>;
 
 beforeEach(async () => {
-  ({ home, remove: removeHome } = tempHome());
+  ({ home, remove: removeHome } = hubHome());
   // Added as a person's own server (`node board.ts`): the screenshots show no path of this machine.
   board = addSources(home, { boardFromFolder: true });
   urlFile = join(home, 'opened-urls.txt');

@@ -21,7 +21,7 @@ import { openHostedClient } from '../../local/hosted/hosted-client.ts';
 import { HOSTED_TOKENS_KEY, type HostedTokens, readHostedTokens } from '../../local/hosted/hosted-state.ts';
 import { EnvFileSecretStore } from '../../local/secret-store.ts';
 import { type RunningGithubStandIn, startGithubStandIn } from '../fixtures/github-standin-server.ts';
-import { BIN, type CliResult, cli, cliEnv, runCli, tempHome } from '../node/cli-process.ts';
+import { BIN, type CliResult, cli, cliEnv, hubHome, runCli } from '../node/cli-process.ts';
 import { type RunningWorker, startWranglerDev } from '../node/wrangler-dev.ts';
 import { launchBrowser } from './browser.ts';
 
@@ -48,7 +48,7 @@ beforeAll(async () => {
     GITHUB_URL: github.url,
     GITHUB_API_URL: github.url,
   });
-  made = tempHome();
+  made = hubHome();
   expect(cli(made.home, ['hub', 'init']).status).toBe(0);
   opened = join(made.home, 'opened-url');
   browserScript = join(made.home, 'browser.sh');

@@ -18,7 +18,7 @@ import { OAuthGrant } from '../../engine/sources/oauth-grant.ts';
 import { homePaths } from '../../local/home.ts';
 import { EnvFileSecretStore } from '../../local/secret-store.ts';
 import { type OAuthBoard, startOAuthBoard } from '../fixtures/oauth-board-server.ts';
-import { cli, cliEnv, REPO, runCli, tempHome } from '../node/cli-process.ts';
+import { cli, cliEnv, hubHome, REPO, runCli } from '../node/cli-process.ts';
 import { launchBrowser } from './browser.ts';
 
 const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
@@ -34,7 +34,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   board = await startOAuthBoard();
   board.expiresIn = 2;
-  made = tempHome();
+  made = hubHome();
   expect(cli(made.home, ['hub', 'init']).status).toBe(0);
   opened = join(made.home, 'opened-url');
   browserScript = join(made.home, 'browser.sh');

@@ -12,7 +12,7 @@ import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import type { HubStore } from '../../engine/ports.ts';
 import { SCRUBBED } from '../../engine/secrets/scrub.ts';
 import { openLocalStore } from '../../local/open-store.ts';
-import { BIN, type CliResult, cli, cliEnv, REPO, tempHome } from '../node/cli-process.ts';
+import { BIN, type CliResult, cli, cliEnv, hubHome, REPO } from '../node/cli-process.ts';
 import { NODE, stdioClient, textOf } from '../node/surface-fixture.ts';
 
 export const UPSTREAM = [
@@ -53,7 +53,7 @@ export function hostileHub(
   mode: Mode,
   options: { namespace?: string | null; env?: Record<string, string> } = {},
 ): HostileHub {
-  const { home, remove } = tempHome();
+  const { home, remove } = hubHome();
   const countFile = join(home, 'count.txt');
   const env = {
     HOSTILE_MODE: mode,

@@ -59,7 +59,7 @@ import { homePaths } from '../../local/home.ts';
 import { writeHostedFile, writeHostedTokens } from '../../local/hosted/hosted-state.ts';
 import { EnvFileSecretStore } from '../../local/secret-store.ts';
 import { type OAuthBoard, startOAuthBoard } from '../fixtures/oauth-board-server.ts';
-import { BIN, cli, cliEnv, REPO, runCli, startServe, tempHome } from '../node/cli-process.ts';
+import { BIN, cli, cliEnv, hubHome, REPO, runCli, startServe } from '../node/cli-process.ts';
 import { HOSTED_TOKEN, startHostedStandin } from '../node/hosted-standin.ts';
 import { browser } from '../node/oauth-person.ts';
 import { pageBrowser, stopPageHost } from '../node/page-browser.ts';
@@ -135,7 +135,7 @@ async function pagesBehind(link: string, more: string[] = []): Promise<string> {
 }
 
 beforeAll(async () => {
-  ({ home, remove: removeHome } = tempHome());
+  ({ home, remove: removeHome } = hubHome());
   ok([
     'hub',
     'add',
@@ -301,7 +301,7 @@ describe('an OAuth source: a token refreshed mid-run, and the plan of `push`', {
     [...board.accessTokens, ...board.refreshTokens].flatMap((token) => forbidden(token));
   beforeAll(async () => {
     board = await startOAuthBoard();
-    at = tempHome();
+    at = hubHome();
     expect(cli(at.home, ['hub', 'init']).status).toBe(0);
     const opener = browser(at.home);
     const add = runCli(at.home, ['hub', 'add', board.url, '--namespace', 'board', '--yes'], opener.env);

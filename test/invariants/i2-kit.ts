@@ -13,7 +13,7 @@ import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import type { Decision } from '../../engine/contracts/runs.ts';
 import { homePaths } from '../../local/home.ts';
 import { openLocalHub } from '../../local/local-hub.ts';
-import { addBoard, BIN, cliEnv, startServe, tempHome } from '../node/cli-process.ts';
+import { addBoard, BIN, cliEnv, hubHome, startServe } from '../node/cli-process.ts';
 import { pageBrowser, stopPageHost } from '../node/page-browser.ts';
 import { httpClient } from '../node/surface-fixture.ts';
 
@@ -38,7 +38,7 @@ export interface I2Hub {
 }
 
 export async function i2Hub(): Promise<I2Hub> {
-  const { home, remove } = tempHome();
+  const { home, remove } = hubHome();
   const countFile = join(home, 'count.txt');
   const added = addBoard(home, countFile);
   if (added.status !== 0) throw new Error(`hub add failed: ${added.stderr}`);

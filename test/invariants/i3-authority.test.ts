@@ -32,13 +32,13 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { openLocalStore } from '../../local/open-store.ts';
-import { addBoard, cli, tempHome } from '../node/cli-process.ts';
+import { addBoard, cli, hubHome } from '../node/cli-process.ts';
 
 let home: string;
 let remove: () => void;
 let count: string;
 beforeEach(() => {
-  ({ home, remove } = tempHome());
+  ({ home, remove } = hubHome());
   count = join(home, 'count.txt');
   const added = addBoard(home, count);
   expect(added.status, added.stderr).toBe(0);

@@ -19,7 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addBoard, tempHome } from '../node/cli-process.ts';
+import { addBoard, hubHome } from '../node/cli-process.ts';
 import { stdioClient, textOf } from '../node/surface-fixture.ts';
 
 let removeHome: () => void;
@@ -37,7 +37,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/`;
-  const made = tempHome();
+  const made = hubHome();
   removeHome = made.remove;
   const added = addBoard(made.home, join(made.home, 'count.txt'));
   expect(added.status, added.stderr).toBe(0);

@@ -31,7 +31,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cliEnv, collected, tempHome } from '../node/cli-process.ts';
+import { BIN, cliEnv, collected, hubHome } from '../node/cli-process.ts';
 import { stdioClient } from '../node/surface-fixture.ts';
 
 const KEY = 'i4-upstream-key-5c1e9a77b0d2';
@@ -132,7 +132,7 @@ beforeAll(async () => {
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ path: req.url }));
   });
   base = await listen(api);
-  const made = tempHome();
+  const made = hubHome();
   removeHome = made.remove;
   const add = spawn(
     BIN,

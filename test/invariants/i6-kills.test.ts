@@ -24,7 +24,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { addBoard, cli, startServe, tempHome } from '../node/cli-process.ts';
+import { addBoard, cli, hubHome, startServe } from '../node/cli-process.ts';
 import { approveOnce, httpClient } from '../node/surface-fixture.ts';
 import { boardLines, boardPosts, killWhenBoardShows, resumeAfterLease, storedRun } from './i6-kit.ts';
 
@@ -32,7 +32,7 @@ let home: string;
 let remove: () => void;
 let count: string;
 beforeEach(() => {
-  ({ home, remove } = tempHome());
+  ({ home, remove } = hubHome());
   count = join(home, 'count.txt');
   const added = addBoard(home, count);
   expect(added.status, added.stderr).toBe(0);

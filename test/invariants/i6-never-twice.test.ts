@@ -22,7 +22,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { addBoard, cli, runCli, tempHome } from '../node/cli-process.ts';
+import { addBoard, cli, hubHome, runCli } from '../node/cli-process.ts';
 import { approveOnce } from '../node/surface-fixture.ts';
 import { recorded } from './i2-kit.ts';
 
@@ -30,7 +30,7 @@ let home: string;
 let remove: () => void;
 let count: string;
 beforeEach(() => {
-  ({ home, remove } = tempHome());
+  ({ home, remove } = hubHome());
   count = join(home, 'count.txt');
 });
 afterEach(() => remove());

@@ -32,7 +32,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import { DEFAULT_LIMITS } from '../../engine/runs/limits.ts';
-import { addBoard, startServe, tempHome } from '../node/cli-process.ts';
+import { addBoard, hubHome, startServe } from '../node/cli-process.ts';
 import { stdioClient, textOf } from '../node/surface-fixture.ts';
 
 let removeHome: () => void;
@@ -40,7 +40,7 @@ let client: Client;
 let serve: { url: string; token: string; stop: () => Promise<unknown> };
 
 beforeAll(async () => {
-  const made = tempHome();
+  const made = hubHome();
   removeHome = made.remove;
   const added = addBoard(made.home, join(made.home, 'count.txt'));
   expect(added.status, added.stderr).toBe(0);

@@ -38,7 +38,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { homePaths } from '../../local/home.ts';
 import { openLocalHub } from '../../local/local-hub.ts';
-import { addBoard, cli, REPO, startServe, tempHome } from '../node/cli-process.ts';
+import { addBoard, cli, hubHome, REPO, startServe } from '../node/cli-process.ts';
 import { type SkillFolders, skillFolders, skillMd } from '../node/skill-folders.ts';
 import { httpClient, stdioClient, textOf } from '../node/surface-fixture.ts';
 
@@ -90,7 +90,7 @@ function configuration(): string {
 }
 
 beforeAll(async () => {
-  ({ home, remove: removeHome } = tempHome());
+  ({ home, remove: removeHome } = hubHome());
   folders = skillFolders();
   const added = addBoard(home, join(home, 'count.txt'));
   expect(added.status, added.stderr).toBe(0);

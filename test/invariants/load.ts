@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
-import { addBoard, BIN, cli, cliEnv, startServe, tempHome } from '../node/cli-process.ts';
+import { addBoard, BIN, cli, cliEnv, hubHome, startServe } from '../node/cli-process.ts';
 import { type PageBrowser, pageBrowser, stopPageHost } from '../node/page-browser.ts';
 
 export type Operation = 'execute' | 'approve (terminal)' | 'approve (page)' | 'resume';
@@ -71,7 +71,7 @@ const envelopeOf = (result: { structuredContent?: unknown }) => result.structure
 
 /** Runs the load and tears everything down; the report says what happened. */
 export async function runLoad(options: LoadOptions): Promise<LoadReport> {
-  const { home, remove } = tempHome();
+  const { home, remove } = hubHome();
   const browser = pageBrowser(home);
   const countFile = join(home, 'count.txt');
   const added = addBoard(home, countFile);

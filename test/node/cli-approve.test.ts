@@ -4,12 +4,12 @@
  */
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addBoard, cli, tempHome } from './cli-process.ts';
+import { addBoard, cli, hubHome } from './cli-process.ts';
 
 let home: string;
 let remove: () => void;
 beforeEach(() => {
-  ({ home, remove } = tempHome());
+  ({ home, remove } = hubHome());
 });
 afterEach(() => remove());
 

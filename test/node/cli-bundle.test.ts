@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freshBundle } from '../../local/cli/bundle.ts';
-import { REPO, tempHome } from './cli-process.ts';
+import { hubHome, REPO } from './cli-process.ts';
 
 const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
 const cleanups: (() => void)[] = [];
@@ -26,7 +26,7 @@ afterEach(() => {
  * it counts as stale, which a test writing and building in the same millisecond would trip.
  */
 function checkout(message: string): { root: string; setMessage(text: string): void } {
-  const { home: root, remove } = tempHome();
+  const { home: root, remove } = hubHome();
   cleanups.push(remove);
   mkdirSync(join(root, 'local', 'cli'), { recursive: true });
   mkdirSync(join(root, 'node_modules'));

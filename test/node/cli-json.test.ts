@@ -7,18 +7,20 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addBoard, cli, tempHome } from './cli-process.ts';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { addBoard, cli, hubHome, tempHome } from './cli-process.ts';
 
 let home: string;
 let remove: () => void;
 beforeEach(() => {
-  ({ home, remove } = tempHome());
+  ({ home, remove } = hubHome());
 });
 afterEach(() => remove());
 
 describe('--json and exit codes', () => {
   it('a usage error is one error object with --json, and text without; exit 2 either way, no hub opened', () => {
+    const { home, remove } = tempHome();
+    onTestFinished(remove);
     const json = cli(home, ['--json', 'hub', 'runs', '--status', 'done']);
     expect(json.status).toBe(2);
     const { error } = JSON.parse(json.stdout) as { error: { code: string; message: string } };

@@ -4,6 +4,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { homePaths } from '../../local/home.ts';
+import { initHub } from '../../local/local-hub.ts';
 
 export const REPO = resolve(import.meta.dirname, '../..');
 export const BIN = join(REPO, 'bin', 'capabilities');
@@ -14,9 +16,17 @@ export interface CliResult {
   stderr: string;
 }
 
+/** An empty folder for CAPABILITIES_HOME: no hub in it yet (only `hub init` makes one). */
 export function tempHome(): { home: string; remove(): void } {
   const home = mkdtempSync(join(tmpdir(), 'capabilities-home-'));
   return { home, remove: () => rmSync(home, { recursive: true, force: true }) };
+}
+
+/** A CAPABILITIES_HOME holding a hub, as `capabilities hub init` leaves it (made in this process). */
+export function hubHome(): { home: string; remove(): void } {
+  const made = tempHome();
+  initHub(homePaths({ CAPABILITIES_HOME: made.home }), Date.now());
+  return made;
 }
 
 /**

@@ -7,12 +7,12 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
-import { addBoard, cli, tempHome } from './cli-process.ts';
+import { addBoard, cli, hubHome } from './cli-process.ts';
 
 let home: string;
 let remove: () => void;
 beforeEach(() => {
-  ({ home, remove } = tempHome());
+  ({ home, remove } = hubHome());
   expect(addBoard(home, join(home, 'count.txt')).status).toBe(0);
 }, 30_000);
 afterEach(() => remove());

@@ -6,14 +6,14 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addBoard, cli, tempHome } from './cli-process.ts';
+import { addBoard, cli, hubHome } from './cli-process.ts';
 import { stdioClient, textOf } from './surface-fixture.ts';
 
 let home: string;
 let remove: () => void;
 
 beforeAll(() => {
-  ({ home, remove } = tempHome());
+  ({ home, remove } = hubHome());
   expect(cli(home, ['hub', 'init']).status).toBe(0);
   const added = addBoard(home, join(home, 'count.txt'));
   expect(added.status, added.stderr).toBe(0);

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addBoard, BIN, cli, cliEnv, REPO, tempHome } from './cli-process.ts';
+import { addBoard, BIN, cli, cliEnv, hubHome, REPO } from './cli-process.ts';
 
 const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
 const MEMORY = join(REPO, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
@@ -15,7 +15,7 @@ const MEMORY = join(REPO, 'node_modules', '@modelcontextprotocol', 'server-memor
 let home: string;
 let remove: () => void;
 beforeEach(() => {
-  ({ home, remove } = tempHome());
+  ({ home, remove } = hubHome());
 });
 afterEach(() => remove());
 

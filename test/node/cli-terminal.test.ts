@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CliResult, cli, REPO, tempHome } from './cli-process.ts';
+import { type CliResult, cli, hubHome, REPO } from './cli-process.ts';
 
 const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
 const SERVER = join(REPO, 'test', 'fixtures', 'servers', 'terminal-server.ts');
@@ -16,7 +16,7 @@ const SERVER = join(REPO, 'test', 'fixtures', 'servers', 'terminal-server.ts');
 let home: string;
 let remove: () => void;
 beforeEach(() => {
-  ({ home, remove } = tempHome());
+  ({ home, remove } = hubHome());
 });
 afterEach(() => remove());
 

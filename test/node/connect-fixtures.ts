@@ -9,6 +9,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { HarnessPlace } from '../../local/connect/harnesses.ts';
+import { homePaths } from '../../local/home.ts';
+import { initHub } from '../../local/local-hub.ts';
 
 export const CLAUDE_JSON = `{
   "numStartups": 12,
@@ -101,6 +103,8 @@ export function fixtureHome(only?: readonly (keyof FixtureHome['files'])[]): Fix
       writeFileSync(files[key], texts[key], { mode: key === 'cursor' ? 0o644 : 0o600 });
   }
   mkdirSync(join(home, '.claude'), { recursive: true });
+  // The hub the entries name, as `hub init` made it: connect refuses one that does not exist.
+  initHub(homePaths({ CAPABILITIES_HOME: join(home, 'hub-home') }), Date.now());
   return {
     home,
     hub: join(home, 'hub-home'),

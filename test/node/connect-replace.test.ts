@@ -94,6 +94,7 @@ const CURSOR_COMMENTS = ['// Cursor MCP servers', '// not in the hub'];
 let hubTemplate: string;
 beforeAll(() => {
   hubTemplate = mkdtempSync(join(tmpdir(), 'capabilities-replace-hub-'));
+  expect(cli(hubTemplate, ['hub', 'init']).status).toBe(0);
   const memory = cli(hubTemplate, ['hub', 'add', '--yes', '--namespace', 'memory', '--', NODE, MEMORY]);
   expect(memory.status, memory.stderr).toBe(0);
   const board = addBoard(hubTemplate, join(hubTemplate, 'count'));
@@ -114,6 +115,8 @@ function home(hub = true): FixtureHome {
   writeFileSync(f.files.claudeCode, CLAUDE_JSON, { mode: 0o600 });
   writeFileSync(f.files.codex, CODEX_TOML, { mode: 0o600 });
   writeFileSync(f.files.cursor, CURSOR_JSONC, { mode: 0o644 });
+  // fixtureHome made an empty hub: this one is the template's, or none at all.
+  rmSync(f.hub, { recursive: true, force: true });
   if (hub) cpSync(hubTemplate, f.hub, { recursive: true });
   return f;
 }

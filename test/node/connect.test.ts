@@ -228,6 +228,40 @@ describe('hub connect, disconnect, rollback', () => {
     );
   });
 
+  it('rollback says what it would undo, and keeps a file changed since connect unless the person agrees', () => {
+    const f = home(['claudeCode', 'codex', 'cursor']);
+    const [claude, codex, cursor] = [f.files.claudeCode, f.files.codex, f.files.cursor];
+    const before = hashes([claude, codex, cursor]);
+    expect(run(f, BIN, ['hub', 'connect', '--checkout', '--client', 'claude-code,codex,cursor']).status).toBe(
+      0,
+    );
+    // Claude Code rewrites its own file after connect: a setting of the person's changes.
+    const rewritten = f.read(claude).replace('"numStartups": 12', '"numStartups": 13');
+    expect(rewritten).not.toBe(f.read(claude));
+    writeFileSync(claude, rewritten);
+
+    const dry = run(f, BIN, ['hub', 'rollback', '--dry-run']);
+    expect(dry.status, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(
+      /claude-code: undoes connect's edit, and changes made since \(1 lines gone, 1 lines added\)/,
+    );
+    expect(dry.stdout).toMatch(/codex: undoes connect's edit {2}/);
+    expect(f.read(claude)).toBe(rewritten);
+
+    // Without a terminal and without --yes: the others are rolled back, the rewritten file is kept.
+    const kept = run(f, BIN, ['hub', 'rollback']);
+    expect(kept.status).toBe(1);
+    expect(kept.stdout).toContain('claude-code: kept');
+    expect(kept.stdout).toContain('`hub rollback --yes` undoes those changes too');
+    expect(f.read(claude)).toBe(rewritten);
+    expect(hashes([codex, cursor])).toEqual(before.slice(1));
+
+    const undone = run(f, BIN, ['hub', 'rollback', '--yes']);
+    expect(undone.status, undone.stderr).toBe(0);
+    expect(undone.stdout).toContain('claude-code: restored');
+    expect(hashes([claude, codex, cursor])).toEqual(before);
+  });
+
   it('rollback without a snapshot says there is none', () => {
     const f = home();
     const back = run(f, BIN, ['hub', 'rollback']);
@@ -343,6 +377,6 @@ describe('hub connect refuses', () => {
     const gone = disconnectHarnesses(request(f));
     expect(gone.outcomes.map((o) => o.status)).toEqual(['disconnected']);
     expect(json(f.read(f.files.cursor))).toEqual({});
-    expect(rollback(join(f.hub, 'hub')).files.map((file) => file.status)).toEqual(['restored']);
+    expect(rollback(join(f.hub, 'hub'), false).files.map((file) => file.status)).toEqual(['restored']);
   });
 });

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cliEnv, REPO, startServe, tempHome } from './cli-process.ts';
+import { BIN, cliEnv, hubHome, REPO, startServe } from './cli-process.ts';
 
 const INSPECTOR = join(REPO, 'node_modules', '.bin', 'mcp-inspector');
 const STDIO = ['--', BIN, 'hub', 'serve', '--stdio', '--profile', 'default'];
@@ -18,7 +18,7 @@ let remove: () => void;
 let server: Awaited<ReturnType<typeof startServe>>;
 let token: string;
 beforeAll(async () => {
-  ({ home, remove } = tempHome());
+  ({ home, remove } = hubHome());
   server = await startServe(home);
   token = readFileSync(join(home, 'hub', 'http-token'), 'utf8').trim();
   mkdirSync(join(home, 'inspector-home'));

@@ -10,13 +10,13 @@ import { reviewItem } from '../../engine/sources/review.ts';
 import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
 import { localWording } from '../../local/wording.ts';
 import { corpusManifests } from '../corpus.ts';
-import { tempHome } from './cli-process.ts';
+import { hubHome } from './cli-process.ts';
 
 let local: LocalStore;
 let remove: () => void;
 
 beforeEach(async () => {
-  const temp = tempHome();
+  const temp = hubHome();
   remove = temp.remove;
   local = openLocalStore(join(temp.home, 'hub.db'), 0);
   const store = local.store;

@@ -22,7 +22,7 @@ import { OAuthGrant } from '../../engine/sources/oauth-grant.ts';
 import { homePaths } from '../../local/home.ts';
 import { EnvFileSecretStore } from '../../local/secret-store.ts';
 import { type OAuthBoard, startOAuthBoard } from '../fixtures/oauth-board-server.ts';
-import { cli, runCli, tempHome } from './cli-process.ts';
+import { cli, hubHome, runCli } from './cli-process.ts';
 import { browser, resume } from './oauth-person.ts';
 
 const KEY = secretKey('board', 'default', 'oauth');
@@ -35,7 +35,7 @@ afterAll(() => board?.close());
 
 const homes: Array<{ remove(): void }> = [];
 function home(): string {
-  const made = tempHome();
+  const made = hubHome();
   homes.push(made);
   expect(cli(made.home, ['hub', 'init']).status).toBe(0);
   return made.home;

@@ -18,7 +18,7 @@ import { localConnector } from '../../local/sources/stdio-launcher.ts';
 import { localWording } from '../../local/wording.ts';
 import { engineWithoutSandbox } from '../engine-without-sandbox.ts';
 import { hubErrorOf } from '../hub-error.ts';
-import { tempHome } from './cli-process.ts';
+import { hubHome } from './cli-process.ts';
 
 let home: string;
 let remove: () => void;
@@ -31,7 +31,7 @@ let pages: Map<string, { type: string; body: string; status?: number; location?:
 let hits: string[];
 
 beforeEach(async () => {
-  ({ home, remove } = tempHome());
+  ({ home, remove } = hubHome());
   local = openLocalStore(join(home, 'hub.db'), Date.now());
   hub = engineWithoutSandbox({
     wording: localWording,

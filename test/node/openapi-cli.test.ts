@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, type CliResult, cliEnv, REPO, tempHome } from './cli-process.ts';
+import { BIN, type CliResult, cliEnv, hubHome, REPO } from './cli-process.ts';
 
 const PETSTORE = readFileSync(
   join(REPO, 'node_modules', '@readme', 'oas-examples', '3.0', 'json', 'petstore.json'),
@@ -39,7 +39,7 @@ async function body(req: IncomingMessage): Promise<string> {
 }
 
 beforeEach(async () => {
-  ({ home, remove } = tempHome());
+  ({ home, remove } = hubHome());
   hits = [];
   server = createServer(async (req, res) => {
     const apiKey = req.headers.api_key as string | undefined;

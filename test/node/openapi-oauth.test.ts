@@ -16,7 +16,7 @@ import { OAuthGrant } from '../../engine/sources/oauth-grant.ts';
 import { homePaths } from '../../local/home.ts';
 import { EnvFileSecretStore } from '../../local/secret-store.ts';
 import { type OAuthBoard, startOAuthBoard } from '../fixtures/oauth-board-server.ts';
-import { cli, runCli, tempHome } from './cli-process.ts';
+import { cli, hubHome, runCli } from './cli-process.ts';
 import { browser, resume } from './oauth-person.ts';
 
 const KEY = secretKey('posts', 'default', 'oauth');
@@ -120,7 +120,7 @@ beforeEach(() => {
   board.dynamicRegistration = true;
   authorizationUrl = undefined;
   tokenUrl = undefined;
-  const made = tempHome();
+  const made = hubHome();
   homes.push(made);
   at = made.home;
   expect(cli(at, ['hub', 'init']).status).toBe(0);

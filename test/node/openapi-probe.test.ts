@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../local/cli/openapi-add.ts';
-import { runCli, tempHome } from './cli-process.ts';
+import { hubHome, runCli } from './cli-process.ts';
 
 const DOCUMENT = JSON.stringify({
   openapi: '3.1.0',
@@ -74,7 +74,7 @@ describe('the probe of a URL given to hub add', () => {
   });
 
   it('hub add of a URL that redirects to another origin reaches only the named host', async () => {
-    const { home, remove } = tempHome();
+    const { home, remove } = hubHome();
     try {
       const added = await runCli(home, ['hub', 'add', `${namedBase}/away`, '--yes', '--no-input']);
       expect(added.status).not.toBe(0);

@@ -19,7 +19,7 @@ import { EnvFileSecretStore } from '../../local/secret-store.ts';
 import { localConnector } from '../../local/sources/stdio-launcher.ts';
 import { localWording } from '../../local/wording.ts';
 import { compile, formatDiagnostic } from '../engine/typegen-compile.ts';
-import { tempHome } from './cli-process.ts';
+import { hubHome } from './cli-process.ts';
 
 const KEY = 'pets-key-4c8e1a9f3b7d';
 const json = { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } };
@@ -58,7 +58,7 @@ let base: string;
 let connector: ReturnType<typeof localConnector>;
 
 beforeEach(async () => {
-  ({ home, remove } = tempHome());
+  ({ home, remove } = hubHome());
   server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const path = url.pathname;

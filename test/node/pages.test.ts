@@ -14,7 +14,7 @@ import { type HomePaths, homePaths } from '../../local/home.ts';
 import { browserCommands, openInBrowser } from '../../local/pages/browser.ts';
 import { livePageHost, readPageHost } from '../../local/pages/page-host.ts';
 import { opensPages, PageOpener } from '../../local/pages/page-opener.ts';
-import { BIN, cli, cliEnv, startServe, tempHome } from './cli-process.ts';
+import { BIN, cli, cliEnv, hubHome, startServe } from './cli-process.ts';
 
 /** The hub's id and token, as its own processes know them. */
 const hubKey = (paths: HomePaths) => ({
@@ -112,7 +112,7 @@ describe('the page host', () => {
   let remove: () => void;
   const children: ChildProcess[] = [];
   beforeEach(() => {
-    ({ home, remove } = tempHome());
+    ({ home, remove } = hubHome());
     expect(cli(home, ['hub', 'init']).status).toBe(0);
   });
   afterEach(async () => {
@@ -208,7 +208,7 @@ describe('the page host', () => {
 
 describe('serve --http', () => {
   it('serves the pages beside /mcp, and /mcp still needs its bearer token', async () => {
-    const { home, remove } = tempHome();
+    const { home, remove } = hubHome();
     const served = await startServe(home);
     try {
       expect((await fetch(`${served.url}/runs/run_x`)).status).toBe(401);

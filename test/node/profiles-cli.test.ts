@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, runCli, startServe, tempHome } from './cli-process.ts';
+import { BIN, hubHome, runCli, startServe } from './cli-process.ts';
 import { fixtureHome } from './connect-fixtures.ts';
 import { type SkillFolders, skillFolders, skillMd } from './skill-folders.ts';
 import { addSources } from './surface-fixture.ts';
@@ -22,7 +22,7 @@ let remove: () => void;
 let folders: SkillFolders;
 const cleanups: (() => Promise<unknown> | undefined)[] = [];
 beforeEach(() => {
-  ({ home, remove } = tempHome());
+  ({ home, remove } = hubHome());
   folders = skillFolders();
 });
 afterEach(async () => {

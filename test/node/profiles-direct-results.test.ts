@@ -9,14 +9,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openInputs } from '../../engine/runs/open-inputs.ts';
 import { homePaths } from '../../local/home.ts';
 import { openLocalHub } from '../../local/local-hub.ts';
-import { cli, REPO, runCli, tempHome } from './cli-process.ts';
+import { cli, hubHome, REPO, runCli } from './cli-process.ts';
 import { addSources, NODE, stdioClient, textOf } from './surface-fixture.ts';
 
 let home: string;
 let remove: () => void;
 const closers: (() => Promise<void>)[] = [];
 beforeEach(() => {
-  ({ home, remove } = tempHome());
+  ({ home, remove } = hubHome());
 });
 afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));

@@ -13,14 +13,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { callCode } from '../../engine/one-call.ts';
 import { homePaths } from '../../local/home.ts';
 import { openLocalHub } from '../../local/local-hub.ts';
-import { BIN, cliEnv, REPO, runCli, tempHome } from './cli-process.ts';
+import { BIN, cliEnv, hubHome, REPO, runCli } from './cli-process.ts';
 import { addSources, MEMORY, NODE, textOf } from './surface-fixture.ts';
 
 let home: string;
 let remove: () => void;
 const closers: (() => Promise<void>)[] = [];
 beforeEach(() => {
-  ({ home, remove } = tempHome());
+  ({ home, remove } = hubHome());
 });
 afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));

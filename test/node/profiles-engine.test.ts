@@ -14,7 +14,7 @@ import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
 import { localWording } from '../../local/wording.ts';
 import { corpusManifests } from '../corpus.ts';
 import { storeSources } from '../stored-sources.ts';
-import { tempHome } from './cli-process.ts';
+import { hubHome } from './cli-process.ts';
 
 let local: LocalStore;
 let remove: () => void;
@@ -22,7 +22,7 @@ let now = 1_000;
 const clock = { now: () => now++ };
 
 beforeEach(async () => {
-  const temp = tempHome();
+  const temp = hubHome();
   remove = temp.remove;
   local = openLocalStore(join(temp.home, 'hub.db'), 0);
   storeSources(local.store, await corpusManifests());

@@ -7,14 +7,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { homePaths } from '../../local/home.ts';
 import { openLocalHub } from '../../local/local-hub.ts';
-import { runCli, tempHome } from './cli-process.ts';
+import { hubHome, runCli } from './cli-process.ts';
 import { addSources, stdioClient, textOf } from './surface-fixture.ts';
 
 let home: string;
 let remove: () => void;
 const closers: (() => Promise<void>)[] = [];
 beforeEach(() => {
-  ({ home, remove } = tempHome());
+  ({ home, remove } = hubHome());
 });
 afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));

@@ -10,7 +10,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
-import { runCli, tempHome } from './cli-process.ts';
+import { hubHome, runCli } from './cli-process.ts';
 import { type SkillFolders, skillFolders, skillMd } from './skill-folders.ts';
 import { addSources, stdioClient, textOf } from './surface-fixture.ts';
 
@@ -19,7 +19,7 @@ let remove: () => void;
 let folders: SkillFolders;
 const clients: Client[] = [];
 beforeEach(() => {
-  ({ home, remove } = tempHome());
+  ({ home, remove } = hubHome());
   folders = skillFolders();
 });
 afterEach(async () => {

@@ -19,7 +19,7 @@ import { EnvFileSecretStore } from '../../local/secret-store.ts';
 import { localConnector } from '../../local/sources/stdio-launcher.ts';
 import { localWording } from '../../local/wording.ts';
 import { engineWithoutSandbox } from '../engine-without-sandbox.ts';
-import { REPO, tempHome } from './cli-process.ts';
+import { hubHome, REPO } from './cli-process.ts';
 
 const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
 const server = (name: string) => [
@@ -41,7 +41,7 @@ const clock: Clock = { now: () => now };
 const random = { bytes: (n: number) => crypto.getRandomValues(new Uint8Array(n)) };
 
 beforeEach(async () => {
-  ({ home: dir, remove } = tempHome());
+  ({ home: dir, remove } = hubHome());
   now = 1_800_000_000_000;
   local = openLocalStore(join(dir, 'hub.db'), now);
   connector = localConnector({ version: 'test' });

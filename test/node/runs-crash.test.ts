@@ -12,7 +12,7 @@ import { ATTEMPT_LEASE_MS, Runs } from '../../engine/runs/runs.ts';
 import { homePaths } from '../../local/home.ts';
 import { openLocalHub } from '../../local/local-hub.ts';
 import { localWording } from '../../local/wording.ts';
-import { BIN, cli, cliEnv, REPO, tempHome } from './cli-process.ts';
+import { BIN, cli, cliEnv, hubHome, REPO } from './cli-process.ts';
 import { addSources } from './surface-fixture.ts';
 
 const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
@@ -21,7 +21,7 @@ let home: string;
 let remove: () => void;
 let count: string;
 beforeEach(() => {
-  ({ home, remove } = tempHome());
+  ({ home, remove } = hubHome());
   count = join(home, 'count.txt');
 });
 afterEach(() => remove());

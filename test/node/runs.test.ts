@@ -21,7 +21,7 @@ import { EnvFileSecretStore } from '../../local/secret-store.ts';
 import { localConnector } from '../../local/sources/stdio-launcher.ts';
 import { localWording } from '../../local/wording.ts';
 import { engineWithoutSandbox } from '../engine-without-sandbox.ts';
-import { REPO, tempHome } from './cli-process.ts';
+import { hubHome, REPO } from './cli-process.ts';
 
 const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
 const MEMORY = join(REPO, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
@@ -47,7 +47,7 @@ const random = { bytes: (n: number) => crypto.getRandomValues(new Uint8Array(n))
 
 beforeAll(() => undefined);
 beforeEach(async () => {
-  ({ home: dir, remove } = tempHome());
+  ({ home: dir, remove } = hubHome());
   now = 1_800_000_000_000;
   local = openLocalStore(join(dir, 'hub.db'), now);
   connector = localConnector({ version: 'test' });

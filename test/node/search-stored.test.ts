@@ -15,14 +15,14 @@ import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
 import { localWording } from '../../local/wording.ts';
 import { corpusManifests } from '../corpus.ts';
 import { storeSources } from '../stored-sources.ts';
-import { tempHome } from './cli-process.ts';
+import { hubHome } from './cli-process.ts';
 
 let local: LocalStore;
 let remove: () => void;
 let manifests: Manifest[];
 
 beforeEach(async () => {
-  const temp = tempHome();
+  const temp = hubHome();
   remove = temp.remove;
   local = openLocalStore(join(temp.home, 'hub.db'), 0);
   manifests = await corpusManifests();

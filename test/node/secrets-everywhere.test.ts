@@ -20,7 +20,7 @@ import { QuickJsSandbox } from '../../local/quickjs/sandbox.ts';
 import { EnvFileSecretStore } from '../../local/secret-store.ts';
 import { localConnector } from '../../local/sources/stdio-launcher.ts';
 import { localWording } from '../../local/wording.ts';
-import { BIN, cli, cliEnv, REPO, tempHome } from './cli-process.ts';
+import { BIN, cli, cliEnv, hubHome, REPO } from './cli-process.ts';
 
 const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
 const LEAKY = [
@@ -43,7 +43,7 @@ const connector = () => localConnector({ version: 'test', connectTimeoutMs: 20_0
 let connectors: ReturnType<typeof connector>[] = [];
 
 beforeEach(() => {
-  ({ home: dir, remove } = tempHome());
+  ({ home: dir, remove } = hubHome());
   local = openLocalStore(join(dir, 'hub.db'), Date.now());
   const sources = connector();
   connectors = [sources];
@@ -147,7 +147,7 @@ describe('attack: a filesystem source rooted at the hub’s home', () => {
   let home: string;
   let removeHome: () => void;
   beforeAll(() => {
-    ({ home, remove: removeHome } = tempHome());
+    ({ home, remove: removeHome } = hubHome());
   });
   afterAll(() => removeHome());
 

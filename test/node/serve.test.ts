@@ -54,12 +54,25 @@ describe('hub serve --http', () => {
     }
   });
 
-  it('answers 401 with no detail on /mcp without the token and lets the token through', async () => {
+  it('answers 401 on /mcp without the token, saying where it is (never what it is), and lets the token through', async () => {
     const server = await startServe(home);
     try {
       const token = readFileSync(join(home, 'hub', 'http-token'), 'utf8').trim();
-      expect(await get(`${server.url}/mcp`)).toMatchObject({ status: 401, body: '' });
-      expect((await get(`${server.url}/mcp`, { authorization: 'Bearer nope' })).status).toBe(401);
+      const file = join(home, 'hub', 'http-token');
+      const without = await get(`${server.url}/mcp`);
+      expect(without.status).toBe(401);
+      expect(JSON.parse(without.body)).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: -32001,
+          message: `no bearer token; this hub takes a bearer token: send \`Authorization: Bearer <the token in ${file}>\``,
+        },
+      });
+      const wrong = await get(`${server.url}/mcp`, { authorization: 'Bearer nope' });
+      expect(wrong.status).toBe(401);
+      expect(wrong.body).toContain('the bearer token is wrong');
+      expect(wrong.body).not.toContain(token);
       // Through: the stateless MCP endpoint answers GET with 405 (it takes POST).
       expect((await get(`${server.url}/mcp`, { authorization: `Bearer ${token}` })).status).toBe(405);
     } finally {

@@ -16,7 +16,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { launcher } from '../../local/package-files.ts';
 import { type StdioEntry, setupSnippets } from '../../local/setup-snippets.ts';
-import { addBoard, BIN, cli, cliEnv, REPO, tempHome } from './cli-process.ts';
+import { addBoard, BIN, cli, cliEnv, hubHome, REPO } from './cli-process.ts';
 import { textOf } from './surface-fixture.ts';
 
 const STDIO = ['hub', 'serve', '--stdio', '--profile', 'default'];
@@ -91,7 +91,7 @@ describe('hub serve --http', () => {
   let remove: () => void;
   let child: ChildProcess | undefined;
   beforeEach(() => {
-    ({ home, remove } = tempHome());
+    ({ home, remove } = hubHome());
   });
   afterEach(async () => {
     if (child && child.exitCode === null) {

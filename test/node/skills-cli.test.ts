@@ -8,14 +8,14 @@
 import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cli, tempHome } from './cli-process.ts';
+import { cli, hubHome } from './cli-process.ts';
 import { type SkillFolders, skillFolders, skillMd } from './skill-folders.ts';
 
 let home: string;
 let removeHome: () => void;
 let folders: SkillFolders;
 beforeEach(() => {
-  ({ home, remove: removeHome } = tempHome());
+  ({ home, remove: removeHome } = hubHome());
   folders = skillFolders();
 });
 afterEach(() => {

@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, type CliResult, cliEnv, tempHome } from './cli-process.ts';
+import { BIN, type CliResult, cliEnv, hubHome } from './cli-process.ts';
 import { skillMd } from './skill-folders.ts';
 
 let home: string;
@@ -21,7 +21,7 @@ let scratch: string;
 let temp: string;
 let repo: string;
 beforeEach(() => {
-  ({ home, remove: removeHome } = tempHome());
+  ({ home, remove: removeHome } = hubHome());
   scratch = mkdtempSync(join(tmpdir(), 'capabilities-skill-git-test-'));
   temp = join(scratch, 'tmp');
   repo = join(scratch, 'repo');

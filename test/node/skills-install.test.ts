@@ -9,7 +9,7 @@
  * Code CLI still reads its config back.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { Client } from '@modelcontextprotocol/client';
@@ -207,11 +207,16 @@ describe('J6: a skill added to the hub, in every connected harness', () => {
     expect(withoutMarker(tree(join(claudeSkills(), 'pdf-forms')))).toEqual(bytesOf(PDF));
   }, 120_000);
 
-  it('connects without skills when there is no hub, creating none', () => {
+  it('refuses to connect to a hub that does not exist, creating none and writing no entry', () => {
+    rmSync(f.hub, { recursive: true, force: true });
+    const before = readFileSync(f.files.claudeCode, 'utf8');
     const connect = hub(['hub', 'connect', '--checkout', '--client', 'claude-code']);
-    expect(connect.status, connect.stderr).toBe(0);
-    expect(connect.stdout).not.toContain('Skills in');
+    expect(connect.status).toBe(1);
+    expect(connect.stderr).toContain(
+      `there is no hub at ${join(f.hub, 'hub')}. Create it with \`capabilities hub init\``,
+    );
     expect(existsSync(join(f.hub, 'hub', 'hub.json'))).toBe(false);
     expect(existsSync(claudeSkills())).toBe(false);
+    expect(readFileSync(f.files.claudeCode, 'utf8')).toBe(before);
   });
 });

@@ -14,7 +14,7 @@ import { countTokens } from '../../engine/typegen/index.ts';
 import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
 import { readSkillFolder } from '../../local/skills/skill-folder.ts';
 import { localWording } from '../../local/wording.ts';
-import { cli, tempHome } from './cli-process.ts';
+import { cli, hubHome } from './cli-process.ts';
 import { type SkillFolders, skillFolders, skillMd } from './skill-folders.ts';
 import { addSources, stdioClient, textOf } from './surface-fixture.ts';
 
@@ -22,7 +22,7 @@ let home: string;
 let removeHome: () => void;
 let folders: SkillFolders;
 beforeEach(() => {
-  ({ home, remove: removeHome } = tempHome());
+  ({ home, remove: removeHome } = hubHome());
   folders = skillFolders();
 });
 afterEach(() => {

@@ -16,7 +16,7 @@ import { localConnector } from '../../local/sources/stdio-launcher.ts';
 import { localWording } from '../../local/wording.ts';
 import { engineWithoutSandbox } from '../engine-without-sandbox.ts';
 import { LONG_NAME } from '../fixtures/hostile-tools.ts';
-import { cli, REPO, tempHome } from './cli-process.ts';
+import { cli, hubHome, REPO } from './cli-process.ts';
 
 const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
 const SERVER = [
@@ -31,7 +31,7 @@ let local: LocalStore;
 const connectors: ReturnType<typeof localConnector>[] = [];
 
 beforeEach(() => {
-  ({ home: dir, remove } = tempHome());
+  ({ home: dir, remove } = hubHome());
   local = openLocalStore(join(dir, 'hub.db'), Date.now());
 });
 afterEach(async () => {

@@ -17,7 +17,7 @@ import { localConnector } from '../../local/sources/stdio-launcher.ts';
 import { localWording } from '../../local/wording.ts';
 import { engineWithoutSandbox } from '../engine-without-sandbox.ts';
 import { hubErrorOf } from '../hub-error.ts';
-import { tempHome } from './cli-process.ts';
+import { hubHome } from './cli-process.ts';
 
 let remove: () => void;
 let local: LocalStore;
@@ -29,7 +29,7 @@ const connectors: SourceConnector[] = [];
 
 beforeEach(async () => {
   let home: string;
-  ({ home, remove } = tempHome());
+  ({ home, remove } = hubHome());
   local = openLocalStore(join(home, 'hub.db'), Date.now());
   hits = [];
   server = createServer((request, response) => {

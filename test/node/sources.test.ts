@@ -18,7 +18,7 @@ import { localConnector } from '../../local/sources/stdio-launcher.ts';
 import { localWording } from '../../local/wording.ts';
 import { engineWithoutSandbox } from '../engine-without-sandbox.ts';
 import { hubErrorOf } from '../hub-error.ts';
-import { freePort, REPO, tempHome } from './cli-process.ts';
+import { freePort, hubHome, REPO } from './cli-process.ts';
 
 const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
 const pkg = (name: string) => join(REPO, 'node_modules', '@modelcontextprotocol', name, 'dist', 'index.js');
@@ -40,7 +40,7 @@ let local: LocalStore;
 const connectors: ReturnType<typeof localConnector>[] = [];
 
 beforeEach(() => {
-  ({ home: dir, remove } = tempHome());
+  ({ home: dir, remove } = hubHome());
   local = openLocalStore(join(dir, 'hub.db'), Date.now());
 });
 afterEach(async () => {

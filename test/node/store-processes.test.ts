@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { homePaths } from '../../local/home.ts';
 import { openLocalHub } from '../../local/local-hub.ts';
-import { cliEnv, REPO, tempHome } from './cli-process.ts';
+import { cliEnv, hubHome, REPO } from './cli-process.ts';
 
 const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
 const SCRIPT = join(REPO, 'test', 'node', 'store-processes.ts');
@@ -16,7 +16,7 @@ const SCRIPT = join(REPO, 'test', 'node', 'store-processes.ts');
 let home: string;
 let remove: () => void;
 beforeEach(() => {
-  ({ home, remove } = tempHome());
+  ({ home, remove } = hubHome());
 });
 afterEach(() => remove());
 

@@ -18,7 +18,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO, startServe, tempHome } from './cli-process.ts';
+import { hubHome, REPO, startServe } from './cli-process.ts';
 
 const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
 const SUITE = join(REPO, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
@@ -57,7 +57,7 @@ async function startRelay(target: URL, token: string): Promise<Server> {
 }
 
 beforeAll(async () => {
-  ({ home, remove } = tempHome());
+  ({ home, remove } = hubHome());
   serve = await startServe(home);
   const token = readFileSync(join(home, 'hub', 'http-token'), 'utf8').trim();
   relay = await startRelay(new URL(serve.url), token);

@@ -9,7 +9,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import { localWording } from '../../local/wording.ts';
-import { cli, tempHome } from './cli-process.ts';
+import { cli, hubHome } from './cli-process.ts';
 import { stdioClient, textOf } from './surface-fixture.ts';
 
 const EMPTY = `No tools yet: this hub has no sources. Ask the user to ${localWording.addSource}.`;
@@ -18,7 +18,7 @@ let home: string;
 let remove: () => void;
 let client: Client | undefined;
 beforeEach(() => {
-  ({ home, remove } = tempHome());
+  ({ home, remove } = hubHome());
   expect(cli(home, ['hub', 'init']).status).toBe(0);
 });
 afterEach(async () => {

@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport as HttpTransportV1 } from '@modelcontextp
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import { MAX_REQUEST_BYTES } from '../../engine/surface/index.ts';
-import { runCli, startServe, tempHome } from './cli-process.ts';
+import { hubHome, runCli, startServe } from './cli-process.ts';
 import { addSources, httpClient, textOf } from './surface-fixture.ts';
 
 let home: string;
@@ -22,7 +22,7 @@ let board: ReturnType<typeof addSources>;
 let server: Awaited<ReturnType<typeof startServe>>;
 let token: string;
 beforeAll(async () => {
-  ({ home, remove } = tempHome());
+  ({ home, remove } = hubHome());
   board = addSources(home);
   server = await startServe(home);
   token = readFileSync(join(home, 'hub', 'http-token'), 'utf8').trim();
@@ -121,16 +121,25 @@ describe('/mcp on hub serve --http', () => {
     }
   }, 30_000);
 
-  it('answers 401, with no detail, without the token', async () => {
+  it('answers 401 without the token: a bearer challenge saying where the token is, which a client reports', async () => {
     const response = await fetch(`${server.url}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
     });
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toBe('Bearer');
-    expect(await response.text()).toBe('');
-    await expect(httpClient(server.url, 'not-the-token', 'legacy')).rejects.toThrow();
+    expect(response.headers.get('www-authenticate')).toMatch(
+      /^Bearer realm="capabilities", error="invalid_token", error_description="no bearer token; this hub takes a bearer token: send `Authorization: Bearer <the token in .*http-token>`"$/,
+    );
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+      /the token in .*http-token/,
+    );
+    // The official client, given a wrong token, says what the hub said: no OAuth, no "not implemented".
+    const refused = await httpClient(server.url, 'not-the-token', 'legacy').then(
+      () => 'connected',
+      (error: Error) => error.message,
+    );
+    expect(refused).toMatch(/the bearer token is wrong; this hub takes a bearer token/);
   });
 
   it('answers what a client gets wrong by the protocol, and keeps serving', async () => {

@@ -18,14 +18,14 @@ import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import type { Decision } from '../../engine/contracts/runs.ts';
 import { homePaths } from '../../local/home.ts';
 import { openLocalHub } from '../../local/local-hub.ts';
-import { BIN, cliEnv, tempHome } from './cli-process.ts';
+import { BIN, cliEnv, hubHome } from './cli-process.ts';
 import { addSources, approveOnce, textOf } from './surface-fixture.ts';
 
 let home: string;
 let remove: () => void;
 const closers: (() => Promise<void>)[] = [];
 beforeEach(() => {
-  ({ home, remove } = tempHome());
+  ({ home, remove } = hubHome());
 });
 afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));

@@ -12,14 +12,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import { homePaths } from '../../local/home.ts';
 import { openLocalHub } from '../../local/local-hub.ts';
-import { BIN, cli, cliEnv, tempHome } from './cli-process.ts';
+import { BIN, cli, cliEnv, hubHome } from './cli-process.ts';
 import { addSources, approveOnce, type Era, stdioClient, textOf } from './surface-fixture.ts';
 
 let home: string;
 let remove: () => void;
 const open: Client[] = [];
 beforeEach(() => {
-  ({ home, remove } = tempHome());
+  ({ home, remove } = hubHome());
 });
 afterEach(async () => {
   await Promise.all(open.splice(0).map((client) => client.close()));
