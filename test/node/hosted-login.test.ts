@@ -24,11 +24,11 @@ import {
 } from '../../local/hosted/hosted-state.ts';
 import { startLoopbackRedirect } from '../../local/oauth/loopback-redirect.ts';
 import { EnvFileSecretStore } from '../../local/secret-store.ts';
-import { cli, freePort, hubHome, REPO, runCli } from './cli-process.ts';
+import { cli, freePort, REPO, runCli, tempHome } from './cli-process.ts';
 
 const homes: Array<{ remove(): void }> = [];
 function home(init = true): string {
-  const made = hubHome();
+  const made = tempHome();
   homes.push(made);
   if (init) expect(cli(made.home, ['hub', 'init']).status).toBe(0);
   return made.home;

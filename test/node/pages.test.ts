@@ -215,7 +215,9 @@ describe('serve --http', () => {
       expect((await fetch(`${served.url}/open?t=${'A'.repeat(43)}`)).status).toBe(404);
       const mcp = await fetch(`${served.url}/mcp`, { method: 'POST', body: '{}' });
       expect(mcp.status).toBe(401);
-      expect(mcp.headers.get('www-authenticate')).toBe('Bearer');
+      expect(mcp.headers.get('www-authenticate')).toMatch(
+        /^Bearer realm="capabilities", error="invalid_token"/,
+      );
       expect(existsSync(join(home, 'hub', 'pages.json'))).toBe(false);
     } finally {
       await served.stop();
