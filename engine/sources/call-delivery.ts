@@ -15,7 +15,12 @@
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import { type CallDelivery, isHubError, withDelivery } from '../errors.ts';
 
-/** SDK errors raised before the request is written to the transport. */
+/**
+ * SDK errors raised before the request is written to the transport. CapabilityNotSupported is
+ * also raised when the SDK cannot fulfil a server's input request, after it answered; the hub's
+ * client turns that fulfilment off (mcp-connector.ts), so an input request arrives as
+ * UnsupportedResultType, an answer.
+ */
 const BEFORE_SEND: ReadonlySet<string> = new Set([
   SdkErrorCode.NotConnected,
   SdkErrorCode.AlreadyConnected,
@@ -33,6 +38,8 @@ const ANSWER_REFUSED: ReadonlySet<string> = new Set([
 
 /** System error codes of a connection that was never made: nothing reached the server. */
 const NEVER_CONNECTED = /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)\b/;
+/** The calls those codes prove it on: connecting, or finding the address (not a read or write). */
+const BEFORE_CONNECTED: ReadonlySet<string> = new Set(['connect', 'getaddrinfo']);
 
 /** The delivery `error` proves, reading it and its causes; `unknown` when nothing proves more. */
 export function deliveryOf(error: unknown): CallDelivery {
@@ -58,8 +65,11 @@ function provenDelivery(error: unknown): CallDelivery | undefined {
     if (ANSWER_REFUSED.has(error.code)) return 'answered';
     return undefined;
   }
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && NEVER_CONNECTED.test(code)) return 'unsent';
+  const { code, syscall } = error as { code?: unknown; syscall?: unknown };
+  if (typeof code === 'string' && NEVER_CONNECTED.test(code) && typeof syscall === 'string') {
+    // An unreachable host is also reported on a connection already open, after writing.
+    if (BEFORE_CONNECTED.has(syscall)) return 'unsent';
+  }
   return undefined;
 }
 

@@ -41,7 +41,7 @@ export function answeredCall(
     const headers = result.httpHeaders === undefined ? undefined : scrubHeaders(result.httpHeaders, scrub);
     if (value.ok) {
       const response = status === undefined ? {} : { response: { status, headers: headers ?? {} } };
-      const mismatch = outputMismatch(tool, result);
+      const mismatch = outputMismatch(tool, result, (text) => scrub.text(text));
       const notice = mismatch === undefined ? {} : { notice: scrub.text(mismatch) };
       return { ok: true, value: scrub.value(value.value), ...response, ...notice, ms };
     }

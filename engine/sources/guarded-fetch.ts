@@ -1,7 +1,10 @@
 /**
  * The only fetch an HTTP source gets (invariant I4): requests go only to the hosts fixed when
  * the source was reviewed; a redirect is followed only within the same origin, so credentials
- * never cross to another origin; a response body larger than the cap is cut off with an error.
+ * never cross to another origin, and a request that changes something is repeated only where the
+ * redirect asks for it as it was (307, 308), never after a 301, 302 or 303 that may follow its
+ * effect (the redirect is then the answer); a response body larger than the cap is cut off with
+ * an error.
  * Where the host refuses private places (the hosted hub: server-side request forgery), no
  * request and no redirect goes to a private, loopback or link-local address (private-address.ts).
  * Runtime-neutral: it wraps whatever `fetch` the host has.
@@ -53,6 +56,11 @@ export function privateAddressRefusal(
   );
 }
 
+/** Redirect statuses that ask for the same request, method and body, at the new place. */
+const RESEND: ReadonlySet<number> = new Set([307, 308]);
+/** Methods a redirect may repeat whatever its status: they change nothing. */
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /** 16 MB: far above any sane tool result, small enough that a runaway server cannot exhaust the hub. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
@@ -94,9 +102,24 @@ export function guardedFetch(
           },
         );
       }
-      const response = await base(url, { ...init, redirect: 'manual' });
+      let response: Response;
+      try {
+        response = await base(url, { ...init, redirect: 'manual' });
+      } catch (error) {
+        // Past the first hop, a server already took the request and answered with a redirect:
+        // however this hop failed, the request was sent.
+        if (hop === 0) throw error;
+        throw new HubError('unavailable', `the redirect from ${origin} failed to answer`, {
+          cause: error,
+          detail: `the request went on to ${url.href}`,
+          delivery: 'unknown',
+        });
+      }
       const location = response.headers.get('location');
-      if (response.status >= 300 && response.status < 400 && location) {
+      // A request with a body is sent again only where the status says to send it as it was
+      // (307, 308): after a 301, 302 or 303 the server may have acted on it, so that is its answer.
+      const resent = RESEND.has(response.status) || SAFE_METHODS.has((init?.method ?? 'GET').toUpperCase());
+      if (response.status >= 300 && response.status < 400 && location && resent) {
         const next = new URL(location, url);
         const redirect = privateAddressRefusal(next, guard.privateAddresses, 'refused a redirect to');
         if (redirect) {

@@ -246,6 +246,9 @@ export class McpConnector implements SourceConnector {
             },
           },
         },
+        // The hub fulfils no input request (it declares no elicitation or sampling): a tool that
+        // asks for input has answered, and is reported as such (call-delivery.ts), not retried.
+        inputRequired: { autoFulfill: false },
       },
     );
     const session: Session = { client, idle: undefined, closing: false, inFlight: 0, waiting: new Set() };

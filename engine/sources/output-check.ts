@@ -7,7 +7,11 @@
  * interprets schemas, where Ajv generates code a Worker may not run), so both say the same;
  * compiled once per tool contract.
  *
- * A schema the validator cannot compile says nothing here: the tool is served as declared.
+ * A schema the validator cannot compile says nothing here: the tool is served as declared. The
+ * check is advice, so it leaves out what could make it cost more than the call: a schema's regular
+ * expressions (`pattern`, `patternProperties`), which a server could write to backtrack for ever
+ * on an answer it also writes. The validator's message quotes the answer, so it is scrubbed before
+ * it is cut: a secret cut in two would pass the scrubber.
  */
 import { fromJsonSchema, type JsonSchemaType } from '@modelcontextprotocol/client';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/client/validators/cf-worker';
@@ -27,7 +31,11 @@ const validator = new CfWorkerJsonSchemaValidator();
  * What is wrong with `result` against `tool`'s declared output schema, as one sentence for the
  * run's notices; undefined when it keeps to it, declares none, or is an error result.
  */
-export function outputMismatch(tool: ManifestTool, result: McpCallResult): string | undefined {
+export function outputMismatch(
+  tool: ManifestTool,
+  result: McpCallResult,
+  scrub: (text: string) => string,
+): string | undefined {
   if (tool.outputSchema === undefined || result.isError === true) return undefined;
   const passedOn = 'the call was made, and its answer is passed on as it came';
   if (result.structuredContent === undefined) {
@@ -36,7 +44,8 @@ export function outputMismatch(tool: ManifestTool, result: McpCallResult): strin
   const check = checkFor(tool);
   const problem = check?.(result.structuredContent);
   if (problem === undefined) return undefined;
-  const said = problem.length > MESSAGE_CHARS ? `${problem.slice(0, MESSAGE_CHARS)}…` : problem;
+  const clean = scrub(problem);
+  const said = clean.length > MESSAGE_CHARS ? `${clean.slice(0, MESSAGE_CHARS)}…` : clean;
   return `${tool.address} answered with structured content that does not match its declared output schema (${said}); ${passedOn}`;
 }
 
@@ -48,7 +57,7 @@ function checkFor(tool: ManifestTool): Check | undefined {
   try {
     // A plain copy: the store hands out schemas whose objects have no prototype, which the
     // validator does not read as schemas.
-    const schema = JSON.parse(JSON.stringify(tool.outputSchema)) as JsonSchemaType;
+    const schema = JSON.parse(JSON.stringify(tool.outputSchema), withoutPatterns) as JsonSchemaType;
     const standard = fromJsonSchema(schema, validator)['~standard'];
     check = (value) => {
       try {
@@ -66,4 +75,13 @@ function checkFor(tool: ManifestTool): Check | undefined {
   if (compiled.size >= MAX_COMPILED) compiled.clear();
   compiled.set(key, check);
   return check ?? undefined;
+}
+
+/**
+ * JSON.parse's reviver: drops the `pattern` keyword (a string; a property named `pattern` is a
+ * schema, an object, and stays) and `patternProperties` (see the top of this file).
+ */
+function withoutPatterns(key: string, value: unknown): unknown {
+  if (key === 'pattern' && typeof value === 'string') return undefined;
+  return key === 'patternProperties' ? undefined : value;
 }

@@ -260,14 +260,14 @@ export function registerConnect(hub: Command): void {
             'pass --yes to undo them too',
           ));
       }
-      const report = rollback(hub, undoLater);
+      const report = rollback(hub, undoLater, plan.files);
       const done = [`Rollback to ${report.snapshot} (taken by ${report.takenBy}):`];
       for (const file of report.files) {
         done.push(`  ${file.harness}: ${file.status}  ${file.path}`);
         if (file.message) done.push(`    ${file.message}`);
       }
       if (report.files.some((file) => file.status === 'kept')) {
-        done.push('Kept the files that changed since; `hub rollback --yes` undoes those changes too.');
+        done.push('Kept the files that changed; `hub rollback --yes` undoes those changes too.');
       }
       out.result(report, done.join('\n'));
       if (report.files.some((file) => file.status === 'failed' || file.status === 'kept')) {

@@ -87,9 +87,10 @@ export function registerSources(hub: Command): void {
         const ask = interaction(out, options.yes);
         // Given without `--`, it is a URL or a document: said what is wrong before anything runs.
         const { judgeSourceRef } = await import('./source-ref.ts');
-        judgeSourceRef(parts, process.argv.includes('--'));
+        const afterDashes = process.argv.includes('--');
+        judgeSourceRef(parts, afterDashes);
         const first = parts[0] ?? '';
-        const document = parts.length === 1 ? await openapi.openApiDocument(first) : undefined;
+        const document = afterDashes ? undefined : await openapi.openApiDocument(first);
         if (options.server !== undefined && document === undefined) {
           throw new HubError(
             'invalid_input',

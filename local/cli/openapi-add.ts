@@ -7,7 +7,7 @@
  * An OAuth 2 authorization code flow is signed in to in the person's browser instead.
  * `addDocument` is the whole add of a document: read it, review its operations, store, ask.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { describeDelivery, type SecretRef } from '../../engine/contracts/connections.ts';
 import { HubError, isHubError } from '../../engine/errors.ts';
@@ -25,17 +25,17 @@ import type { SignInOptions } from './source-sign-in.ts';
 /** How long the probe of a URL waits for an answer before taking it for an MCP server. */
 const PROBE_MS = 10_000;
 
-/** The document's location (an absolute path or the URL) when `given` is an OpenAPI document; else undefined. */
+/**
+ * The document's location when `given` (before `--`, so never a command line) is an OpenAPI
+ * document: a URL whose answer is one, or any file here, which adding then reads and says what is
+ * wrong with (too large, not OpenAPI) rather than offering to run it. Undefined for a URL that
+ * answers as an MCP server, or a path with no file.
+ */
 export async function openApiDocument(given: string): Promise<string | undefined> {
   if (/^https?:\/\//i.test(given)) return (await probeUrl(given)) ? given : undefined;
   const path = resolve(given);
   const info = await stat(path).catch(() => undefined);
-  if (!info?.isFile()) return undefined;
-  // A file named as a document is taken for one, so adding it says what is wrong with it (too
-  // large, not OpenAPI) rather than offering to run it as a command.
-  if (/\.(json|ya?ml)$/i.test(path)) return path;
-  if (info.size > MAX_DOCUMENT_BYTES) return undefined;
-  return openApiVersion(parseText(await readFile(path, 'utf8'))) === undefined ? undefined : path;
+  return info?.isFile() ? path : undefined;
 }
 
 /**

@@ -3,9 +3,10 @@
  * is a URL or a document's path, never a command line (a stdio server's command goes after
  * `--`). So a URL with a mistyped scheme (`htp://…`), one without a scheme (`mcp.example.com/mcp`)
  * or a path to a file that does not exist is named with what is wrong with it, instead of being
- * started as a program called "htp://…".
+ * started as a program called "htp://…". A file that is there is read as a document, whatever its
+ * name, and adding it says what is wrong with it when it is not one.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { editDistance } from '../../engine/closest.ts';
 import { HubError } from '../../engine/errors.ts';
@@ -47,9 +48,23 @@ export function judgeSourceRef(parts: readonly string[], afterDashes: boolean): 
         `there is no file at ${resolve(given)} to read as an OpenAPI document. Check the path.`,
       );
     }
+    mustBeFile(given, asCommand);
+    return;
+  }
+  if (existsSync(resolve(given))) {
+    mustBeFile(given, asCommand);
     return;
   }
   throw new HubError('invalid_input', `${given} is not a URL or a file here. ${asCommand}`);
+}
+
+/** Returns when `given` is a file (a document to read); throws for a folder. */
+function mustBeFile(given: string, asCommand: string): void {
+  if (statSync(resolve(given)).isFile()) return;
+  throw new HubError(
+    'invalid_input',
+    `${resolve(given)} is a folder, not an OpenAPI document. Name the document's file, or: ${asCommand}`,
+  );
 }
 
 /** ` Did you mean https://…?` when `scheme` is one letter off http or https. */

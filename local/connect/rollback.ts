@@ -10,7 +10,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isHubError } from '../../engine/errors.ts';
-import { readConfig, replaceIfUnchanged } from './safe-write.ts';
+import { type ReadConfig, readConfig, replaceIfUnchanged } from './safe-write.ts';
 import { lastSnapshot, originalBytes, type SnapshotEntry, sha256 } from './snapshots.ts';
 
 /** What changed in a file since the command wrote it: lines it no longer has, lines it gained. */
@@ -29,6 +29,8 @@ export interface RollbackFile {
    * snapshot cannot tell (one taken before snapshots kept what was written).
    */
   since?: ChangedSince | 'unknown';
+  /** sha256 of the file as this plan read it (null: absent): the bytes a consent covers. */
+  seen: string | null;
 }
 
 export interface RestoredFile extends RollbackFile {
@@ -43,14 +45,13 @@ export function rollbackPlan(hubDir: string): { snapshot: string; takenBy: strin
   return {
     snapshot: dir,
     takenBy: manifest.takenBy,
-    files: manifest.files.map((entry) => planFor(dir, entry)),
+    files: manifest.files.map((entry) => planFor(dir, entry, readConfig(entry.path))),
   };
 }
 
-function planFor(dir: string, entry: SnapshotEntry): RollbackFile {
-  const base = { harness: entry.harness, path: entry.path };
-  const read = readConfig(entry.path);
+function planFor(dir: string, entry: SnapshotEntry, read: ReadConfig): RollbackFile {
   const now = read.bytes === null ? null : sha256(read.bytes);
+  const base = { harness: entry.harness, path: entry.path, seen: now };
   if (now === entry.sha256 && (read.bytes === null || read.mode === entry.mode)) {
     return { ...base, action: 'unchanged' };
   }
@@ -86,23 +87,30 @@ function lineChanges(before: Buffer, after: Buffer): ChangedSince {
 
 /**
  * Rolls the last snapshot back: every file whose only change is the command's own, and with
- * `undoLaterChanges` also those changed since. A file changed since is otherwise kept.
+ * `undoLaterChanges` also those changed since. A file changed since is otherwise kept. `shown`
+ * is the plan the person saw: a file whose bytes differ from what it showed (it changed while
+ * they read it) is kept too, since their answer did not cover what it holds now.
  */
 export function rollback(
   hubDir: string,
   undoLaterChanges: boolean,
+  shown?: readonly RollbackFile[],
 ): { snapshot: string; takenBy: string; files: RestoredFile[] } {
   const { dir, manifest } = lastSnapshot(hubDir);
+  const seen = new Map(shown?.map((file) => [file.path, file.seen]));
   const files = manifest.files.map((entry): RestoredFile => {
-    const base = { harness: entry.harness, path: entry.path };
+    const base = { harness: entry.harness, path: entry.path, seen: null };
     try {
-      const plan = planFor(dir, entry);
+      const read = readConfig(entry.path);
+      const plan = planFor(dir, entry, read);
       if (plan.action === 'unchanged') return { ...plan, status: 'unchanged' };
+      if (shown !== undefined && seen.get(entry.path) !== plan.seen) {
+        return { ...plan, status: 'kept', message: 'it changed after the plan was shown; kept as it is' };
+      }
       if (plan.since !== undefined && !undoLaterChanges) {
         return { ...plan, status: 'kept', message: 'it changed since the snapshot was taken; kept as it is' };
       }
       const original = originalBytes(dir, entry);
-      const read = readConfig(entry.path);
       replaceIfUnchanged({ ...read, mode: entry.mode }, original);
       return { ...plan, status: original === null ? 'removed' : 'restored' };
     } catch (error) {

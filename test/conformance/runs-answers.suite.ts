@@ -44,7 +44,10 @@ class Ledger {
     const refused: FetchLike = async () => {
       // What Node's fetch throws when nothing listens at the address.
       throw new TypeError('fetch failed', {
-        cause: Object.assign(new Error('connect ECONNREFUSED 203.0.113.7:443'), { code: 'ECONNREFUSED' }),
+        cause: Object.assign(new Error('connect ECONNREFUSED 203.0.113.7:443'), {
+          code: 'ECONNREFUSED',
+          syscall: 'connect',
+        }),
       });
     };
     this.connector = new McpConnector({
@@ -238,6 +241,14 @@ export function describeRunAnswers(h: RunsHarness): void {
             code: 'upstream_unavailable',
             message: expect.stringMatching(/\(the call was not sent\)$/),
           },
+        });
+        // The guest's ToolError says it may be tried again: nothing reached the server.
+        const caught = await l.approved(
+          'try { return await ledger.add_entry({ text: "nowhere" }) } catch (e) { return { code: e.code, retryable: e.retryable } }',
+        );
+        expect(caught).toMatchObject({
+          status: 'completed',
+          result: { code: 'upstream_unavailable', retryable: true },
         });
         expect(l.server.calls).toEqual([]);
       },

@@ -16,8 +16,11 @@ import { deliveryOf } from '../../engine/sources/call-delivery.ts';
 import { answeredCall, failedCall } from '../../engine/sources/call-outcome.ts';
 import { outputMismatch } from '../../engine/sources/output-check.ts';
 
-const systemError = (code: string) => Object.assign(new Error(`connect ${code} 203.0.113.7:443`), { code });
-const fetchFailed = (code: string) => new TypeError('fetch failed', { cause: systemError(code) });
+/** What Node's fetch throws for a system error on `syscall` (connect, getaddrinfo, read, write). */
+const systemError = (code: string, syscall = 'connect') =>
+  Object.assign(new Error(`${syscall} ${code} 203.0.113.7:443`), { code, syscall });
+const fetchFailed = (code: string, syscall?: string) =>
+  new TypeError('fetch failed', { cause: systemError(code, syscall) });
 
 const tool = (annotations?: ManifestTool['annotations']): ManifestTool => ({
   address: 'ledger.add_entry',
@@ -55,7 +58,8 @@ describe('what a failure proves of its request', () => {
     ['an error nobody knows', new Error('something odd'), 'unknown'],
     ['not connected', new SdkError(SdkErrorCode.NotConnected, 'Not connected'), 'unsent'],
     ['a refused connection', fetchFailed('ECONNREFUSED'), 'unsent'],
-    ['a name that does not resolve', fetchFailed('ENOTFOUND'), 'unsent'],
+    ['a name that does not resolve', fetchFailed('ENOTFOUND', 'getaddrinfo'), 'unsent'],
+    ['an unreachable host on a connection already open', fetchFailed('EHOSTUNREACH', 'read'), 'unknown'],
     [
       'a HubError tagged by its connector',
       new HubError('denied', 'refused', { delivery: 'unsent' }),
@@ -170,12 +174,41 @@ describe('an answer that breaks its declared output schema', () => {
     });
   });
 
+  it('scrubs what the validator quotes of the answer before it is cut', () => {
+    // The validator's message quotes the key; cut at 300 characters, the secret would straddle the cut.
+    // Another schema is another contract (the digest covers the output schema).
+    const closed = {
+      ...tool(),
+      outputSchema: { type: 'object', additionalProperties: false },
+      contract: 'b'.repeat(64),
+    };
+    const outcome = answeredCall(
+      { structuredContent: { [`${'x'.repeat(277)}tk_secret_of_the_hub_0123`]: 1 } },
+      closed,
+      ms,
+      scrub,
+    );
+    const notice = outcome.ok ? (outcome.notice ?? '') : '';
+    expect(notice).toContain(SCRUBBED);
+    expect(notice).not.toMatch(/tk_secret/);
+  });
+
+  it("leaves a schema's regular expressions out of the check: a server cannot make it backtrack for ever", () => {
+    const evil = {
+      ...tool(),
+      outputSchema: { type: 'object', properties: { id: { type: 'string', pattern: '^(a+)+$' } } },
+      contract: 'c'.repeat(64),
+    };
+    const answer = { structuredContent: { id: `${'a'.repeat(40)}!` } };
+    expect(outputMismatch(evil, answer, (text) => text)).toBeUndefined();
+  });
+
   it('keeps to it, declares none, or is an error result: no notice', () => {
-    expect(outputMismatch(tool(), { structuredContent: { id: 3 } })).toBeUndefined();
+    expect(outputMismatch(tool(), { structuredContent: { id: 3 } }, (text) => text)).toBeUndefined();
     const { outputSchema: _none, ...undeclared } = tool();
-    expect(outputMismatch(undeclared, { structuredContent: { id: 'x' } })).toBeUndefined();
+    expect(outputMismatch(undeclared, { structuredContent: { id: 'x' } }, (text) => text)).toBeUndefined();
     expect(
-      outputMismatch(tool(), { content: [{ type: 'text', text: 'no' }], isError: true }),
+      outputMismatch(tool(), { content: [{ type: 'text', text: 'no' }], isError: true }, (text) => text),
     ).toBeUndefined();
   });
 });

@@ -47,6 +47,41 @@ describe('guardedFetch', () => {
     expect(net.seen.map((s) => s.auth)).toEqual(['Bearer s3cret-token', 'Bearer s3cret-token']);
   });
 
+  it('a request that changes something is sent again only where a redirect asks for it as it was', async () => {
+    const post = { ...init, method: 'POST', body: '{}' };
+    const net = network({
+      'https://api.example.com/acted': () =>
+        new Response(null, { status: 303, headers: { location: '/result' } }),
+      'https://api.example.com/result': () => new Response('the result'),
+      'https://api.example.com/moved': () =>
+        new Response(null, { status: 308, headers: { location: '/new' } }),
+      'https://api.example.com/new': () => new Response('sent at the new place'),
+    });
+    // After a 303 the server may have acted: its redirect is the answer, nothing is sent again.
+    const acted = await guardedFetch(guard, net.fetch)('https://api.example.com/acted', post);
+    expect(acted.status).toBe(303);
+    expect(await (await guardedFetch(guard, net.fetch)('https://api.example.com/moved', post)).text()).toBe(
+      'sent at the new place',
+    );
+    expect(net.seen.map((s) => s.url)).toEqual([
+      'https://api.example.com/acted',
+      'https://api.example.com/moved',
+      'https://api.example.com/new',
+    ]);
+  });
+
+  it('a redirect hop that fails after the first server took the request: sent, outcome unknown', async () => {
+    const failing: FetchLike = async (url) => {
+      if (String(url).endsWith('/old'))
+        return new Response(null, { status: 307, headers: { location: '/new' } });
+      throw new TypeError('fetch failed', {
+        cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED', syscall: 'connect' }),
+      });
+    };
+    const e = await hubErrorOf(() => guardedFetch(guard, failing)('https://api.example.com/old', init));
+    expect(e.delivery).toBe('unknown');
+  });
+
   it('never sends credentials across a cross-origin redirect', async () => {
     const guardBoth = { ...guard, allowedHosts: ['api.example.com', 'other.example.com'] };
     const net = network({

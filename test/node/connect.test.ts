@@ -21,7 +21,7 @@ import { parse as parseJsonc } from 'jsonc-parser';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectHarnesses, disconnectHarnesses } from '../../local/connect/connect.ts';
 import { checkLaunch } from '../../local/connect/launch-check.ts';
-import { rollback } from '../../local/connect/rollback.ts';
+import { rollback, rollbackPlan } from '../../local/connect/rollback.ts';
 import { sha256 } from '../../local/connect/snapshots.ts';
 import { stdioEntry } from '../../local/setup-snippets.ts';
 import { BIN, cliEnv, REPO } from './cli-process.ts';
@@ -260,6 +260,26 @@ describe('hub connect, disconnect, rollback', () => {
     expect(undone.status, undone.stderr).toBe(0);
     expect(undone.stdout).toContain('claude-code: restored');
     expect(hashes([claude, codex, cursor])).toEqual(before);
+  });
+
+  it('a file that changes after the plan was shown is kept: the consent covered the bytes shown', async () => {
+    const f = home(['cursor']);
+    await connectHarnesses({ ...request(f), clients: ['cursor'] });
+    const hub = join(f.hub, 'hub');
+    const shown = rollbackPlan(hub);
+    expect(shown.files.map((file) => file.action)).toEqual(['restore']);
+    // While the person reads the plan, Cursor rewrites its file.
+    const changed = `${f.read(f.files.cursor)}\n`;
+    writeFileSync(f.files.cursor, changed);
+    const report = rollback(hub, true, shown.files);
+    expect(report.files.map((file) => [file.status, file.message])).toEqual([
+      ['kept', 'it changed after the plan was shown; kept as it is'],
+    ]);
+    expect(f.read(f.files.cursor)).toBe(changed);
+    // Shown the file as it is now, the same consent rolls it back.
+    expect(rollback(hub, true, rollbackPlan(hub).files).files.map((file) => file.status)).toEqual([
+      'restored',
+    ]);
   });
 
   it('rollback without a snapshot says there is none', () => {

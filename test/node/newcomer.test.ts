@@ -82,6 +82,17 @@ describe('what a newcomer hit', () => {
       expect(added.stderr, given).not.toContain('was not found on this machine');
     }
     expect(cli(home, ['--json', 'hub', 'list']).stdout).toContain('"sources": []');
+    // A file that is there is read as a document, whatever its name.
+    const here = join(home, 'docs');
+    mkdirSync(here);
+    writeFileSync(join(here, 'petstore'), 'not a document');
+    const read = cli(home, ['hub', 'add', '--yes', 'petstore'], { cwd: here });
+    expect(read.stderr).toContain(`${join(here, 'petstore')} is not an OpenAPI document`);
+    expect(read.stderr).not.toContain('Starting');
+    const folder = cli(home, ['hub', 'add', '--yes', 'docs'], { cwd: home });
+    expect(folder.status).toBe(2);
+    expect(folder.stderr).toContain(`${here} is a folder, not an OpenAPI document.`);
+    expect(cli(home, ['--json', 'hub', 'list']).stdout).toContain('"sources": []');
   });
 
   it('an import of a harness file that does not parse fails, naming it, and says there is nothing once', () => {
