@@ -14,7 +14,7 @@ import { HubError } from '../../engine/errors.ts';
 import { inertLine } from '../../engine/inert.ts';
 import type { ImportConsent, ImportOutcome } from '../import/apply.ts';
 import type { SkillImportOutcome } from '../import/apply-skills.ts';
-import { HARNESSES, type HarnessId } from '../import/found.ts';
+import { HARNESSES, type HarnessId, unreadable } from '../import/found.ts';
 import type { ExistingSource, ImportItem, ImportPlan } from '../import/plan.ts';
 import type { HarnessScan } from '../import/read-harnesses.ts';
 import { hubAction, type OnHub } from './hub-action.ts';
@@ -199,7 +199,7 @@ async function dryRun(out: Output, from: readonly HarnessId[]): Promise<void> {
   }
   const found = await find(from, existing);
   // A harness file that could not be read is a failure, as it is for the import itself.
-  if (found.scan.harnesses.some((h) => h.errors.length > 0)) process.exitCode = 1;
+  if (found.scan.harnesses.some(unreadable)) process.exitCode = 1;
   out.result(
     { dryRun: true, ...foundJson(found) },
     foundLines(
@@ -286,8 +286,9 @@ export function importInto(out: Output, options: ImportOptions): OnHub {
       { ...foundJson(found), outcome, ...(skillOutcome ? { skills: skillOutcome } : {}) },
       [...lines, ...skillText].join('\n'),
     );
-    // A harness file that could not be read is a failure, whatever else was imported.
-    if (found.scan.harnesses.some((h) => h.errors.length > 0)) process.exitCode = 1;
+    // A harness file that could not be read is a failure, whatever else was imported; a skipped
+    // entry of a file that was read is said, and is not.
+    if (found.scan.harnesses.some(unreadable)) process.exitCode = 1;
   };
 }
 

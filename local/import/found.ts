@@ -59,6 +59,16 @@ export interface ReadError {
   file: string;
   line?: number | undefined;
   message: string;
+  /**
+   * The server entry that was skipped, when the file was read and only that entry could not be
+   * taken; absent when the file itself could not be read (which fails the import).
+   */
+  entry?: string;
+}
+
+/** True when a harness file could not be read at all (not only one of its entries). */
+export function unreadable(report: HarnessReport): boolean {
+  return report.errors.some((error) => error.entry === undefined);
 }
 
 export interface HarnessReport {

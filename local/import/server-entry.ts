@@ -71,12 +71,20 @@ export function readEntries(
   for (const [name, raw] of Object.entries(objectOf(map) ?? {})) {
     const entry = objectOf(raw);
     if (!entry) {
-      errors.push({ file: place.file, message: `server "${name}" is not an object; it was skipped` });
+      errors.push({
+        file: place.file,
+        entry: name,
+        message: `server "${name}" is not an object; it was skipped`,
+      });
       continue;
     }
     const transport = transportOf(entry, dialect);
     if (typeof transport === 'string') {
-      errors.push({ file: place.file, message: `server "${name}" ${transport}; it was skipped` });
+      errors.push({
+        file: place.file,
+        entry: name,
+        message: `server "${name}" ${transport}; it was skipped`,
+      });
       continue;
     }
     found.push({

@@ -151,6 +151,7 @@ describe('Codex', () => {
     expect(r.errors).toEqual([
       {
         file: join(LINUX, 'home/.codex/config.toml'),
+        entry: 'broken',
         message: '[mcp_servers.broken] has neither "command" nor "url"; it was skipped',
       },
     ]);
@@ -325,6 +326,7 @@ describe('bad files', () => {
     expect(gemini?.errors).toEqual([
       {
         file: join(home, '.gemini/settings.json'),
+        entry: 'nothing',
         message: 'server "nothing" has neither "command" nor "httpUrl" nor "url"; it was skipped',
       },
     ]);

@@ -83,7 +83,7 @@ function readServers(
     const entry = objectOf(raw);
     const server = entry ? serverOf(name, entry, file, scope, project) : 'is not a table';
     if (typeof server === 'string')
-      errors.push({ file, message: `[mcp_servers.${name}] ${server}; it was skipped` });
+      errors.push({ file, entry: name, message: `[mcp_servers.${name}] ${server}; it was skipped` });
     else found.push(server);
   }
   return found;
