@@ -116,10 +116,7 @@ export function guardedFetch(
         });
       }
       const location = response.headers.get('location');
-      // A request with a body is sent again only where the status says to send it as it was
-      // (307, 308): after a 301, 302 or 303 the server may have acted on it, so that is its answer.
-      const resent = RESEND.has(response.status) || SAFE_METHODS.has((init?.method ?? 'GET').toUpperCase());
-      if (response.status >= 300 && response.status < 400 && location && resent) {
+      if (response.status >= 300 && response.status < 400 && location) {
         const next = new URL(location, url);
         const redirect = privateAddressRefusal(next, guard.privateAddresses, 'refused a redirect to');
         if (redirect) {
@@ -134,6 +131,11 @@ export function guardedFetch(
             { detail: `the redirect went from ${origin} to ${next.origin}`, delivery: 'answered' },
           );
         }
+        // A request with a body is sent again only where the status says to send it as it was
+        // (307, 308): after a 301, 302 or 303 the server may have acted on it, so that is its
+        // answer. A redirect the hub would refuse is refused whatever the status, saying why.
+        const resent = RESEND.has(response.status) || SAFE_METHODS.has((init?.method ?? 'GET').toUpperCase());
+        if (!resent) return capBody(response, guard.maxResponseBytes, url.host);
         if (hop >= (guard.maxRedirects ?? 5))
           throw new HubError('unavailable', 'too many redirects', {
             detail: `from ${origin}`,

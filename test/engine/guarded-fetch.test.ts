@@ -90,7 +90,20 @@ describe('guardedFetch', () => {
     });
     const e = await hubErrorOf(() => guardedFetch(guardBoth, net.fetch)('https://api.example.com/mcp', init));
     expect(e.message).toContain('credentials never cross origins');
-    expect(net.seen.map((s) => s.url)).toEqual(['https://api.example.com/mcp']);
+    // A POST's 302 is never sent again, and one that points elsewhere is still refused, saying why.
+    const post = await hubErrorOf(() =>
+      guardedFetch(guardBoth, net.fetch)('https://api.example.com/mcp', {
+        ...init,
+        method: 'POST',
+        body: '{}',
+      }),
+    );
+    expect(post.message).toContain('credentials never cross origins');
+    expect(post.delivery).toBe('answered');
+    expect(net.seen.map((s) => s.url)).toEqual([
+      'https://api.example.com/mcp',
+      'https://api.example.com/mcp',
+    ]);
   });
 
   it("an OAuth connection's access token never crosses a redirect to another origin", async () => {
