@@ -19,7 +19,7 @@
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import variant from '@jitl/quickjs-wasmfile-release-sync';
 import { newQuickJSWASMModuleFromVariant, newVariant } from 'quickjs-emscripten-core';
-import type { SandboxAttempt, SandboxHost } from '../engine/ports.ts';
+import type { SandboxAttempt, SandboxHost } from '../engine/sandbox/sandbox.ts';
 import type { QuickJsSandbox as Sandbox } from '../local/quickjs/sandbox.ts';
 import { WasmMemory } from '../local/quickjs/wasm-memory.ts';
 import { fmt, median, table } from './measure.ts';

@@ -18,7 +18,6 @@
 import { hex } from '../engine/hex.ts';
 import { addComputeChecks } from '../engine/pipeline/fuel.ts';
 import { refuseModules } from '../engine/pipeline/index.ts';
-import type { Sandbox, SandboxAttempt, SandboxEnding, SandboxHost, SandboxOutcome } from '../engine/ports.ts';
 import {
   type AttemptTally,
   computeLimit,
@@ -33,6 +32,13 @@ import { HostBridge } from '../engine/sandbox/host-bridge.ts';
 import { sandboxLimits } from '../engine/sandbox/limits.ts';
 import { LogSink } from '../engine/sandbox/log-sink.ts';
 import { preludeConfig } from '../engine/sandbox/protocol.ts';
+import type {
+  Sandbox,
+  SandboxAttempt,
+  SandboxEnding,
+  SandboxHost,
+  SandboxOutcome,
+} from '../engine/sandbox/sandbox.ts';
 import { type BridgeProps, closeBridge, openBridge } from './sandbox-bridge.ts';
 import { type GuestEntrypoint, type GuestRun, guestModules } from './worker-loader-guest.ts';
 

@@ -14,10 +14,11 @@
 import { createDesk, type Desk } from './desk/index.ts';
 import { Lookup } from './lookup.ts';
 import { PageAccess } from './pages/page-access.ts';
-import type { Clock, HubStore, Random, Sandbox } from './ports.ts';
+import type { Clock, HubStore, Random } from './ports.ts';
 import { Profiles } from './profiles/profiles.ts';
 import type { RunLimits } from './runs/limits.ts';
 import { Runs, type RunsDeps } from './runs/runs.ts';
+import type { Sandbox } from './sandbox/sandbox.ts';
 import { HubSecrets } from './secrets/hub-secrets.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
 import { Skills } from './skills/skills.ts';

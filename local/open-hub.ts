@@ -14,7 +14,7 @@
  * Everything a command prints goes through the hub's scrubber (`scrubOutput`).
  */
 import { createEngine, type Engine } from '../engine/engine.ts';
-import type { Sandbox } from '../engine/ports.ts';
+import type { Sandbox } from '../engine/sandbox/sandbox.ts';
 import { hubOwnSecrets } from '../engine/secrets/hub-secrets.ts';
 import type { SecretStore } from '../engine/secrets/secret-store.ts';
 import { cryptoRandom, systemClock } from '../engine/system.ts';

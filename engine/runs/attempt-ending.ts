@@ -23,7 +23,8 @@ import { runErrorCode } from '../contracts/error-codes.ts';
 import type { JsonValue } from '../contracts/names.ts';
 import type { Run, RunError } from '../contracts/runs.ts';
 import { HubError, isHubError } from '../errors.ts';
-import type { HubStore, RunUpdate, SandboxEnding, SandboxOutcome } from '../ports.ts';
+import type { HubStore, RunUpdate } from '../ports.ts';
+import type { SandboxEnding, SandboxOutcome } from '../sandbox/sandbox.ts';
 import type { Scrubber } from '../secrets/scrub.ts';
 
 /** Why the call gate ended an attempt from inside a call. */

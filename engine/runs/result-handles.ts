@@ -15,7 +15,8 @@ import type { JsonValue } from '../contracts/names.ts';
 import type { CallOutcome, Run } from '../contracts/runs.ts';
 import { randomId } from '../hex.ts';
 import { utf8Length } from '../pipeline/utf8.ts';
-import type { HubStore, Random, ResultBlob, ToolErrorInfo } from '../ports.ts';
+import type { HubStore, Random, ResultBlob } from '../ports.ts';
+import type { ToolErrorInfo } from '../sandbox/sandbox.ts';
 import type { Scrubber } from '../secrets/scrub.ts';
 import type { RunLimits } from './limits.ts';
 

@@ -19,18 +19,10 @@ import { hex, randomId } from '../hex.ts';
 import { emptyHub, noRun } from '../not-found.ts';
 import { ONE_CALL_CODE_BYTES, oneCallOf } from '../one-call.ts';
 import { prepareCode } from '../pipeline/index.ts';
-import type {
-  Clock,
-  HubLookup,
-  HubStore,
-  Random,
-  Sandbox,
-  SandboxAnswer,
-  SandboxHost,
-  SandboxLookup,
-} from '../ports.ts';
+import type { Clock, HubStore, Random } from '../ports.ts';
 import type { ProfileView } from '../profiles/profile-view.ts';
 import { sandboxPart } from '../sandbox/limits.ts';
+import type { HubLookup, Sandbox, SandboxAnswer, SandboxHost, SandboxLookup } from '../sandbox/sandbox.ts';
 import { NO_SCRUBBING, type SecretScrubbing } from '../secrets/hub-secrets.ts';
 import type { HostWording } from '../wording.ts';
 import { AttemptEnding, busyRun, recordEnding } from './attempt-ending.ts';

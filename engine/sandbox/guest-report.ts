@@ -10,8 +10,8 @@
  */
 import type { JsonValue } from '../contracts/names.ts';
 import { utf8Length } from '../pipeline/utf8.ts';
-import type { SandboxEnding, SandboxError, SandboxLimit, SandboxOutcome } from '../ports.ts';
 import type { LogSink } from './log-sink.ts';
+import type { SandboxEnding, SandboxError, SandboxLimit, SandboxOutcome } from './sandbox.ts';
 
 /** The file name both drivers give the model's code. */
 export const GUEST_FILE = 'guest.js';

@@ -15,7 +15,7 @@
  */
 import type { JsonValue } from '../contracts/names.ts';
 import { utf8Length } from '../pipeline/utf8.ts';
-import type { SandboxAnswer, SandboxCall, SandboxEnding, SandboxHost, SandboxLookup } from '../ports.ts';
+import type { SandboxAnswer, SandboxCall, SandboxEnding, SandboxHost, SandboxLookup } from './sandbox.ts';
 
 /** The answer that tells the prelude its attempt is over: the awaiting guest code never resumes. */
 export const ENDED_ANSWER = '{"ended":true}';

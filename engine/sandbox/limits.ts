@@ -3,8 +3,9 @@
  * run's limits the sandbox enforces, lowered by whatever the host asks by the same rule
  * (`lowered`), never raised.
  */
-import type { SandboxLimits } from '../ports.ts';
+
 import { DEFAULT_LIMITS, lowered, type RunLimits } from '../runs/limits.ts';
+import type { SandboxLimits } from './sandbox.ts';
 
 /** The part of a run's limits that bounds one attempt in the sandbox. */
 export function sandboxPart(limits: Readonly<RunLimits>): SandboxLimits {

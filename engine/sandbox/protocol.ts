@@ -4,7 +4,7 @@
  * arguments, answers and the final report travel as JSON text, so no object of one side is ever
  * handed to the other.
  */
-import type { SandboxLimits } from '../ports.ts';
+import type { SandboxLimits } from './sandbox.ts';
 
 /** The prelude's second argument, as JSON text. */
 export interface PreludeConfig {

@@ -13,14 +13,6 @@
  * `run` never throws; every failure is an outcome, and the next attempt gets a healthy worker.
  */
 
-import type {
-  Sandbox,
-  SandboxAttempt,
-  SandboxEnding,
-  SandboxHost,
-  SandboxLimits,
-  SandboxOutcome,
-} from '../../engine/ports.ts';
 import { DEFAULT_LIMITS } from '../../engine/runs/limits.ts';
 import {
   type AttemptTally,
@@ -36,6 +28,14 @@ import { HostBridge } from '../../engine/sandbox/host-bridge.ts';
 import { sandboxLimits } from '../../engine/sandbox/limits.ts';
 import { LogSink } from '../../engine/sandbox/log-sink.ts';
 import { preludeConfig } from '../../engine/sandbox/protocol.ts';
+import type {
+  Sandbox,
+  SandboxAttempt,
+  SandboxEnding,
+  SandboxHost,
+  SandboxLimits,
+  SandboxOutcome,
+} from '../../engine/sandbox/sandbox.ts';
 import { encodeAnswers } from './fields.ts';
 import { readRequests } from './outbox.ts';
 import { type QuickJsPool as Pool, QuickJsPool, type QuickJsWorker } from './pool.ts';

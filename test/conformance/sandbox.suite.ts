@@ -12,7 +12,7 @@
  * fast; one check holds the defaults to the spec's numbers.
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import type { Sandbox } from '../../engine/ports.ts';
+import type { Sandbox } from '../../engine/sandbox/sandbox.ts';
 import { bridgeChecks } from './sandbox/bridge.ts';
 import { escapeChecks } from './sandbox/escape.ts';
 import { exhaustionChecks } from './sandbox/exhaustion.ts';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Run } from '../../engine/contracts/runs.ts';
 import { HubError } from '../../engine/errors.ts';
-import type { RunExpectation, RunUpdate, SandboxOutcome } from '../../engine/ports.ts';
+import type { RunExpectation, RunUpdate } from '../../engine/ports.ts';
 import {
   AttemptEnding,
   busyRun,
@@ -14,6 +14,7 @@ import {
   type RunEnding,
   recordEnding,
 } from '../../engine/runs/attempt-ending.ts';
+import type { SandboxOutcome } from '../../engine/sandbox/sandbox.ts';
 import { createScrubber } from '../../engine/secrets/scrub.ts';
 
 const completed: SandboxOutcome = {

@@ -5,8 +5,8 @@
  * the host unless it is a well-formed call to the attempt's own tools, numbered by the gate.
  */
 import { describe, expect, it } from 'vitest';
-import type { SandboxAnswer, SandboxCall, SandboxHost } from '../../engine/ports.ts';
 import { ENDED_ANSWER, HostBridge } from '../../engine/sandbox/host-bridge.ts';
+import type { SandboxAnswer, SandboxCall, SandboxHost } from '../../engine/sandbox/sandbox.ts';
 
 function host(
   answer: (call: SandboxCall) => SandboxAnswer | Promise<SandboxAnswer> = () => ({ kind: 'value', value: 1 }),

@@ -4,7 +4,7 @@
  * end, and the same values on every attempt given the same seed and answers.
  */
 import { expect } from 'vitest';
-import type { SandboxAnswer, SandboxCall } from '../../../engine/ports.ts';
+import type { SandboxAnswer, SandboxCall } from '../../../engine/sandbox/sandbox.ts';
 import { type Check, echo, RecordingHost, resultOf, sleep } from './fixtures.ts';
 
 const slowly =

@@ -11,7 +11,7 @@ import type {
   SandboxLimits,
   SandboxLookup,
   SandboxOutcome,
-} from '../../../engine/ports.ts';
+} from '../../../engine/sandbox/sandbox.ts';
 
 export const T0 = 1_800_000_000_000;
 export const NAMESPACES: Readonly<Record<string, readonly string[]>> = {
