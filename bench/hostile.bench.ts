@@ -17,7 +17,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Manifest } from '../engine/contracts/sources.ts';
 import { Lookup } from '../engine/lookup.ts';
 import { buildManifestWithNotices } from '../engine/manifest.ts';
 import { openLocalStore } from '../local/open-store.ts';
@@ -25,6 +24,7 @@ import { localWording } from '../local/wording.ts';
 import { worstLegalTools } from '../test/fixtures/hostile-tools.ts';
 import { cli, REPO, startServe, tempHome } from '../test/node/cli-process.ts';
 import { httpClient } from '../test/node/surface-fixture.ts';
+import { storeSources } from '../test/stored-sources.ts';
 import { loadManifests } from './corpus.ts';
 import { elapsed, fmt, median, percentile, table, time } from './measure.ts';
 
@@ -43,19 +43,6 @@ const SERVER = [
   join(REPO, 'test/fixtures/servers/hostile-server.ts'),
 ];
 const REPEAT = 15;
-
-function add(store: ReturnType<typeof openLocalStore>['store'], manifest: Manifest): void {
-  const { namespace } = manifest;
-  store.addSource({
-    kind: 'mcp-http',
-    namespace,
-    url: `https://${namespace}.example/mcp`,
-    allowedHosts: [`${namespace}.example`],
-    addedAt: 0,
-    updatedAt: 0,
-  });
-  store.putManifest(manifest);
-}
 
 /** p50 of `run` over REPEAT runs after one warm-up; with `cold`, a store write before each. */
 function p50(run: () => unknown, cold?: () => void): number {
@@ -80,7 +67,7 @@ export async function answers(): Promise<Figure[]> {
       tools: worstLegalTools(),
     });
     if (worst.notices.length > 0) throw new Error(`the worst legal list is not legal: ${worst.notices[0]}`);
-    for (const manifest of [...corpus, worst.manifest]) add(local.store, manifest);
+    storeSources(local.store, [...corpus, worst.manifest]);
     const lookup = new Lookup(local.store, localWording);
     // A write to any cached record makes the store read manifests again (as another process's does).
     let n = 0;

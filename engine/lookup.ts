@@ -99,13 +99,23 @@ export class Lookup {
     const view = this.#viewOf();
     const rules = this.#store.listPolicyRules();
     const reviewed = this.#store.listReviewedContracts();
+    // Each namespace's default connection, read once per search (every match's effect needs it).
+    const defaults = new Map<string, string | null>();
+    const defaultConnection = (namespace: string): string | null => {
+      let name = defaults.get(namespace);
+      if (name === undefined) {
+        name = this.#store.listConnections(namespace).find((c) => c.isDefault)?.name ?? null;
+        defaults.set(namespace, name);
+      }
+      return name;
+    };
     return search(index, input, {
       sources: () => this.#sources(view),
       // Every document the Lookup indexes carries its signature; one that does not is typed now.
       signatureOf: (doc: ToolDocument) => doc.signature ?? this.#signatureNow(doc.address, view),
       effectOf: (doc: ToolDocument): PolicyEffect => {
-        const connection = this.#store.listConnections(doc.namespace).find((c) => c.isDefault)?.name ?? null;
-        return decideEffect({ address: doc.address, connection }, doc, rules, reviewed.get(doc.address));
+        const call = { address: doc.address, connection: defaultConnection(doc.namespace) };
+        return decideEffect(call, doc, rules, reviewed.get(doc.address));
       },
       connectionsOf: (namespace: string) => this.#store.listConnections(namespace),
       wording: this.#wording,

@@ -122,7 +122,7 @@ export function failedCall(error: unknown, tool: ManifestTool, ms: number, scrub
       ms,
     };
   }
-  const delivery = isHubError(error) ? (error.delivery ?? deliveryOf(error)) : deliveryOf(error);
+  const delivery = deliveryOf(error);
   switch (delivery) {
     case 'unsent':
       return {

@@ -26,10 +26,10 @@ import { McpConnector } from '../../engine/sources/mcp-connector.ts';
 import { Upstream } from '../../engine/sources/upstream.ts';
 import { localWording } from '../../local/wording.ts';
 import { DRIFT_TOOLS, type DriftingUpstream, driftingUpstream } from '../fixtures/drifting-upstream.ts';
+import { storeSources } from '../stored-sources.ts';
 import type { RunsHarness, RunsHost } from './runs.suite.ts';
 
 const T0 = 1_800_000_000_000;
-const URL_OF_LEDGER = 'https://ledger.example/mcp';
 
 /** A hub over the host's store whose one source, `ledger`, is the drifting server (or one that refuses). */
 class Ledger {
@@ -65,26 +65,8 @@ class Ledger {
   async add(): Promise<void> {
     const tools = DRIFT_TOOLS as unknown as ListedTool[];
     const manifest = await buildManifest({ namespace: 'ledger', fetchedAt: T0, tools });
-    this.store.atomically(() => {
-      this.store.addSource({
-        kind: 'mcp-http',
-        namespace: 'ledger',
-        url: URL_OF_LEDGER,
-        allowedHosts: [new URL(URL_OF_LEDGER).host],
-        addedAt: T0,
-        updatedAt: T0,
-      });
-      this.store.putManifest(manifest);
-      for (const tool of manifest.tools) {
-        this.store.putReview({
-          address: tool.address,
-          namespace: 'ledger',
-          contract: tool.contract,
-          tool,
-          reviewedAt: T0,
-        });
-      }
-    });
+    // Added at https://ledger.example/mcp; the connector's fetch is the drifting server's.
+    storeSources(this.store, [manifest], { reviewed: true, at: T0 });
   }
 
   runs(limits: Partial<RunLimits> = {}): Runs {

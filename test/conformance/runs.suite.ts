@@ -21,6 +21,7 @@ import { createScrubber } from '../../engine/secrets/scrub.ts';
 import { engineSurfaceDeps } from '../../engine/surface/engine-deps.ts';
 import { summaryLine } from '../../engine/surface/summary.ts';
 import { localWording } from '../../local/wording.ts';
+import { storeSources } from '../stored-sources.ts';
 
 export interface RunsHost {
   store: HubStore;
@@ -64,20 +65,7 @@ const SOURCES: Record<string, ListedTool[]> = {
 export async function addTestSources(store: HubStore): Promise<void> {
   for (const [namespace, tools] of Object.entries(SOURCES)) {
     const manifest = await buildManifest({ namespace, fetchedAt: T0, tools });
-    store.atomically(() => {
-      store.addSource({
-        kind: 'mcp-http',
-        namespace,
-        url: `https://${namespace}.example/mcp`,
-        allowedHosts: [`${namespace}.example`],
-        addedAt: T0,
-        updatedAt: T0,
-      });
-      store.putManifest(manifest);
-      for (const tool of manifest.tools) {
-        store.putReview({ address: tool.address, namespace, contract: tool.contract, tool, reviewedAt: T0 });
-      }
-    });
+    storeSources(store, [manifest], { reviewed: true, at: T0 });
   }
 }
 

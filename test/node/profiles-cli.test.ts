@@ -196,34 +196,18 @@ describe('hub profiles', () => {
       XDG_CONFIG_HOME: join(fixture.home, '.config'),
     };
     const run = (args: string[]) => runCli(fixture.hub, args, env);
+    const connect = (profile: string) =>
+      run(['hub', 'connect', '--checkout', '--client', 'cursor', '--yes', '--profile', profile]);
     expect((await run(['hub', 'init'])).status).toBe(0);
     const before = fixture.read(fixture.files.cursor);
-    const refused = await run([
-      'hub',
-      'connect',
-      '--checkout',
-      '--client',
-      'cursor',
-      '--yes',
-      '--profile',
-      'nope',
-    ]);
+    const refused = await connect('nope');
     expect(refused.status).not.toBe(0);
     expect(refused.stderr).toMatch(/no profile "nope".*`capabilities hub profiles list`/);
     expect(fixture.read(fixture.files.cursor)).toBe(before);
 
     const created = await run(['hub', 'profiles', 'create', 'focused', '--skills', 'none']);
     expect(created.status, created.stderr).toBe(0);
-    const connected = await run([
-      'hub',
-      'connect',
-      '--checkout',
-      '--client',
-      'cursor',
-      '--yes',
-      '--profile',
-      'focused',
-    ]);
+    const connected = await connect('focused');
     expect(connected.status, connected.stderr).toBe(0);
     const cursor = parseJsonc(fixture.read(fixture.files.cursor)) as {
       mcpServers: Record<string, { command: string; args: string[] }>;
