@@ -34,17 +34,21 @@ export async function serveHub(open: OpenHub, mode: ServeMode, profile: string, 
   // (issue #19).
   let stopSweeping = () => {};
   let warmed = false;
+  // Set when serving ends: a warm-up still queued then starts nothing on the closing hub.
+  let stopped = false;
   const warm = () => {
     if (warmed) return;
     warmed = true;
     // First the search index, from the documents the store keeps (a model's first call is
     // usually a search), once this turn is done; a failure shows up in the first search.
     setImmediate(() => {
+      if (stopped) return;
       try {
         open.engine.lookupFor(profile).warm();
       } catch {}
       // Then the sandbox, so the first execute does not pay for it; a failure shows up there.
       setImmediate(() => {
+        if (stopped) return;
         open.engine.runs().catch(() => {});
         stopSweeping = sweepRuns(open);
       });
@@ -59,6 +63,7 @@ export async function serveHub(open: OpenHub, mode: ServeMode, profile: string, 
       await servePages(open, out, mode.port);
     }
   } finally {
+    stopped = true;
     stopSweeping();
   }
 }

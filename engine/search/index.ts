@@ -14,15 +14,7 @@
  * search-index.ts (the index), first-sentence.ts, render.ts and search.ts (the answer),
  * input.ts (the tool's input schema).
  */
-export {
-  documentTerms,
-  type Field,
-  type FieldTerms,
-  type IndexedDocument,
-  type SearchDocument,
-  type ToolDocument,
-  toolDocuments,
-} from './document.ts';
+export type { Field, IndexedDocument, ToolDocument } from './document.ts';
 export { firstSentence } from './first-sentence.ts';
 export { DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY, parseSearchInput, SearchInput } from './input.ts';
 export { DEFAULT_RANKING, type FieldRanking, type Ranking } from './ranking.ts';

@@ -42,7 +42,7 @@ export function answeredCall(
     if (value.ok) {
       const response = status === undefined ? {} : { response: { status, headers: headers ?? {} } };
       const mismatch = outputMismatch(tool, result, (text) => scrub.text(text));
-      const notice = mismatch === undefined ? {} : { notice: scrub.text(mismatch) };
+      const notice = mismatch === undefined ? {} : { notice: mismatch };
       return { ok: true, value: scrub.value(value.value), ...response, ...notice, ms };
     }
     if (status === undefined) {

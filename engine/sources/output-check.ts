@@ -29,7 +29,8 @@ const validator = new CfWorkerJsonSchemaValidator();
 
 /**
  * What is wrong with `result` against `tool`'s declared output schema, as one sentence for the
- * run's notices; undefined when it keeps to it, declares none, or is an error result.
+ * run's notices, its quote of the answer passed through `scrub`; undefined when it keeps to it,
+ * declares none, or is an error result.
  */
 export function outputMismatch(
   tool: ManifestTool,

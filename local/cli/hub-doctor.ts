@@ -1,7 +1,8 @@
 /**
  * `capabilities hub doctor`: diagnoses the home, the store, the token and the keychain, the
- * agents' `capabilities` entries (local/doctor-entries.ts), then reaches each source. A check's name, detail and fix are one inert line each (engine/inert.ts):
- * a failing source's detail quotes its stderr, which must not pass for a check of ours.
+ * agents' `capabilities` entries (local/doctor-entries.ts), then reaches each source. A check's
+ * name, detail and fix are one inert line each (engine/inert.ts): a failing source's detail
+ * quotes its stderr, which must not pass for a check of ours.
  */
 import type { Command } from 'commander';
 import { inertLine } from '../../engine/inert.ts';
