@@ -31,14 +31,18 @@ export async function loadManifests(): Promise<Manifest[]> {
 }
 
 /**
- * The four intent sets, resolved against `manifests`: action-phrased development intents and the
- * held-out ones, and outcome-phrased development intents and the untuned ones (never tuned on).
+ * The intent sets, resolved against `manifests`: action-phrased development intents and the
+ * held-out ones, outcome-phrased development intents and the untuned ones (never tuned on), and
+ * the two frozen sets of issue #35 (action- and outcome-phrased, written 2026-12-07 before its
+ * ranking changes by a writer who saw only the tool lists; never tuned on).
  */
 export interface IntentSets {
   dev: Intent[];
   heldOut: Intent[];
   outcomeDev: Intent[];
   outcomeUntuned: Intent[];
+  actionsFrozen: Intent[];
+  outcomesFrozen: Intent[];
 }
 
 export function loadIntents(manifests: readonly Manifest[]): IntentSets {
@@ -48,6 +52,8 @@ export function loadIntents(manifests: readonly Manifest[]): IntentSets {
     heldOut: read(`${FIXTURES}search-intents.jsonl`),
     outcomeDev: read(`${FIXTURES}search-outcomes-dev.jsonl`),
     outcomeUntuned: read(`${FIXTURES}search-outcomes-untuned.jsonl`),
+    actionsFrozen: read(`${FIXTURES}search-actions-frozen.jsonl`),
+    outcomesFrozen: read(`${FIXTURES}search-outcomes-frozen.jsonl`),
   };
 }
 

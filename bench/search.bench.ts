@@ -80,6 +80,8 @@ export function qualityRows(manifests: Manifest[], intents: IntentSets): Compari
     ['held-out', intents.heldOut],
     ['outcome dev', intents.outcomeDev],
     ['outcome untuned', intents.outcomeUntuned],
+    ['actions frozen', intents.actionsFrozen],
+    ['outcomes frozen', intents.outcomesFrozen],
   ] as const satisfies readonly (readonly [string, Intent[]])[]) {
     const a: Quality = measure(list, rankOurs);
     const b: Quality = measure(list, rankMini);
@@ -173,6 +175,8 @@ export async function searchBench(): Promise<SearchBenchReport> {
       heldOut: intents.heldOut.length,
       outcomeDev: intents.outcomeDev.length,
       outcomeUntuned: intents.outcomeUntuned.length,
+      actionsFrozen: intents.actionsFrozen.length,
+      outcomesFrozen: intents.outcomesFrozen.length,
     },
     quality: qualityRows(manifests, intents),
     ablation: ablation(manifests, intents.dev, intents.outcomeDev),

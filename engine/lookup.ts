@@ -12,8 +12,8 @@
  * indexed, described and listed, so a hidden one reads exactly like one that does not exist. The
  * profile is read again on every answer; an edit (by any process) rebuilds the index.
  *
- * Skills join both: a search without `namespace` ranks them too and shows them after the tools
- * (search/skill-search.ts); `describe("skill:<name>")` answers a skill's SKILL.md and its files
+ * Skills join both: a search without `namespace` ranks them with the tools, by the same score
+ * (the index holds them as documents of their own kind); `describe("skill:<name>")` answers a skill's SKILL.md and its files
  * (skills/skill-describe.ts), after any tools asked for in the same call, in the same budget.
  */
 
@@ -25,7 +25,6 @@ import { decideEffect } from './policy/decide.ts';
 import type { HubStore, StoredSearchDocuments } from './ports.ts';
 import { ProfileView } from './profiles/profile-view.ts';
 import { parseSearchInput, SearchIndex, search, type ToolDocument } from './search/index.ts';
-import { rankSkills, skillLines } from './search/skill-search.ts';
 import { documentsToStore, storedDocuments, storedFormat } from './search/stored-documents.ts';
 import { describeSkills, isSkillTarget, resolveSkills } from './skills/skill-describe.ts';
 import { HUB_DECLARATIONS, isHubTarget } from './typegen/hub-declarations.ts';
@@ -46,6 +45,8 @@ export class Lookup {
   /** The profile the index was built for (name and last edit): another one rebuilds it. */
   #indexedFor = '';
   readonly #indexed = new Map<string, number>();
+  /** The skills the index holds (names and descriptions), to put them in again when they change. */
+  #skillsKey = '';
 
   /** `view` reads the profile this Lookup answers for (every answer asks it); absent: everything. */
   constructor(store: HubStore, wording: HostWording, view?: () => ProfileView) {
@@ -74,29 +75,28 @@ export class Lookup {
     this.#current();
   }
 
-  /** The plain-text answer of `search` (spec: The MCP surface, search), tools first, then skills. */
+  /**
+   * The plain-text answer of `search` (spec: The MCP surface, search): tools and skills ranked
+   * together by score; an empty query lists the namespaces, then counts the skills.
+   */
   search(input: unknown): string {
-    const { query, namespace, limit } = parseSearchInput(input);
-    const skills = namespace === undefined ? this.#skills() : [];
-    if (skills.length === 0) return this.#searchTools(input);
-    const text = query.trim();
-    const hasTools = this.#current().namespaces().length > 0 || this.#sources(this.#viewOf()).length > 0;
-    const tools = hasTools ? this.#searchTools(input) : '';
-    if (text === '') {
-      const line = `skills  ${skills.length} ${skills.length === 1 ? 'skill' : 'skills'}: search by what they are for, read one with describe("skill:<name>")`;
-      return tools === '' ? line : `${tools}\n${line}`;
+    const { query, namespace } = parseSearchInput(input);
+    const skills = this.#skills();
+    const index = this.#current();
+    if (this.#skillsKey !== skillsKey(skills)) {
+      index.upsertSkills(skills);
+      this.#skillsKey = skillsKey(skills);
     }
-    const { hits, total } = rankSkills(skills, text, limit);
-    const lines = skillLines(hits);
-    if (total > hits.length) lines.push(`${total - hits.length} more matching skills. Narrow the query.`);
-    if (tools === '' && lines.length === 0)
-      return `No skills match ${JSON.stringify(text)}. Try other words.`;
-    return [tools, ...lines].filter((part) => part !== '').join('\n');
+    const view = this.#viewOf();
+    const hasTools = index.namespaces().length > 0 || this.#sources(view).length > 0;
+    if (query.trim() !== '' || namespace !== undefined || skills.length === 0) {
+      return this.#searchTools(index, view, input);
+    }
+    const line = `skills  ${skills.length} ${skills.length === 1 ? 'skill' : 'skills'}: search by what they are for, read one with describe("skill:<name>")`;
+    return hasTools ? `${this.#searchTools(index, view, input)}\n${line}` : line;
   }
 
-  #searchTools(input: unknown): string {
-    const index = this.#current();
-    const view = this.#viewOf();
+  #searchTools(index: SearchIndex, view: ProfileView, input: unknown): string {
     const rules = this.#store.listPolicyRules();
     const reviewed = this.#store.listReviewedContracts();
     // Each namespace's default connection, read once per search (every match's effect needs it).
@@ -118,6 +118,7 @@ export class Lookup {
         return decideEffect(call, doc, rules, reviewed.get(doc.address));
       },
       connectionsOf: (namespace: string) => this.#store.listConnections(namespace),
+      aboutOf: (namespace: string) => this.#store.getManifest(namespace)?.instructions,
       wording: this.#wording,
     });
   }
@@ -233,6 +234,7 @@ export class Lookup {
     if (this.#indexedFor !== profileKey) {
       this.#index = undefined;
       this.#indexed.clear();
+      this.#skillsKey = '';
       this.#indexedFor = profileKey;
     }
     if (!this.#index) {
@@ -243,6 +245,7 @@ export class Lookup {
         this.#indexed.set(namespace, fetchedAt);
       }
       this.#index = index;
+      this.#skillsKey = '';
       return index;
     }
     const live = new Set<string>();
@@ -292,6 +295,11 @@ export class Lookup {
       // A cache: a store that cannot take it now (busy, read-only) makes it again next time.
     }
   }
+}
+
+/** What a hub's skills are, as the index ranks them: a change in any name or description re-indexes them. */
+function skillsKey(skills: readonly { name: string; description: string }[]): string {
+  return JSON.stringify(skills.map(({ name, description }) => [name, description]));
 }
 
 /** The view of a Lookup made without a profile: the implicit default, everything. */

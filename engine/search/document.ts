@@ -1,11 +1,10 @@
 /**
  * What the index holds for one searchable thing, and the text of each of its fields.
  *
- * A document is generic over its kind so skills can join tools later; today every document is a
- * tool. It keeps what the answer shows and the policy reads (name, contract, annotations, the
- * first sentence of the description, and the signature when it was made with one), not the whole
- * tool, so documents can be kept in the store and an index built from them without reading a
- * single tool list (stored-documents.ts). Its fields are what BM25F ranks over: the tool's name
+ * A document is a tool or a skill (`kind`). A tool's keeps what the answer shows and the policy
+ * reads (name, contract, annotations, the first sentence of the description, and the signature
+ * when it was made with one), not the whole tool, so documents can be kept in the store and an
+ * index built from them without reading a single tool list (stored-documents.ts). Its fields are what BM25F ranks over: the tool's name
  * (and title); the first sentence of its description (what it does) and the whole description;
  * its parameters' names; their descriptions and allowed values; and the namespace with the
  * server's name. Never connection names (spec: The MCP surface, search): those are the person's
@@ -37,8 +36,20 @@ export interface ToolDocument {
   signature?: string | undefined;
 }
 
-/** Anything the index can return. Skills join as another kind. */
-export type IndexedDocument = ToolDocument;
+/** A skill as the index holds it: found by its name and description, read with `describe`. */
+export interface SkillDocument {
+  kind: 'skill';
+  /** `skill:<name>`, what `describe` takes. */
+  address: string;
+  /** Skills belong to no source: '' (so a search within a namespace never returns one). */
+  namespace: '';
+  name: string;
+  /** The first sentence of its description. */
+  summary: string;
+}
+
+/** Anything the index can return: a tool or a skill. */
+export type IndexedDocument = ToolDocument | SkillDocument;
 
 /** A document and its terms, field by field: what the index is built from. */
 export interface SearchDocument {
@@ -69,6 +80,31 @@ export function toolDocuments(
     },
     terms: documentTerms(tool, namespace, server),
   }));
+}
+
+/**
+ * A skill's document: its name as the name field, its description's first sentence and whole
+ * text as the summary and description fields; no parameters and no namespace. (Its instructions
+ * are what `describe` reads, not what finds it.)
+ */
+export function skillDocument(skill: { name: string; description: string }): SearchDocument {
+  return {
+    doc: {
+      kind: 'skill',
+      address: `skill:${skill.name}`,
+      namespace: '',
+      name: skill.name,
+      summary: firstSentence(skill.description),
+    },
+    terms: [
+      terms(skill.name),
+      terms(firstSentence(skill.description, Number.POSITIVE_INFINITY)),
+      terms(skill.description),
+      [],
+      [],
+      [],
+    ],
+  };
 }
 
 /** The fields BM25F ranks over, in the order their terms are stored. */

@@ -38,6 +38,14 @@ export interface Ranking {
    * corpus without them): nothing exact is there to outrank, so its stand-ins count more.
    */
   standInBoost: number;
+  /** A query naming a source (its namespace or server name) multiplies that source's scores by 1 + this. */
+  namedBoost: number;
+  /** A query asking for a kind of service (service-kinds.ts) multiplies its sources' scores by 1 + this. */
+  kindBoost: number;
+  /** The share of `kindBoost` a query gets for naming a kind only by its tools' objects (`pod`, `channel`). */
+  markShare: number;
+  /** A question multiplies the scores of tools that only read (reads.ts) by 1 + this. */
+  readBoost: number;
 }
 
 /**
@@ -57,7 +65,11 @@ export const DEFAULT_RANKING: Ranking = {
     namespace: { weight: 1, b: 0 },
   },
   k1: 1.2,
-  synonymWeight: 0.4,
+  synonymWeight: 0.6,
   compoundWeight: 1,
   standInBoost: 2,
+  namedBoost: 0.5,
+  kindBoost: 1,
+  markShare: 0.5,
+  readBoost: 0.3,
 };

@@ -6,7 +6,8 @@
  *       Create an issue in a repository.
  *
  * Tools are grouped by namespace, groups in the order of their best tool, tools in the order
- * given. A group's header lists its source's connections by name with the default marked `*`, or
+ * given; skills that rank among them are grouped under `skills`, each its describe target marked
+ * `[skill]` (`skill:pdf-forms   [skill]`) and its first sentence. A group's header lists its source's connections by name with the default marked `*`, or
  * is the bare namespace when it has none. Each tool is its one-line signature (from typegen,
  * injected), `   [asks]` when the current policy would ask, and the first sentence of its
  * description, indented four spaces.
@@ -16,7 +17,7 @@
 import type { Connection } from '../contracts/connections.ts';
 import type { PolicyEffect } from '../contracts/policy.ts';
 import type { HostWording } from '../wording.ts';
-import type { IndexedDocument, ToolDocument } from './document.ts';
+import type { IndexedDocument, SkillDocument, ToolDocument } from './document.ts';
 
 /** What the answer needs from the rest of the hub, injected so search depends on none of it. */
 export interface SearchDeps {
@@ -33,6 +34,8 @@ export interface SearchDeps {
   wording: HostWording;
   /** Every source's namespace, listed or not: a hub whose sources have no tool list is not empty. */
   sources(): readonly string[];
+  /** A source's own account of itself (its server's instructions), for an answer that found nothing close. */
+  aboutOf?(namespace: string): string | undefined;
 }
 
 /** `(connections: personal*, work)`: names sorted, the default marked `*`; '' when there are none. */
@@ -60,13 +63,22 @@ export function toolLines(doc: ToolDocument, effect: PolicyEffect, deps: SearchD
   return doc.summary === '' ? [signature] : [signature, `    ${doc.summary}`];
 }
 
+/** The marker a skill's line carries, so a model tells it from a tool it can call. */
+export const SKILL_MARKER = '[skill]';
+
+/** A skill's lines: its describe target with the marker, and its first sentence. */
+export function skillLines(doc: SkillDocument): string[] {
+  const target = `  ${doc.address}   ${SKILL_MARKER}`;
+  return doc.summary === '' ? [target] : [target, `    ${doc.summary}`];
+}
+
 /**
- * Documents grouped under their namespace's header: groups in the order their first document
- * appears, documents in the given order within a group.
+ * Documents grouped under their namespace's header (skills under `skills`): groups in the order
+ * their first document appears, documents in the given order within a group.
  */
 export function renderGroups(
   docs: readonly IndexedDocument[],
-  effectOf: (doc: IndexedDocument) => PolicyEffect,
+  effectOf: (doc: ToolDocument) => PolicyEffect,
   deps: SearchDeps,
 ): string[] {
   const groups = new Map<string, IndexedDocument[]>();
@@ -77,8 +89,10 @@ export function renderGroups(
   }
   const lines: string[] = [];
   for (const [namespace, group] of groups) {
-    lines.push(namespaceHeader(namespace, deps.connectionsOf(namespace)));
-    for (const doc of group) lines.push(...toolLines(doc, effectOf(doc), deps));
+    lines.push(namespace === '' ? 'skills' : namespaceHeader(namespace, deps.connectionsOf(namespace)));
+    for (const doc of group) {
+      lines.push(...(doc.kind === 'skill' ? skillLines(doc) : toolLines(doc, effectOf(doc), deps)));
+    }
   }
   return lines;
 }

@@ -14,10 +14,19 @@
  * - `namespace` and `where` filter before the limit, so `total` counts every match that passed.
  */
 import type { Manifest } from '../contracts/sources.ts';
-import { type IndexedDocument, type SearchDocument, toolDocuments } from './document.ts';
+import {
+  FIELDS,
+  type IndexedDocument,
+  type SearchDocument,
+  skillDocument,
+  toolDocuments,
+} from './document.ts';
 import { InvertedIndex } from './inverted-index.ts';
 import { queryConcepts } from './query.ts';
 import { DEFAULT_RANKING, type Ranking } from './ranking.ts';
+import { isQuestion, onlyReads } from './reads.ts';
+import { kindsAsked, kindsOf } from './service-kinds.ts';
+import { terms as textTerms } from './tokenize.ts';
 import { type Expansion, SYNONYMS } from './vocabulary.ts';
 
 /** How an index ranks; both default to the measured choices. */
@@ -49,13 +58,35 @@ export interface QueryResult {
   total: number;
   /** Matching documents that `where` rejected. */
   excluded: number;
+  /**
+   * How much of the query the best hit matches, from 0 to 1: its BM25F score against the most
+   * the query's concepts could score (each at its rarest term's idf). 0 when nothing matched.
+   */
+  closeness: number;
+}
+
+/** What the index keeps of a source beyond its documents. */
+export interface SourceTraits {
+  /** Indexes into SERVICE_KINDS (service-kinds.ts): what the source is for. */
+  kinds: readonly number[];
+  /** Terms of its namespace and server name. */
+  names: ReadonlySet<string>;
 }
 
 interface Slot {
   doc: IndexedDocument;
   /** The distinct terms of the document, to find its postings on removal. */
   terms: string[];
+  /** Terms it holds only as its source's name: matching them alone does not make it a match. */
+  nameOnly: readonly string[];
+  /** A tool that only reads (reads.ts). */
+  reads: boolean;
 }
+
+/** The pseudo-namespace skills are kept under; never listed among namespaces. */
+const SKILLS = '';
+/** Where the namespace field sits among a document's fields (document.ts FIELDS). */
+const NAMESPACE_FIELD = FIELDS.indexOf('namespace');
 
 export class SearchIndex {
   readonly #ranking: Ranking;
@@ -64,9 +95,14 @@ export class SearchIndex {
   readonly #slots: (Slot | undefined)[] = [];
   readonly #free: number[] = [];
   readonly #byNamespace = new Map<string, number[]>();
+  readonly #traits = new Map<string, SourceTraits>();
+  /** Every term some source is named with (its namespace or server name). */
+  readonly #nameTerms = new Map<string, number>();
   /** Per slot, reused across queries; whoever writes a slot zeroes it before the query returns. */
   #scores = new Float64Array(0);
   #best = new Float64Array(0);
+  /** Per slot: 1 once a query matched it in its own words (not only its source's name). */
+  #content = new Uint8Array(0);
 
   private constructor(options: SearchIndexOptions) {
     this.#ranking = options.ranking ?? DEFAULT_RANKING;
@@ -88,12 +124,27 @@ export class SearchIndex {
 
   /** True when the index holds `namespace` (even with no tools). */
   has(namespace: string): boolean {
-    return this.#byNamespace.has(namespace);
+    return namespace !== SKILLS && this.#byNamespace.has(namespace);
   }
 
-  /** Every namespace in the index, sorted. */
+  /** Every namespace in the index, sorted (skills are not a namespace). */
   namespaces(): string[] {
-    return [...this.#byNamespace.keys()].sort();
+    return [...this.#byNamespace.keys()].filter((namespace) => namespace !== SKILLS).sort();
+  }
+
+  /** What a namespace is for and what it is named (empty when it is not in the index). */
+  traits(namespace: string): SourceTraits {
+    return this.#traits.get(namespace) ?? { kinds: [], names: new Set() };
+  }
+
+  /** Replaces the skills the index ranks with the tools. */
+  upsertSkills(skills: readonly { name: string; description: string }[]): void {
+    this.upsertDocuments(SKILLS, skills.map(skillDocument));
+  }
+
+  /** The number of skills in the index. */
+  get skillCount(): number {
+    return this.#byNamespace.get(SKILLS)?.length ?? 0;
   }
 
   /** A namespace's documents in manifest order; empty when it is not in the index. */
@@ -110,6 +161,14 @@ export class SearchIndex {
   /** Replaces one namespace's documents with `documents`, in their order (kept in the store, say). */
   upsertDocuments(namespace: string, documents: readonly SearchDocument[]): void {
     this.remove(namespace);
+    const names = new Set(documents[0]?.terms[NAMESPACE_FIELD] ?? textTerms(namespace));
+    if (namespace !== SKILLS) {
+      const tools = documents.map(
+        ({ terms: fields }) => new Set([...(fields[0] ?? []), ...(fields[1] ?? [])]),
+      );
+      this.#traits.set(namespace, { kinds: kindsOf(tools, names), names });
+      for (const term of names) this.#nameTerms.set(term, (this.#nameTerms.get(term) ?? 0) + 1);
+    }
     this.#byNamespace.set(
       namespace,
       documents.map((document) => this.#add(document)),
@@ -121,6 +180,12 @@ export class SearchIndex {
     const slots = this.#byNamespace.get(namespace);
     if (slots === undefined) return false;
     this.#byNamespace.delete(namespace);
+    for (const term of this.#traits.get(namespace)?.names ?? []) {
+      const left = (this.#nameTerms.get(term) ?? 1) - 1;
+      if (left === 0) this.#nameTerms.delete(term);
+      else this.#nameTerms.set(term, left);
+    }
+    this.#traits.delete(namespace);
     const terms = new Set<string>();
     for (const slot of slots) {
       for (const term of (this.#slots[slot] as Slot).terms) terms.add(term);
@@ -131,21 +196,34 @@ export class SearchIndex {
     return true;
   }
 
-  /** Ranks the documents that match `text`, best first. */
+  /**
+   * Ranks the documents that match `text`, best first. A document matches when it holds one of
+   * the query's concepts in its own words; one that holds only its source's name matches only a
+   * query that says nothing else the index knows (`github` lists GitHub's tools). Scores then lean:
+   * toward the sources the query names, toward sources of the kinds it asks for, and, for a
+   * question, toward tools that only read (ranking.ts says by how much).
+   */
   query(text: string, options: QueryOptions = {}): QueryResult {
     const concepts = queryConcepts(text, this.#ranking, (term) => this.#inverted.has(term), this.#synonyms);
     if (this.#scores.length < this.#slots.length) {
       this.#scores = new Float64Array(this.#slots.length * 2);
       this.#best = new Float64Array(this.#slots.length * 2);
+      this.#content = new Uint8Array(this.#slots.length * 2);
     }
     const scores = this.#scores;
     const best = this.#best;
+    const content = this.#content;
     const only = options.namespace;
     const touched: number[] = [];
     const matched: number[] = [];
+    let ideal = 0;
+    let anyContent = false;
     for (const concept of concepts) {
+      let most = 0;
       // A concept counts once per document: by its best-scoring term there.
       for (const { term, weight } of concept.terms) {
+        most = Math.max(most, weight * this.#inverted.idf(term));
+        const naming = this.#nameTerms.has(term);
         const posting = this.#inverted.contributions(term);
         for (let i = 0; i < posting.slots.length; i++) {
           const slot = posting.slots[i] as number;
@@ -153,8 +231,10 @@ export class SearchIndex {
           const previous = best[slot] as number;
           if (previous === 0) matched.push(slot);
           if (score > previous) best[slot] = score;
+          if (!naming || !(this.#slots[slot] as Slot).nameOnly.includes(term)) content[slot] = 1;
         }
       }
+      ideal += most;
       for (const slot of matched) {
         const score = best[slot] as number;
         best[slot] = 0;
@@ -164,13 +244,49 @@ export class SearchIndex {
       }
       matched.length = 0;
     }
-    return this.#select(touched, scores, options.limit ?? 8, options.where);
+    for (const slot of touched) if (content[slot] === 1) anyContent = true;
+    const kept = anyContent ? touched.filter((slot) => content[slot] === 1) : touched;
+    for (const slot of touched) {
+      if (anyContent && content[slot] === 0) scores[slot] = 0;
+      content[slot] = 0;
+    }
+    const raw = this.#lean(kept, scores, text);
+    return this.#select(kept, scores, raw, ideal, options.limit ?? 8, options.where);
+  }
+
+  /**
+   * Multiplies the scores of `slots` by the query's leanings; returns each slot's score before
+   * them (what closeness is judged on), by slot.
+   */
+  #lean(slots: readonly number[], scores: Float64Array, text: string): Map<number, number> {
+    const raw = new Map<number, number>();
+    for (const slot of slots) raw.set(slot, scores[slot] as number);
+    const own = new Set(textTerms(text));
+    const asked = kindsAsked(own, this.#ranking.markShare);
+    const question = isQuestion(text);
+    const { namedBoost, kindBoost, readBoost } = this.#ranking;
+    for (const slot of slots) {
+      const { doc, reads } = this.#slots[slot] as Slot;
+      let factor = 1;
+      const traits = this.#traits.get(doc.namespace);
+      if (traits !== undefined) {
+        if ([...traits.names].some((term) => own.has(term))) factor *= 1 + namedBoost;
+        let share = 0;
+        for (const kind of traits.kinds) share = Math.max(share, asked.get(kind) ?? 0);
+        factor *= 1 + kindBoost * share;
+      }
+      if (question && reads) factor *= 1 + readBoost;
+      scores[slot] = (scores[slot] as number) * factor;
+    }
+    return raw;
   }
 
   #add({ doc, terms: fields }: SearchDocument): number {
     const slot = this.#free.pop() ?? this.#slots.length;
     const terms = this.#inverted.add(slot, fields);
-    this.#slots[slot] = { doc, terms };
+    const own = new Set(fields.slice(0, NAMESPACE_FIELD).flat());
+    const nameOnly = (fields[NAMESPACE_FIELD] ?? []).filter((term) => !own.has(term));
+    this.#slots[slot] = { doc, terms, nameOnly, reads: onlyReads(doc) };
     return slot;
   }
 
@@ -178,12 +294,16 @@ export class SearchIndex {
   #select(
     touched: readonly number[],
     scores: Float64Array,
+    raw: ReadonlyMap<number, number>,
+    ideal: number,
     limit: number,
     where: QueryOptions['where'],
   ): QueryResult {
     const hits: SearchHit[] = [];
     let total = 0;
     let excluded = 0;
+    let bestSlot = -1;
+    let bestScore = 0;
     for (const slot of touched) {
       const score = scores[slot] as number;
       scores[slot] = 0;
@@ -193,6 +313,11 @@ export class SearchIndex {
         continue;
       }
       total++;
+      if (
+        bestSlot === -1 ||
+        ranksBefore(score, doc, { document: (this.#slots[bestSlot] as Slot).doc, score: bestScore })
+      )
+        [bestSlot, bestScore] = [slot, score];
       if (limit <= 0) continue;
       if (hits.length === limit && !ranksBefore(score, doc, hits[limit - 1] as SearchHit)) continue;
       let at = hits.length === limit ? limit - 1 : hits.length;
@@ -202,7 +327,8 @@ export class SearchIndex {
       }
       hits[at] = { document: doc, score };
     }
-    return { hits, total, excluded };
+    const closeness = bestSlot === -1 || ideal === 0 ? 0 : Math.min(1, (raw.get(bestSlot) ?? 0) / ideal);
+    return { hits, total, excluded, closeness };
   }
 }
 

@@ -17,18 +17,26 @@ import { closest } from '../closest.ts';
 import type { PolicyEffect } from '../contracts/policy.ts';
 import { HubError } from '../errors.ts';
 import { emptyHub, noToolLists } from '../not-found.ts';
-import type { IndexedDocument } from './document.ts';
+import type { IndexedDocument, ToolDocument } from './document.ts';
 import { MAX_LIMIT, parseSearchInput } from './input.ts';
+import { sourceOverview } from './overview.ts';
 import { connectionsNote, count, namespaceHeader, renderGroups, type SearchDeps, spaced } from './render.ts';
 import type { SearchIndex } from './search-index.ts';
 
 /** Most namespaces one message names; a hub of hundreds would drown the answer. */
 const NAMES_SHOWN = 30;
+/**
+ * Below this closeness (search-index.ts: how much of the query the best hit matches) nothing is
+ * close: the answer says so and what each source is for. Measured on the development intents.
+ */
+export const CLOSE_ENOUGH = 0.25;
+/** Hits an answer that found nothing close still shows. */
+const FAR_HITS = 3;
 
 /** Answers one `search` call. Throws HubError `invalid_input` or `not_found`. */
 export function search(index: SearchIndex, input: unknown, deps: SearchDeps): string {
   const { query, namespace, limit } = parseSearchInput(input);
-  if (index.namespaces().length === 0) {
+  if (index.namespaces().length === 0 && (index.skillCount === 0 || query.trim() === '')) {
     const sources = deps.sources();
     return sources.length === 0 ? emptyHub(deps.wording) : noToolLists(sources, deps.wording);
   }
@@ -37,7 +45,7 @@ export function search(index: SearchIndex, input: unknown, deps: SearchDeps): st
   }
   // Each tool's effect is asked once per call, however often the answer needs it.
   const effects = new Map<string, PolicyEffect>();
-  const effectOf = (doc: IndexedDocument): PolicyEffect => {
+  const effectOf = (doc: ToolDocument): PolicyEffect => {
     let effect = effects.get(doc.address);
     if (effect === undefined) {
       effect = deps.effectOf(doc);
@@ -45,7 +53,8 @@ export function search(index: SearchIndex, input: unknown, deps: SearchDeps): st
     }
     return effect;
   };
-  const visible = (doc: IndexedDocument) => effectOf(doc) !== 'deny';
+  // A skill the profile shows is in the index; the policy is about calls, which a skill is not.
+  const visible = (doc: IndexedDocument) => doc.kind === 'skill' || effectOf(doc) !== 'deny';
   const text = query.trim();
   if (text === '') {
     return namespace === undefined
@@ -53,20 +62,36 @@ export function search(index: SearchIndex, input: unknown, deps: SearchDeps): st
       : listNamespace(index, namespace, limit, visible, effectOf, deps);
   }
 
-  const { hits, total, excluded } = index.query(text, { namespace, limit, where: visible });
+  const { hits, total, excluded, closeness } = index.query(text, { namespace, limit, where: visible });
+  // Far from every tool, across the hub: the few nearest, then what each source is for, so the
+  // model's next query can use a source's own words.
+  const far = namespace === undefined && index.namespaces().length > 0 && closeness < CLOSE_ENOUGH;
+  const shown = far ? hits.slice(0, FAR_HITS) : hits;
   const lines =
-    hits.length > 0
+    shown.length > 0
       ? renderGroups(
-          hits.map((hit) => hit.document),
+          shown.map((hit) => hit.document),
           effectOf,
           deps,
         )
       : [noMatch(text, namespace, index)];
-  if (total > hits.length) {
-    const more = total - hits.length;
+  if (total > shown.length && !far) {
+    const more = total - shown.length;
     lines.push(
       `${count(more, 'more match', 'more matches')}. Narrow the query${namespace ? '' : ' or pass namespace'}.`,
     );
+  }
+  if (far) {
+    const overview = sourceOverview(index, visible, deps.aboutOf ?? (() => undefined));
+    const none = shown.length > 0 ? `None of these is close to ${JSON.stringify(text)}. ` : '';
+    if (overview.length > 0) {
+      lines.push(
+        `${none}What each source is for: search again with the action and its words, or pass namespace.`,
+      );
+      lines.push(...overview);
+    } else if (shown.length === 0) {
+      lines.push(`Try other words, or list a namespace with an empty query: ${names(index.namespaces())}.`);
+    }
   }
   return finish(lines, excluded);
 }
@@ -76,7 +101,7 @@ function listNamespace(
   namespace: string,
   limit: number,
   visible: (doc: IndexedDocument) => boolean,
-  effectOf: (doc: IndexedDocument) => PolicyEffect,
+  effectOf: (doc: ToolDocument) => PolicyEffect,
   deps: SearchDeps,
 ): string {
   const docs = index.documents(namespace);
@@ -115,7 +140,8 @@ function noMatch(query: string, namespace: string | undefined, index: SearchInde
   if (namespace !== undefined) {
     return `No tools in ${namespace} match ${quoted}. Search without namespace, or pass an empty query to list ${namespace}.`;
   }
-  return `No tools match ${quoted}. Try other words, or list a namespace with an empty query: ${names(index.namespaces())}.`;
+  if (index.namespaces().length === 0) return `No skills match ${quoted}. Try other words.`;
+  return `No tools match ${quoted}.`;
 }
 
 /** Namespaces for a message: all of them, or the first NAMES_SHOWN and how many more. */

@@ -145,15 +145,20 @@ describe('search: the answer to a query', () => {
 
   it('never searches connection names', () => {
     const answer = search(index, { query: 'personal' }, deps({ connections: githubConnections }));
-    expect(answer).toBe(
-      'No tools match "personal". Try other words, or list a namespace with an empty query: github, slack.',
+    const [first, next, ...overview] = answer.split('\n');
+    expect(first).toBe('No tools match "personal".');
+    expect(next).toBe(
+      'What each source is for: search again with the action and its words, or pass namespace.',
     );
+    expect(overview.map((line) => line.trim().split(' ')[0])).toEqual(['github', 'slack']);
+    expect(answer).not.toContain('(input');
   });
 
   it('names at most 30 namespaces when nothing matches', () => {
     const many = SearchIndex.build(
       Array.from({ length: 32 }, (_, i) => manifest(`source_${String(i).padStart(2, '0')}`, [])),
     );
+    // Sources with no tools have nothing to say what they are for: the answer names them.
     expect(search(many, { query: 'anything' }, deps())).toMatch(/source_29 and 2 more\.$/);
   });
 

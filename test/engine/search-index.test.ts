@@ -93,7 +93,7 @@ describe('SearchIndex kept current', () => {
     const index = SearchIndex.build([{ namespace: 'idle', fetchedAt: 0, tools: [] }]);
     expect(index.has('idle')).toBe(true);
     expect(index.documents('idle')).toEqual([]);
-    expect(index.query('anything')).toEqual({ hits: [], total: 0, excluded: 0 });
+    expect(index.query('anything')).toEqual({ hits: [], total: 0, excluded: 0, closeness: 0 });
   });
 });
 

@@ -9,7 +9,9 @@
  * - the outcome development intents (test/fixtures/search-outcomes-dev.jsonl): requests phrased
  *   as outcomes ("let the author know the fix looks good"), tuned on; floors under what the
  *   ranking measures. The outcome untuned set (search-outcomes-untuned.jsonl) is only measured,
- *   in `npm run bench`, never pinned or tuned on.
+ *   in `npm run bench`, never pinned or tuned on;
+ * - the frozen sets of issue #35 (action- and outcome-phrased), never tuned on: floors under
+ *   what the ranking measures.
  *
  * Numbers against MiniSearch are in `npm run bench`.
  */
@@ -66,11 +68,11 @@ describe('search quality: held-out intents', () => {
     expect(intents.length).toBeGreaterThanOrEqual(40);
   });
 
-  it('stays at what it measured when written (MRR 0.575, R@1 0.478, R@8 0.826)', () => {
+  it('stays at what it measured with service kinds (MRR 0.707, R@1 0.609, R@8 0.870; 0.575 when written)', () => {
     const q = quality(parseIntents(readFileSync(HELD_OUT, 'utf8'), manifests));
-    expect(q.mrr, misses(q)).toBeGreaterThanOrEqual(0.55);
-    expect(q.recallAt1, misses(q)).toBeGreaterThanOrEqual(0.45);
-    expect(q.recallAt8, misses(q)).toBeGreaterThanOrEqual(0.8);
+    expect(q.mrr, misses(q)).toBeGreaterThanOrEqual(0.68);
+    expect(q.recallAt1, misses(q)).toBeGreaterThanOrEqual(0.58);
+    expect(q.recallAt8, misses(q)).toBeGreaterThanOrEqual(0.85);
   });
 });
 
@@ -80,10 +82,40 @@ describe('search quality: outcome development intents', () => {
     expect(intents.length).toBeGreaterThanOrEqual(60);
   });
 
-  it('stays at what the outcome vocabulary reached (MRR 0.406, R@1 0.258, R@8 0.661)', () => {
+  it('stays at what service kinds and questions reached (MRR 0.578, R@1 0.419, R@8 0.839)', () => {
     const q = quality(parseIntents(readFileSync(OUTCOME_DEV, 'utf8'), manifests));
-    expect(q.mrr, misses(q)).toBeGreaterThanOrEqual(0.38);
-    expect(q.recallAt1, misses(q)).toBeGreaterThanOrEqual(0.24);
-    expect(q.recallAt8, misses(q)).toBeGreaterThanOrEqual(0.63);
+    expect(q.mrr, misses(q)).toBeGreaterThanOrEqual(0.55);
+    expect(q.recallAt1, misses(q)).toBeGreaterThanOrEqual(0.39);
+    expect(q.recallAt8, misses(q)).toBeGreaterThanOrEqual(0.8);
+  });
+});
+
+/**
+ * The frozen sets of issue #35, written on 2026-12-07 before its ranking changes by a writer who saw
+ * only the tool lists, and never tuned on: floors just under what the ranking measures, so a change
+ * that generalizes worse fails here. Before the changes: actions MRR 0.849, R@1 0.761, R@8 0.979;
+ * outcomes MRR 0.211, R@1 0.119, R@8 0.388.
+ */
+describe('search quality: the frozen sets', () => {
+  const ACTIONS = new URL('../fixtures/search-actions-frozen.jsonl', import.meta.url);
+  const OUTCOMES = new URL('../fixtures/search-outcomes-frozen.jsonl', import.meta.url);
+
+  it('holds at least 60 action-phrased and 40 outcome-phrased intents, each with tools that exist', () => {
+    expect(parseIntents(readFileSync(ACTIONS, 'utf8'), manifests).length).toBeGreaterThanOrEqual(60);
+    expect(parseIntents(readFileSync(OUTCOMES, 'utf8'), manifests).length).toBeGreaterThanOrEqual(40);
+  });
+
+  it('stays at what it measured on the action-phrased set (MRR 0.879, R@1 0.803, R@8 0.986)', () => {
+    const q = quality(parseIntents(readFileSync(ACTIONS, 'utf8'), manifests));
+    expect(q.mrr, misses(q)).toBeGreaterThanOrEqual(0.86);
+    expect(q.recallAt1, misses(q)).toBeGreaterThanOrEqual(0.78);
+    expect(q.recallAt8, misses(q)).toBeGreaterThanOrEqual(0.97);
+  });
+
+  it('stays at what it measured on the outcome-phrased set (MRR 0.297, R@1 0.209, R@8 0.478)', () => {
+    const q = quality(parseIntents(readFileSync(OUTCOMES, 'utf8'), manifests));
+    expect(q.mrr, misses(q)).toBeGreaterThanOrEqual(0.28);
+    expect(q.recallAt1, misses(q)).toBeGreaterThanOrEqual(0.19);
+    expect(q.recallAt8, misses(q)).toBeGreaterThanOrEqual(0.45);
   });
 });

@@ -66,7 +66,7 @@ describe('skills in search and describe', () => {
     expect(lookup.search({ query: '' })).toContain('skills  3 skills');
   });
 
-  it('lists skills after the tools of a hub that has some', () => {
+  it('ranks skills with the tools of a hub that has some, by the same score', () => {
     local.store.addSource({
       kind: 'mcp-http',
       namespace: 'docs',
@@ -88,11 +88,33 @@ describe('skills in search and describe', () => {
         },
       ],
     });
+    // A source named with a word of the query, whose tools share no other word with it.
+    local.store.addSource({
+      kind: 'mcp-http',
+      namespace: 'notes',
+      url: 'https://notes.example/mcp',
+      allowedHosts: ['notes.example'],
+      addedAt: 0,
+      updatedAt: 0,
+    });
+    local.store.putManifest({
+      namespace: 'notes',
+      fetchedAt: 1,
+      tools: ['create_entities', 'add_observations', 'delete_relations', 'read_graph'].map((name) => ({
+        address: `notes.${name}`,
+        name,
+        description: `${name.replace('_', ' ')} in the knowledge graph.`,
+        inputSchema: { type: 'object' },
+        contract: 'b'.repeat(64),
+      })),
+    });
     const found = lookup.search({ query: 'pdf form' });
-    const tool = found.indexOf('docs.fillForm');
-    const skill = found.indexOf('skill:pdf-forms   [skill]');
-    expect(tool).toBeGreaterThanOrEqual(0);
-    expect(skill).toBeGreaterThan(tool);
+    expect(found).toContain('docs.fillForm');
+    expect(found).toContain('skill:pdf-forms   [skill]');
+    // The skill that matches comes first, and tools that share only the source's name are no match.
+    const notes = lookup.search({ query: 'write release notes for customers' });
+    expect(notes.startsWith('skills\n  skill:release-notes   [skill]')).toBe(true);
+    expect(notes).not.toContain('notes.create_entities');
     // Within a namespace only its tools are searched.
     expect(lookup.search({ query: 'pdf form', namespace: 'docs' })).not.toContain('[skill]');
   });

@@ -1,0 +1,76 @@
+/**
+ * What each source is for, one line each, for an answer that found nothing close: the model's
+ * next query can then use the source's own words.
+ *
+ *   slack  team chat: channel, message, thread, reaction, user (8 tools)
+ *   notion  documents and wiki: page, block, database, comment, user (24 tools) — Notion's API.
+ *
+ * A line is the namespace, its kinds of service (service-kinds.ts), the words its tools' names use
+ * most (verbs and the source's own name left out), its number of visible tools, and the first
+ * sentence of the server's instructions when it has one. Namespaces whose tools are all hidden
+ * are left out; at most MAX_SOURCES lines, each at most MAX_LINE characters.
+ */
+import type { IndexedDocument } from './document.ts';
+import { firstSentence } from './first-sentence.ts';
+import { isVerb } from './reads.ts';
+import type { SearchIndex } from './search-index.ts';
+import { SERVICE_KINDS } from './service-kinds.ts';
+import { termOf, words } from './tokenize.ts';
+
+const MAX_SOURCES = 30;
+const MAX_LINE = 200;
+/** Words of tool names shown per source. */
+const NAME_WORDS = 6;
+/** Longest piece of the server's instructions shown. */
+const MAX_ABOUT = 90;
+
+/** The overview's lines; `aboutOf` gives a source's instructions, when it has any. */
+export function sourceOverview(
+  index: SearchIndex,
+  visible: (doc: IndexedDocument) => boolean,
+  aboutOf: (namespace: string) => string | undefined,
+): string[] {
+  const lines: string[] = [];
+  const namespaces = index.namespaces();
+  for (const namespace of namespaces) {
+    if (lines.length === MAX_SOURCES) {
+      lines.push(
+        `  and ${namespaces.length - MAX_SOURCES} more: pass namespace with an empty query to list one.`,
+      );
+      break;
+    }
+    const docs = index.documents(namespace).filter(visible);
+    if (docs.length === 0) continue;
+    const traits = index.traits(namespace);
+    const kinds = traits.kinds
+      .map((kind) => SERVICE_KINDS[kind]?.label)
+      .filter((label) => label !== undefined);
+    const common = commonWords(docs, new Set(words(namespace)));
+    const what = [kinds.join(', '), common.join(', ')].filter((part) => part !== '').join(': ');
+    const about = firstSentence(aboutOf(namespace) ?? '', MAX_ABOUT);
+    const count = `(${docs.length} ${docs.length === 1 ? 'tool' : 'tools'})`;
+    const line = `  ${namespace}  ${[what, count].filter((part) => part !== '').join(' ')}${about === '' ? '' : ` — ${about}`}`;
+    lines.push(line.length > MAX_LINE ? `${line.slice(0, MAX_LINE - 1)}…` : line);
+  }
+  return lines;
+}
+
+/** The words the tools' names use most (one per stem), verbs, noise and the source's own name left out. */
+function commonWords(docs: readonly IndexedDocument[], own: ReadonlySet<string>): string[] {
+  const counts = new Map<string, { word: string; count: number }>();
+  for (const doc of docs) {
+    const seen = new Set<string>();
+    for (const word of words(doc.name)) {
+      const term = termOf(word);
+      if (term === undefined || isVerb(word) || own.has(word) || seen.has(term)) continue;
+      seen.add(term);
+      const entry = counts.get(term);
+      if (entry === undefined) counts.set(term, { word, count: 1 });
+      else entry.count++;
+    }
+  }
+  return [...counts.values()]
+    .sort((a, b) => b.count - a.count || (a.word < b.word ? -1 : 1))
+    .slice(0, NAME_WORDS)
+    .map(({ word }) => word);
+}
