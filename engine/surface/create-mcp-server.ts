@@ -49,6 +49,7 @@ import { type RunFlow, registerDirectTools, type SurfaceDirect } from './direct-
 import { DescribeArgs, ExecuteArgs, type SearchArgs, SearchArgs as SearchArgsSchema } from './inputs.ts';
 import { summaryLine } from './summary.ts';
 import { errorResult, type ToolErrorResult, toolError } from './tool-errors.ts';
+import { onTheWire } from './wire-schema.ts';
 import { DESCRIBE_DESCRIPTION, EXECUTE_DESCRIPTION, INSTRUCTIONS, SEARCH_DESCRIPTION } from './wording.ts';
 
 /** The most elements a direct tool's input may hold: as many as CALL_INPUT_BYTES of JSON can. */
@@ -179,7 +180,7 @@ function registerCodeTools(server: McpServer, deps: SurfaceDeps, flow: RunFlow, 
     'search',
     {
       description: SEARCH_DESCRIPTION,
-      inputSchema: SearchArgsSchema,
+      inputSchema: onTheWire(SearchArgsSchema),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     (args) => guard('search', async () => text(await deps.search(args))),
@@ -189,7 +190,7 @@ function registerCodeTools(server: McpServer, deps: SurfaceDeps, flow: RunFlow, 
     'describe',
     {
       description: DESCRIBE_DESCRIPTION,
-      inputSchema: DescribeArgs,
+      inputSchema: onTheWire(DescribeArgs),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     ({ targets }) => guard('describe', async () => text(await deps.describe(targets))),
@@ -199,8 +200,8 @@ function registerCodeTools(server: McpServer, deps: SurfaceDeps, flow: RunFlow, 
     'execute',
     {
       description: EXECUTE_DESCRIPTION,
-      inputSchema: ExecuteArgs,
-      outputSchema: ExecuteEnvelopeSchema,
+      inputSchema: onTheWire(ExecuteArgs),
+      outputSchema: onTheWire(ExecuteEnvelopeSchema),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
     ({ code, resume }, ctx) =>

@@ -1,26 +1,24 @@
 /**
  * Every word the model reads before it calls a tool: the server instructions and the three tool
  * descriptions (spec: The MCP surface). The descriptions are the spec's draft, verbatim, but for
- * one sentence of `execute` on large results (M2's handles, which the draft predates: code that
+ * how `search` asks to be queried (the action and the kind of service, issue #35: the index leans
+ * on both, engine/search/service-kinds.ts), and one sentence of `execute` on large results (M2's handles, which the draft predates: code that
  * does not know of `hub.read` cannot use a handle, and a handle is readable only in its own run);
  * they change only with evidence from the eval suite. Together with the input and output schemas they
- * are the surface's fixed cost, held under 1,500 o200k tokens by test/node/surface-cost.test.ts.
+ * are the surface's fixed cost, held to 1,000 o200k tokens by test/node/surface-cost.test.ts.
  *
  * Nothing here names a URL or a token: the model never gets either (spec: Approvals over MCP).
  */
 
 /** The server's `instructions`: the search → describe → execute loop, in a few lines. */
 export const INSTRUCTIONS = [
-  "This server reaches all of the user's tools through code, with three tools:",
-  '1. search: find tools by what you want to do.',
-  '2. describe: read the exact TypeScript types of the ones you will use.',
-  '3. execute: run JavaScript that calls them (`await namespace.tool(input)`) and returns what you need; one program can combine several sources.',
+  "This server reaches all of the user's tools through code: search finds them, describe gives their TypeScript types, execute runs JavaScript that calls them (`await namespace.tool(input)`), several sources in one program.",
   'When execute says a person must decide, tell the user, then call execute with { "resume": "<runId>" } once they have.',
 ].join('\n');
 
 /** The `search` tool (spec: The MCP surface, search). */
 export const SEARCH_DESCRIPTION =
-  'Find the user\'s tools and skills by what you want to do, for example "create a GitHub issue" or "recent Slack messages". Returns tool addresses with one-line TypeScript signatures, best match first. Read full types with `describe` before writing code. Pass `namespace` to search or list one source.';
+  'Find the user\'s tools and skills: say the action and the kind of service, for example "create an issue in the GitHub tracker" or "read recent messages in team chat". Returns tool addresses with one-line TypeScript signatures, best match first. Read full types with `describe` before writing code. Pass `namespace` to search or list one source.';
 
 /** The `describe` tool (spec: The MCP surface, describe). */
 export const DESCRIBE_DESCRIPTION =
@@ -32,7 +30,7 @@ export const EXECUTE_DESCRIPTION =
 
 /** Field descriptions: short, since each one is paid for on every request. */
 export const FIELD = {
-  query: 'What you want to do, in a few words. Empty lists the namespace.',
+  query: 'The action and the kind of service. Empty lists the namespace.',
   namespace: 'One source to search or list, e.g. "github".',
   targets: 'Addresses, namespaces or type names.',
   code: 'The body of an async function.',

@@ -1,7 +1,7 @@
 /**
  * The surface's fixed cost (spec: The MCP surface): the tool definitions and the server
  * instructions, as a real client receives them (`tools/list` plus `instructions`), counted in
- * o200k_base tokens, at most 1,500. Beside it, what the 24 corpus servers cost loaded directly,
+ * o200k_base tokens, at most 1,000 (issue #35; the spec's target is 1,500). Beside it, what the 24 corpus servers cost loaded directly,
  * counted the same way (each server's `tools/list` answer as JSON, plus its instructions).
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -38,7 +38,7 @@ async function surfaceCost(mode: 'legacy' | 'auto'): Promise<number> {
   }
 }
 
-it('costs at most 1,500 tokens of tool definitions and instructions, in either era', async () => {
+it('costs at most 1,000 tokens of tool definitions and instructions, in either era', async () => {
   const legacy = await surfaceCost('legacy');
   const modern = await surfaceCost('auto');
   const direct = corpus.reduce((sum, source) => sum + fixedCost(source.tools, source.instructions), 0);
@@ -48,8 +48,8 @@ it('costs at most 1,500 tokens of tool definitions and instructions, in either e
       `the ${corpus.length} corpus servers loaded directly: ${direct} tokens for ${tools} tools ` +
       `(${(direct / modern).toFixed(0)}×)`,
   );
-  expect(legacy).toBeLessThanOrEqual(1_500);
-  expect(modern).toBeLessThanOrEqual(1_500);
+  expect(legacy).toBeLessThanOrEqual(1_000);
+  expect(modern).toBeLessThanOrEqual(1_000);
   expect(corpus).toHaveLength(24);
   expect(direct).toBeGreaterThan(100 * modern);
 });

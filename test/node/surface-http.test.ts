@@ -65,7 +65,7 @@ describe('/mcp on hub serve --http', () => {
   it('runs the whole loop for a 2026-07-28 client with the token: the write asks, a person approves, resume completes once', async () => {
     await withClient('auto', async (client) => {
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['search', 'describe', 'execute']);
-      expect(client.getInstructions()).toContain('search: find tools');
+      expect(client.getInstructions()).toContain('search finds them');
       const found = textOf(await client.callTool({ name: 'search', arguments: { query: 'read the graph' } }));
       expect(found).toContain('memory.read_graph');
       const described = textOf(
