@@ -25,14 +25,22 @@ const report = await searchBench();
 console.log(
   `search: ${report.tools} tools from ${report.sources} sources; intents: ${report.intents.dev} dev, ` +
     `${report.intents.heldOut} held-out, ${report.intents.outcomeDev} outcome dev, ` +
-    `${report.intents.outcomeUntuned} outcome untuned; baseline MiniSearch with default options`,
+    `${report.intents.outcomeUntuned} outcome untuned, ${report.intents.actionsFrozen} actions frozen, ` +
+    `${report.intents.outcomesFrozen} outcomes frozen; baselines MiniSearch with default options and ` +
+    "plain BM25 (the method of the clients' own tool search, bench/plain-bm25.ts)",
 );
 console.log(`node ${process.version}, ${availableParallelism()} CPUs\n`);
 
 console.log(
   table([
-    ['quality', 'ours', 'MiniSearch'],
-    ...report.quality.map((row) => [row.label, row.ours.toFixed(3), row.minisearch.toFixed(3)]),
+    ['quality', 'ours', 'MiniSearch', 'plain BM25', 'ours/plain BM25'],
+    ...report.quality.map((row) => [
+      row.label,
+      row.ours.toFixed(3),
+      row.minisearch.toFixed(3),
+      (row.bm25 ?? Number.NaN).toFixed(3),
+      `${fmt(row.ours / (row.bm25 ?? Number.NaN), 2)}×`,
+    ]),
   ]),
 );
 console.log();

@@ -9,7 +9,9 @@ import { ablation } from './search-ablation.ts';
 const manifests = await loadManifests();
 const intents = loadIntents(manifests);
 for (const row of qualityRows(manifests, intents)) {
-  console.log(`${row.label.padEnd(28)} ${row.ours.toFixed(3)}  ${row.minisearch.toFixed(3)}`);
+  console.log(
+    `${row.label.padEnd(28)} ${row.ours.toFixed(3)}  ${row.minisearch.toFixed(3)}  ${(row.bm25 ?? Number.NaN).toFixed(3)}`,
+  );
 }
 if (process.argv.includes('--ablation')) {
   for (const row of ablation(manifests, intents.dev, intents.outcomeDev)) {

@@ -18,6 +18,7 @@ import { SearchIndex } from '../engine/search/index.ts';
 import { type Intent, measure, type Quality } from '../test/search-quality.ts';
 import { type IntentSets, loadIntents, loadManifests, replicate } from './corpus.ts';
 import { median, percentile, time } from './measure.ts';
+import { plainBm25 } from './plain-bm25.ts';
 import { type AblationRow, ablation } from './search-ablation.ts';
 
 interface MiniDoc {
@@ -33,6 +34,8 @@ export interface Comparison {
   label: string;
   ours: number;
   minisearch: number;
+  /** Quality rows: plain Okapi BM25 (plain-bm25.ts), the method of the clients' own tool search. */
+  bm25?: number;
   unit: 'ms' | '';
 }
 
@@ -74,6 +77,7 @@ export function qualityRows(manifests: Manifest[], intents: IntentSets): Compari
   const mini = miniBuild(miniDocs(manifests));
   const rankOurs = (q: string) => ours.query(q, { limit: 25 }).hits.map((hit) => hit.document.address);
   const rankMini = (q: string) => mini.search(q).map((result) => String(result.id));
+  const rankBm25 = plainBm25(manifests);
   const rows: Comparison[] = [];
   for (const [set, list] of [
     ['dev', intents.dev],
@@ -85,9 +89,22 @@ export function qualityRows(manifests: Manifest[], intents: IntentSets): Compari
   ] as const satisfies readonly (readonly [string, Intent[]])[]) {
     const a: Quality = measure(list, rankOurs);
     const b: Quality = measure(list, rankMini);
-    rows.push({ label: `${set} MRR`, ours: a.mrr, minisearch: b.mrr, unit: '' });
-    rows.push({ label: `${set} recall@1`, ours: a.recallAt1, minisearch: b.recallAt1, unit: '' });
-    rows.push({ label: `${set} recall@8`, ours: a.recallAt8, minisearch: b.recallAt8, unit: '' });
+    const c: Quality = measure(list, rankBm25);
+    rows.push({ label: `${set} MRR`, ours: a.mrr, minisearch: b.mrr, bm25: c.mrr, unit: '' });
+    rows.push({
+      label: `${set} recall@1`,
+      ours: a.recallAt1,
+      minisearch: b.recallAt1,
+      bm25: c.recallAt1,
+      unit: '',
+    });
+    rows.push({
+      label: `${set} recall@8`,
+      ours: a.recallAt8,
+      minisearch: b.recallAt8,
+      bm25: c.recallAt8,
+      unit: '',
+    });
   }
   return rows;
 }

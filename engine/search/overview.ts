@@ -2,11 +2,11 @@
  * What each source is for, one line each, for an answer that found nothing close: the model's
  * next query can then use the source's own words.
  *
- *   slack  team chat: channel, message, thread, reaction, user (8 tools)
- *   notion  documents and wiki: page, block, database, comment, user (24 tools) — Notion's API.
+ *   slack  team chat: get, add, list, post, channel, thread, users, history, message, profile (8 tools)
+ *   context7  library docs: get, query, docs, id, library (2 tools) — Use this server to fetch …
  *
  * A line is the namespace, its kinds of service (service-kinds.ts), the words its tools' names use
- * most (verbs and the source's own name left out), its number of visible tools, and the first
+ * most (a few verbs, then what they act on; the source's own name left out), its number of visible tools, and the first
  * sentence of the server's instructions when it has one. Namespaces whose tools are all hidden
  * are left out; at most MAX_SOURCES lines, each at most MAX_LINE characters.
  */
@@ -19,7 +19,8 @@ import { termOf, words } from './tokenize.ts';
 
 const MAX_SOURCES = 30;
 const MAX_LINE = 200;
-/** Words of tool names shown per source. */
+/** Words of tool names shown per source: verbs, then the rest. */
+const VERB_WORDS = 4;
 const NAME_WORDS = 6;
 /** Longest piece of the server's instructions shown. */
 const MAX_ABOUT = 90;
@@ -55,22 +56,29 @@ export function sourceOverview(
   return lines;
 }
 
-/** The words the tools' names use most (one per stem), verbs, noise and the source's own name left out. */
+/**
+ * The words the tools' names use most (one per stem), the source's own name left out: the
+ * verbs first (what can be done), then the other words (what it is done to).
+ */
 function commonWords(docs: readonly IndexedDocument[], own: ReadonlySet<string>): string[] {
-  const counts = new Map<string, { word: string; count: number }>();
+  const verbs = new Map<string, { word: string; count: number }>();
+  const objects = new Map<string, { word: string; count: number }>();
   for (const doc of docs) {
     const seen = new Set<string>();
     for (const word of words(doc.name)) {
       const term = termOf(word);
-      if (term === undefined || isVerb(word) || own.has(word) || seen.has(term)) continue;
+      if (term === undefined || own.has(word) || seen.has(term)) continue;
       seen.add(term);
+      const counts = isVerb(word) ? verbs : objects;
       const entry = counts.get(term);
       if (entry === undefined) counts.set(term, { word, count: 1 });
       else entry.count++;
     }
   }
-  return [...counts.values()]
-    .sort((a, b) => b.count - a.count || (a.word < b.word ? -1 : 1))
-    .slice(0, NAME_WORDS)
-    .map(({ word }) => word);
+  const top = (counts: Map<string, { word: string; count: number }>, n: number) =>
+    [...counts.values()]
+      .sort((a, b) => b.count - a.count || (a.word < b.word ? -1 : 1))
+      .slice(0, n)
+      .map(({ word }) => word);
+  return [...top(verbs, VERB_WORDS), ...top(objects, NAME_WORDS)];
 }

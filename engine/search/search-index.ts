@@ -85,6 +85,8 @@ interface Slot {
 
 /** The pseudo-namespace skills are kept under; never listed among namespaces. */
 const SKILLS = '';
+/** How much a query word no tool says (nor its synonyms) counts against closeness, as a share of a rare word. */
+const UNKNOWN_WEIGHT = 0.5;
 /** Where the namespace field sits among a document's fields (document.ts FIELDS). */
 const NAMESPACE_FIELD = FIELDS.indexOf('namespace');
 
@@ -103,6 +105,8 @@ export class SearchIndex {
   #best = new Float64Array(0);
   /** Per slot: 1 once a query matched it in its own words (not only its source's name). */
   #content = new Uint8Array(0);
+  /** Per slot, a matched document's score before the query's leanings (written before it is read). */
+  #raw = new Float64Array(0);
 
   private constructor(options: SearchIndexOptions) {
     this.#ranking = options.ranking ?? DEFAULT_RANKING;
@@ -209,6 +213,7 @@ export class SearchIndex {
       this.#scores = new Float64Array(this.#slots.length * 2);
       this.#best = new Float64Array(this.#slots.length * 2);
       this.#content = new Uint8Array(this.#slots.length * 2);
+      this.#raw = new Float64Array(this.#slots.length * 2);
     }
     const scores = this.#scores;
     const best = this.#best;
@@ -244,6 +249,13 @@ export class SearchIndex {
       }
       matched.length = 0;
     }
+    // A word of the query that no tool says, nor any of its synonyms, is part of what was asked
+    // that nothing here matches: it counts toward the most the query could score, as a rare word.
+    const placed = new Set(concepts.flatMap((concept) => concept.terms.map((t) => t.term)));
+    const rare = Math.log(1 + (this.size - 0.5) / 1.5);
+    for (const term of new Set(textTerms(text))) {
+      if (!placed.has(term) && !this.#synonyms.has(term)) ideal += UNKNOWN_WEIGHT * rare;
+    }
     for (const slot of touched) if (content[slot] === 1) anyContent = true;
     const kept = anyContent ? touched.filter((slot) => content[slot] === 1) : touched;
     for (const slot of touched) {
@@ -256,26 +268,39 @@ export class SearchIndex {
 
   /**
    * Multiplies the scores of `slots` by the query's leanings; returns each slot's score before
-   * them (what closeness is judged on), by slot.
+   * them (what closeness is judged on), by slot (valid for `slots` until the next query).
    */
-  #lean(slots: readonly number[], scores: Float64Array, text: string): Map<number, number> {
-    const raw = new Map<number, number>();
-    for (const slot of slots) raw.set(slot, scores[slot] as number);
+  #lean(slots: readonly number[], scores: Float64Array, text: string): Float64Array {
+    const raw = this.#raw;
+    for (const slot of slots) raw[slot] = scores[slot] as number;
     const own = new Set(textTerms(text));
     const asked = kindsAsked(own, this.#ranking.markShare);
     const question = isQuestion(text);
     const { namedBoost, kindBoost, readBoost } = this.#ranking;
-    for (const slot of slots) {
-      const { doc, reads } = this.#slots[slot] as Slot;
-      let factor = 1;
-      const traits = this.#traits.get(doc.namespace);
+    // Each namespace's factor once per query, however many of its documents matched.
+    const factors = new Map<string, number>();
+    const factorOf = (namespace: string): number => {
+      let factor = factors.get(namespace);
+      if (factor !== undefined) return factor;
+      factor = 1;
+      const traits = this.#traits.get(namespace);
       if (traits !== undefined) {
-        if ([...traits.names].some((term) => own.has(term))) factor *= 1 + namedBoost;
+        for (const term of traits.names) {
+          if (own.has(term)) {
+            factor *= 1 + namedBoost;
+            break;
+          }
+        }
         let share = 0;
         for (const kind of traits.kinds) share = Math.max(share, asked.get(kind) ?? 0);
         factor *= 1 + kindBoost * share;
       }
-      if (question && reads) factor *= 1 + readBoost;
+      factors.set(namespace, factor);
+      return factor;
+    };
+    for (const slot of slots) {
+      const { doc, reads } = this.#slots[slot] as Slot;
+      const factor = factorOf(doc.namespace) * (question && reads ? 1 + readBoost : 1);
       scores[slot] = (scores[slot] as number) * factor;
     }
     return raw;
@@ -294,7 +319,7 @@ export class SearchIndex {
   #select(
     touched: readonly number[],
     scores: Float64Array,
-    raw: ReadonlyMap<number, number>,
+    raw: Float64Array,
     ideal: number,
     limit: number,
     where: QueryOptions['where'],
@@ -327,7 +352,7 @@ export class SearchIndex {
       }
       hits[at] = { document: doc, score };
     }
-    const closeness = bestSlot === -1 || ideal === 0 ? 0 : Math.min(1, (raw.get(bestSlot) ?? 0) / ideal);
+    const closeness = bestSlot === -1 || ideal === 0 ? 0 : Math.min(1, (raw[bestSlot] as number) / ideal);
     return { hits, total, excluded, closeness };
   }
 }
