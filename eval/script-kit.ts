@@ -3,9 +3,12 @@
  * code-arm script: search for each thing it needs (all queries in one turn), search again by the
  * tool's own name for anything the first answers did not show, then describe every tool it will
  * call (one turn). A tool the hub cannot find fails the script: the eval then says so, as a model
- * would fail.
+ * would fail. The outcome tasks find their tools from the person's words instead (find-by-asking.ts,
+ * re-exported here).
  */
 import type { ScriptedModel, ToolReply } from './task.ts';
+
+export { type Found, findByAsking, type Retry, type Search, seek, seekIn } from './find-by-asking.ts';
 
 /** Searches for `queries`, checks that every one of `addresses` was shown, and describes them. */
 export async function findAndDescribe(

@@ -18,7 +18,8 @@ export type Trait =
   | 'filter' // a large list narrowed to a few
   | 'approval' // a write the person approves
   | 'denial' // a write the person denies, which the model must handle
-  | 'single'; // one call does it: direct's best case
+  | 'single' // one call does it: direct's best case
+  | 'outcome'; // asked as a person asks (the outcome, not the tools): code mode searches with those words
 
 /** The world a checker reads: each service's state file and the calls that reached it. */
 export interface WorldView {
