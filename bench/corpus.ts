@@ -43,6 +43,9 @@ export interface IntentSets {
   outcomeUntuned: Intent[];
   actionsFrozen: Intent[];
   outcomesFrozen: Intent[];
+  /** Second development sets (written 2026-12-07 after the frozen ones, from the tool lists; tuned on). */
+  actionsDev2: Intent[];
+  outcomesDev2: Intent[];
 }
 
 export function loadIntents(manifests: readonly Manifest[]): IntentSets {
@@ -54,6 +57,8 @@ export function loadIntents(manifests: readonly Manifest[]): IntentSets {
     outcomeUntuned: read(`${FIXTURES}search-outcomes-untuned.jsonl`),
     actionsFrozen: read(`${FIXTURES}search-actions-frozen.jsonl`),
     outcomesFrozen: read(`${FIXTURES}search-outcomes-frozen.jsonl`),
+    actionsDev2: read(`${FIXTURES}search-actions-dev2.jsonl`),
+    outcomesDev2: read(`${FIXTURES}search-outcomes-dev2.jsonl`),
   };
 }
 
