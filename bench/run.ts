@@ -26,7 +26,8 @@ console.log(
   `search: ${report.tools} tools from ${report.sources} sources; intents: ${report.intents.dev} dev, ` +
     `${report.intents.heldOut} held-out, ${report.intents.outcomeDev} outcome dev, ` +
     `${report.intents.outcomeUntuned} outcome untuned, ${report.intents.actionsFrozen} actions frozen, ` +
-    `${report.intents.outcomesFrozen} outcomes frozen; baselines MiniSearch with default options and ` +
+    `${report.intents.outcomesFrozen} outcomes frozen, ${report.intents.actionsDev2} actions dev 2, ` +
+    `${report.intents.outcomesDev2} outcomes dev 2; baselines MiniSearch with default options and ` +
     "plain BM25 (the method of the clients' own tool search, bench/plain-bm25.ts)",
 );
 console.log(`node ${process.version}, ${availableParallelism()} CPUs\n`);

@@ -14,7 +14,11 @@ for (const row of qualityRows(manifests, intents)) {
   );
 }
 if (process.argv.includes('--ablation')) {
-  for (const row of ablation(manifests, intents.dev, intents.outcomeDev)) {
+  for (const row of ablation(
+    manifests,
+    [...intents.dev, ...intents.actionsDev2],
+    [...intents.outcomeDev, ...intents.outcomesDev2],
+  )) {
     const f = (n: number) => n.toFixed(3);
     console.log(
       `${row.label.padEnd(40)} ${f(row.dev.mrr)} ${f(row.dev.recallAt8)} | ${f(row.outcomeDev.mrr)} ${f(row.outcomeDev.recallAt1)} ${f(row.outcomeDev.recallAt8)}`,

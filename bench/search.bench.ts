@@ -86,6 +86,8 @@ export function qualityRows(manifests: Manifest[], intents: IntentSets): Compari
     ['outcome untuned', intents.outcomeUntuned],
     ['actions frozen', intents.actionsFrozen],
     ['outcomes frozen', intents.outcomesFrozen],
+    ['actions dev 2', intents.actionsDev2],
+    ['outcomes dev 2', intents.outcomesDev2],
   ] as const satisfies readonly (readonly [string, Intent[]])[]) {
     const a: Quality = measure(list, rankOurs);
     const b: Quality = measure(list, rankMini);
@@ -194,9 +196,15 @@ export async function searchBench(): Promise<SearchBenchReport> {
       outcomeUntuned: intents.outcomeUntuned.length,
       actionsFrozen: intents.actionsFrozen.length,
       outcomesFrozen: intents.outcomesFrozen.length,
+      actionsDev2: intents.actionsDev2.length,
+      outcomesDev2: intents.outcomesDev2.length,
     },
     quality: qualityRows(manifests, intents),
-    ablation: ablation(manifests, intents.dev, intents.outcomeDev),
+    ablation: ablation(
+      manifests,
+      [...intents.dev, ...intents.actionsDev2],
+      [...intents.outcomeDev, ...intents.outcomesDev2],
+    ),
     speed: [...speedRows(manifests, queries, tools), ...speedRows(manifests, queries, 10_000)],
   };
 }

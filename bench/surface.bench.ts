@@ -1,6 +1,6 @@
 /**
  * The MCP surface benchmark (issue #7): the real product, end to end. A temp CAPABILITIES_HOME
- * gets server-memory (from npm) as a source through `capabilities hub add --yes` (its
+ * (initialized) gets server-memory (from npm) as a source through `capabilities hub add --yes` (its
  * `read_graph` is read-only, so the review allows it and policy runs it without asking), and the
  * official v2 client launches `bin/capabilities hub serve --stdio --profile default` on it, as a
  * harness would. Two ratios, each against a baseline measured in the same run, interleaved with
@@ -33,7 +33,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { ExecuteEnvelope } from '../engine/contracts/envelope.ts';
 import { countTokens } from '../engine/typegen/tokens.ts';
-import { BIN, cliEnv, REPO, tempHome } from '../test/node/cli-process.ts';
+import { BIN, cliEnv, hubHome, REPO } from '../test/node/cli-process.ts';
 import { elapsed, fmt, median, table } from './measure.ts';
 
 /** One figure beside its baseline; `target` is the ratio the issue asks for, when it asks. */
@@ -223,7 +223,8 @@ export interface SurfaceReport {
 
 /** Measures both ratios and the definitions' cost in each mode on a fresh temp hub, and removes it. */
 export async function run(): Promise<SurfaceReport> {
-  const { home, remove } = tempHome();
+  // A hub made as `hub init` makes it: `hub add` adds to a hub, it makes none.
+  const { home, remove } = hubHome();
   const memoryFile = join(home, 'memory.jsonl');
   const open: Client[] = [];
   let hub: Awaited<ReturnType<typeof hubClient>> | undefined;

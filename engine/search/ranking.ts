@@ -64,7 +64,7 @@ export const DEFAULT_RANKING: Ranking = {
     paramText: { weight: 0.2, b: 0.75 },
     namespace: { weight: 1, b: 0 },
   },
-  k1: 1.2,
+  k1: 1.6,
   synonymWeight: 0.6,
   compoundWeight: 1,
   standInBoost: 2,

@@ -68,11 +68,11 @@ describe('search quality: held-out intents', () => {
     expect(intents.length).toBeGreaterThanOrEqual(40);
   });
 
-  it('stays at what it measured with service kinds (MRR 0.707, R@1 0.609, R@8 0.870; 0.575 when written)', () => {
+  it('stays at what it measured with service kinds (MRR 0.711, R@1 0.609, R@8 0.891; 0.575 when written)', () => {
     const q = quality(parseIntents(readFileSync(HELD_OUT, 'utf8'), manifests));
     expect(q.mrr, misses(q)).toBeGreaterThanOrEqual(0.68);
     expect(q.recallAt1, misses(q)).toBeGreaterThanOrEqual(0.58);
-    expect(q.recallAt8, misses(q)).toBeGreaterThanOrEqual(0.85);
+    expect(q.recallAt8, misses(q)).toBeGreaterThanOrEqual(0.87);
   });
 });
 
@@ -82,11 +82,11 @@ describe('search quality: outcome development intents', () => {
     expect(intents.length).toBeGreaterThanOrEqual(60);
   });
 
-  it('stays at what service kinds and questions reached (MRR 0.578, R@1 0.419, R@8 0.839)', () => {
+  it('stays at what service kinds and questions reached (MRR 0.585, R@1 0.419, R@8 0.887)', () => {
     const q = quality(parseIntents(readFileSync(OUTCOME_DEV, 'utf8'), manifests));
     expect(q.mrr, misses(q)).toBeGreaterThanOrEqual(0.55);
     expect(q.recallAt1, misses(q)).toBeGreaterThanOrEqual(0.39);
-    expect(q.recallAt8, misses(q)).toBeGreaterThanOrEqual(0.8);
+    expect(q.recallAt8, misses(q)).toBeGreaterThanOrEqual(0.86);
   });
 });
 
@@ -105,17 +105,35 @@ describe('search quality: the frozen sets', () => {
     expect(parseIntents(readFileSync(OUTCOMES, 'utf8'), manifests).length).toBeGreaterThanOrEqual(40);
   });
 
-  it('stays at what it measured on the action-phrased set (MRR 0.879, R@1 0.803, R@8 0.986)', () => {
+  it('stays at what it measured on the action-phrased set (MRR 0.885, R@1 0.810, R@8 0.986)', () => {
     const q = quality(parseIntents(readFileSync(ACTIONS, 'utf8'), manifests));
-    expect(q.mrr, misses(q)).toBeGreaterThanOrEqual(0.86);
-    expect(q.recallAt1, misses(q)).toBeGreaterThanOrEqual(0.78);
+    expect(q.mrr, misses(q)).toBeGreaterThanOrEqual(0.87);
+    expect(q.recallAt1, misses(q)).toBeGreaterThanOrEqual(0.79);
     expect(q.recallAt8, misses(q)).toBeGreaterThanOrEqual(0.97);
   });
 
-  it('stays at what it measured on the outcome-phrased set (MRR 0.297, R@1 0.209, R@8 0.478)', () => {
+  it('stays at what it measured on the outcome-phrased set (MRR 0.309, R@1 0.209, R@8 0.522)', () => {
     const q = quality(parseIntents(readFileSync(OUTCOMES, 'utf8'), manifests));
-    expect(q.mrr, misses(q)).toBeGreaterThanOrEqual(0.28);
+    expect(q.mrr, misses(q)).toBeGreaterThanOrEqual(0.29);
     expect(q.recallAt1, misses(q)).toBeGreaterThanOrEqual(0.19);
-    expect(q.recallAt8, misses(q)).toBeGreaterThanOrEqual(0.45);
+    expect(q.recallAt8, misses(q)).toBeGreaterThanOrEqual(0.5);
+  });
+});
+
+/**
+ * The second development sets (90 action-phrased, 70 outcome-phrased), written 2026-12-07 after the
+ * frozen ones by a writer who saw only the tool lists, and tuned on: floors under what they measure.
+ */
+describe('search quality: the second development sets', () => {
+  const ACTIONS = new URL('../fixtures/search-actions-dev2.jsonl', import.meta.url);
+  const OUTCOMES = new URL('../fixtures/search-outcomes-dev2.jsonl', import.meta.url);
+
+  it('stays at what it measured (actions MRR 0.920, R@1 0.867; outcomes MRR 0.427, R@8 0.657)', () => {
+    const actions = quality(parseIntents(readFileSync(ACTIONS, 'utf8'), manifests));
+    expect(actions.mrr, misses(actions)).toBeGreaterThanOrEqual(0.9);
+    expect(actions.recallAt1, misses(actions)).toBeGreaterThanOrEqual(0.84);
+    const outcomes = quality(parseIntents(readFileSync(OUTCOMES, 'utf8'), manifests));
+    expect(outcomes.mrr, misses(outcomes)).toBeGreaterThanOrEqual(0.4);
+    expect(outcomes.recallAt8, misses(outcomes)).toBeGreaterThanOrEqual(0.63);
   });
 });
