@@ -43,6 +43,7 @@ const VARIANTS: readonly [string, SearchIndexOptions][] = [
       ['kinds by person words only (markShare 0)', { ...D, markShare: 0 }],
       ['no lean to a named source (namedBoost 0)', { ...D, namedBoost: 0 }],
       ['questions do not lean to reads (readBoost 0)', { ...D, readBoost: 0 }],
+      ['words in values at full weight (valueWeight 1)', { ...D, valueWeight: 1 }],
       ['synonyms at 0.4 (before #35)', { ...D, synonymWeight: 0.4 }],
       ['no synonyms (synonymWeight 0)', { ...D, synonymWeight: 0 }],
       ['synonyms at full weight (1)', { ...D, synonymWeight: 1 }],

@@ -10,7 +10,9 @@
  * a term of its own: MRR 0.962 against 0.947.
  *
  * A query word no tool uses ("hear", "crm" where no description says it) has no exact match to
- * outrank, so its synonyms count `standInBoost` times more (capped at 1).
+ * outrank, so its synonyms count `standInBoost` times more (capped at 1). A word written inside a
+ * value (`feature/login`, `config.yaml`, `localhost:3000`) names what the tool is given, not what it
+ * does, so its concept counts `valueWeight`.
  *
  * Invariants: a term appears in one concept at most, the query's own words at weight 1 and
  * synonyms at `synonymWeight` (shared among the words of a phrase, boosted for an unknown word);
@@ -50,6 +52,7 @@ export function queryConcepts(
   const found = tokens(text);
   const meaningful = (term: string) => known(term) || synonyms.has(term);
   const own = [...new Set(found.flatMap((token) => tokenTerms(token, meaningful)))];
+  const values = valueTerms(text, meaningful);
   const concepts: QueryConcept[] = [];
   const placed = new Set<string>();
   for (const term of own) {
@@ -69,6 +72,11 @@ export function queryConcepts(
         const weight = Math.min(1, ranking.synonymWeight * share * boost);
         if (!placed.has(synonym) && weight > (weights.get(synonym) ?? 0)) weights.set(synonym, weight);
       }
+    }
+    // A word written inside a value (`feature/login`, `config.yaml`, `localhost:3000`) names a
+    // thing the tool is given, not what the tool does: it counts for less.
+    if (members.every((member) => values.has(member))) {
+      for (const [member, weight] of weights) weights.set(member, weight * ranking.valueWeight);
     }
     pushConcept(concepts, weights, known);
   }
@@ -91,6 +99,18 @@ function tokenTerms(token: Token, meaningful: (term: string) => boolean): string
     if (whole !== undefined && meaningful(whole)) return [whole];
   }
   return token.words.map(termOf).filter((term) => term !== undefined);
+}
+
+/** Letters and digits joined by `/`, `.`, `:` or `@` into one value: a path, a file, a host, a branch. */
+const VALUE = /[\p{L}\p{N}_-]+(?:[/.:@][\p{L}\p{N}_-]+)+/gu;
+
+/** The terms of the words written inside values in `text`. */
+function valueTerms(text: string, meaningful: (term: string) => boolean): Set<string> {
+  const found = new Set<string>();
+  for (const value of text.match(VALUE) ?? []) {
+    for (const token of tokens(value)) for (const term of tokenTerms(token, meaningful)) found.add(term);
+  }
+  return found;
 }
 
 /** Stems of runs of two or three adjacent tokens written as one (`who am i` -> whoami). */

@@ -46,6 +46,8 @@ export interface Ranking {
   markShare: number;
   /** A question multiplies the scores of tools that only read (reads.ts) by 1 + this. */
   readBoost: number;
+  /** Weight of a query word written inside a value (`feature/login`, `config.yaml`), against 1. */
+  valueWeight: number;
 }
 
 /**
@@ -72,4 +74,5 @@ export const DEFAULT_RANKING: Ranking = {
   kindBoost: 1,
   markShare: 0.5,
   readBoost: 0.3,
+  valueWeight: 0.5,
 };
