@@ -13,8 +13,9 @@
  * profile is read again on every answer; an edit (by any process) rebuilds the index.
  *
  * Skills join both: a search without `namespace` ranks them with the tools, by the same score
- * (the index holds them as documents of their own kind); `describe("skill:<name>")` answers a skill's SKILL.md and its files
- * (skills/skill-describe.ts), after any tools asked for in the same call, in the same budget.
+ * (the index holds them as documents of their own kind); `describe("skill:<name>")` answers a
+ * skill's SKILL.md and its files (skills/skill-describe.ts), after any tools asked for in the same
+ * call, in the same budget.
  */
 
 import type { PolicyEffect } from './contracts/policy.ts';
@@ -24,7 +25,7 @@ import { HubError } from './errors.ts';
 import { decideEffect } from './policy/decide.ts';
 import type { HubStore, StoredSearchDocuments } from './ports.ts';
 import { ProfileView } from './profiles/profile-view.ts';
-import { parseSearchInput, SearchIndex, search, type ToolDocument } from './search/index.ts';
+import { firstSentence, parseSearchInput, SearchIndex, search, type ToolDocument } from './search/index.ts';
 import { documentsToStore, storedDocuments, storedFormat } from './search/stored-documents.ts';
 import { describeSkills, isSkillTarget, resolveSkills } from './skills/skill-describe.ts';
 import { HUB_DECLARATIONS, isHubTarget } from './typegen/hub-declarations.ts';
@@ -47,6 +48,8 @@ export class Lookup {
   readonly #indexed = new Map<string, number>();
   /** The skills the index holds (names and descriptions), to put them in again when they change. */
   #skillsKey = '';
+  /** Each source's first sentence of instructions, with the manifest time it was read at. */
+  readonly #abouts = new Map<string, { fetchedAt: number | undefined; about: string }>();
 
   /** `view` reads the profile this Lookup answers for (every answer asks it); absent: everything. */
   constructor(store: HubStore, wording: HostWording, view?: () => ProfileView) {
@@ -55,8 +58,7 @@ export class Lookup {
     this.#viewOf = view ?? (() => EVERYTHING);
   }
 
-  #skills() {
-    const view = this.#viewOf();
+  #skills(view: ProfileView = this.#viewOf()) {
     return this.#store.listSkills().filter((skill) => view.skill(skill.name));
   }
 
@@ -81,13 +83,15 @@ export class Lookup {
    */
   search(input: unknown): string {
     const { query, namespace } = parseSearchInput(input);
-    const skills = this.#skills();
-    const index = this.#current();
-    if (this.#skillsKey !== skillsKey(skills)) {
-      index.upsertSkills(skills);
-      this.#skillsKey = skillsKey(skills);
-    }
+    // One read of the profile for the whole answer: skills and tools as one edit left them.
     const view = this.#viewOf();
+    const skills = this.#skills(view);
+    const index = this.#current(view);
+    const key = skillsKey(skills);
+    if (this.#skillsKey !== key) {
+      index.upsertSkills(skills);
+      this.#skillsKey = key;
+    }
     const hasTools = index.namespaces().length > 0 || this.#sources(view).length > 0;
     if (query.trim() !== '' || namespace !== undefined || skills.length === 0) {
       return this.#searchTools(index, view, input);
@@ -118,9 +122,24 @@ export class Lookup {
         return decideEffect(call, doc, rules, reviewed.get(doc.address));
       },
       connectionsOf: (namespace: string) => this.#store.listConnections(namespace),
-      aboutOf: (namespace: string) => this.#store.getManifest(namespace)?.instructions,
+      aboutOf: (namespace: string) => this.#about(namespace, view),
       wording: this.#wording,
     });
+  }
+
+  /**
+   * The first sentence of a source's instructions, read from its manifest once per manifest (an
+   * answer that finds nothing close shows it); none for a source the profile shows in part, whose
+   * instructions may speak of tools it hides.
+   */
+  #about(namespace: string, view: ProfileView): string | undefined {
+    if (!view.whole(namespace)) return undefined;
+    const fetchedAt = this.#indexed.get(namespace);
+    const known = this.#abouts.get(namespace);
+    if (known !== undefined && known.fetchedAt === fetchedAt) return known.about;
+    const about = firstSentence(this.#store.getManifest(namespace)?.instructions ?? '');
+    this.#abouts.set(namespace, { fetchedAt, about });
+    return about;
   }
 
   #signatureNow(address: string, view: ProfileView): string {
@@ -227,8 +246,7 @@ export class Lookup {
    * kept first when there are none of this code's (stored-documents.ts); one it shows in part is
    * made from its manifest each time.
    */
-  #current(): SearchIndex {
-    const view = this.#viewOf();
+  #current(view: ProfileView = this.#viewOf()): SearchIndex {
     const versions = this.#store.listManifestVersions().filter(({ namespace }) => view.namespace(namespace));
     const profileKey = `${view.profile.name}@${view.profile.updatedAt}`;
     if (this.#indexedFor !== profileKey) {

@@ -4,11 +4,11 @@
  * A document is a tool or a skill (`kind`). A tool's keeps what the answer shows and the policy
  * reads (name, contract, annotations, the first sentence of the description, and the signature
  * when it was made with one), not the whole tool, so documents can be kept in the store and an
- * index built from them without reading a single tool list (stored-documents.ts). Its fields are what BM25F ranks over: the tool's name
- * (and title); the first sentence of its description (what it does) and the whole description;
- * its parameters' names; their descriptions and allowed values; and the namespace with the
- * server's name. Never connection names (spec: The MCP surface, search): those are the person's
- * own labels, not what a tool does.
+ * index built from them without reading a single tool list (stored-documents.ts). Its fields
+ * are what BM25F ranks over: the tool's name (and title); the first sentence of its description
+ * (what it does) and the whole description; its parameters' names; their descriptions and
+ * allowed values; and the namespace with the server's name. Never connection names (spec: The
+ * MCP surface, search): those are the person's own labels, not what a tool does.
  *
  * Invariants:
  * - a document's field terms depend on the tool and its namespace alone, so building a

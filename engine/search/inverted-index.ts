@@ -50,7 +50,7 @@ export class InvertedIndex {
     return this.#postings.has(term);
   }
 
-  /** The inverse document frequency of `term`: ln(1 + (N − df + ½) / (df + ½)); 0 when no document holds it. */
+  /** The inverse document frequency of `term`, ln(1 + (N − df + ½) / (df + ½)); 0 when none holds it. */
   idf(term: string): number {
     const df = this.#postings.get(term)?.slots.length ?? 0;
     return df === 0 ? 0 : Math.log(1 + (this.#live - df + 0.5) / (df + 0.5));

@@ -88,6 +88,11 @@ export function queryConcepts(
   return concepts;
 }
 
+/** The query's own terms, as its concepts read them (`GitHub` is github, not git and hub). */
+export function queryWords(text: string, meaningful: (term: string) => boolean): string[] {
+  return [...new Set(tokens(text).flatMap((token) => tokenTerms(token, meaningful)))];
+}
+
 /**
  * A token's terms in a query: the token as one word when it splits and means something as written
  * (the index or the vocabulary knows it: `GitHub` -> github, `k8s`), else its words
@@ -104,12 +109,14 @@ function tokenTerms(token: Token, meaningful: (term: string) => boolean): string
 /** Letters and digits joined by `/`, `.`, `:` or `@` into one value: a path, a file, a host, a branch. */
 const VALUE = /[\p{L}\p{N}_-]+(?:[/.:@][\p{L}\p{N}_-]+)+/gu;
 
-/** The terms of the words written inside values in `text`. */
+/** The terms written only inside values in `text`. */
 function valueTerms(text: string, meaningful: (term: string) => boolean): Set<string> {
   const found = new Set<string>();
   for (const value of text.match(VALUE) ?? []) {
     for (const token of tokens(value)) for (const term of tokenTerms(token, meaningful)) found.add(term);
   }
+  // A word also written on its own ("the file notes/file.txt") is the query's word too.
+  for (const term of queryWords(text.replace(VALUE, ' '), meaningful)) found.delete(term);
   return found;
 }
 

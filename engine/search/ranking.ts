@@ -42,7 +42,7 @@ export interface Ranking {
   namedBoost: number;
   /** A query asking for a kind of service (service-kinds.ts) multiplies its sources' scores by 1 + this. */
   kindBoost: number;
-  /** The share of `kindBoost` a query gets for naming a kind only by its tools' objects (`pod`, `channel`). */
+  /** The share of `kindBoost` for a query naming a kind only by its tools' objects (`pod`). */
   markShare: number;
   /** A question multiplies the scores of tools that only read (reads.ts) by 1 + this. */
   readBoost: number;

@@ -127,10 +127,25 @@ export function isVerb(word: string): boolean {
   return READ_VERBS.has(word) || WRITE_VERBS.has(word);
 }
 
-/** True when `text` asks something: it starts with a question word or ends with `?`. */
+/** Words that open a polite request rather than a question: "can you create…", "could we post…". */
+const REQUEST_OPENERS = new Set(['can', 'could', 'will', 'would']);
+const REQUEST_SUBJECTS = new Set(['you', 'we', 'i', 'u']);
+
+/**
+ * True when `text` asks something: it starts with a question word or ends with `?`; a polite
+ * request ("can you create an issue?") asks for a change, not to know something.
+ */
 export function isQuestion(text: string): boolean {
+  const [first, second] = words(text);
+  if (
+    first !== undefined &&
+    REQUEST_OPENERS.has(first) &&
+    second !== undefined &&
+    REQUEST_SUBJECTS.has(second)
+  ) {
+    return false;
+  }
   if (text.trimEnd().endsWith('?')) return true;
-  const first = words(text)[0];
   return first !== undefined && QUESTION_WORDS.has(first);
 }
 

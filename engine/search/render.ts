@@ -7,8 +7,9 @@
  *
  * Tools are grouped by namespace, groups in the order of their best tool, tools in the order
  * given; skills that rank among them are grouped under `skills`, each its describe target marked
- * `[skill]` (`skill:pdf-forms   [skill]`) and its first sentence. A group's header lists its source's connections by name with the default marked `*`, or
- * is the bare namespace when it has none. Each tool is its one-line signature (from typegen,
+ * `[skill]` (`skill:pdf-forms   [skill]`) and its first sentence. A group's header lists its
+ * source's connections by name with the default marked `*`, or is the bare namespace when it has
+ * none. Each tool is its one-line signature (from typegen,
  * injected), `   [asks]` when the current policy would ask, and the first sentence of its
  * description, indented four spaces.
  *
@@ -34,7 +35,7 @@ export interface SearchDeps {
   wording: HostWording;
   /** Every source's namespace, listed or not: a hub whose sources have no tool list is not empty. */
   sources(): readonly string[];
-  /** A source's own account of itself (its server's instructions), for an answer that found nothing close. */
+  /** A source's own words about itself (its server's instructions), for an answer far from the query. */
   aboutOf?(namespace: string): string | undefined;
 }
 

@@ -22,7 +22,7 @@ import {
   toolDocuments,
 } from './document.ts';
 import { InvertedIndex } from './inverted-index.ts';
-import { queryConcepts } from './query.ts';
+import { queryConcepts, queryWords } from './query.ts';
 import { DEFAULT_RANKING, type Ranking } from './ranking.ts';
 import { isQuestion, onlyReads } from './reads.ts';
 import { kindsAsked, kindsOf } from './service-kinds.ts';
@@ -85,7 +85,13 @@ interface Slot {
 
 /** The pseudo-namespace skills are kept under; never listed among namespaces. */
 const SKILLS = '';
-/** How much a query word no tool says (nor its synonyms) counts against closeness, as a share of a rare word. */
+/** Words of server names that name no service (`example-servers/brave-search`, `Notion API`). */
+const GENERIC_NAMES = new Set(
+  textTerms(
+    'mcp server servers api example examples official reference secure search model context protocol',
+  ),
+);
+/** How much a query word no tool says (nor its synonyms) counts against closeness: a share of a rare word. */
 const UNKNOWN_WEIGHT = 0.5;
 /** Where the namespace field sits among a document's fields (document.ts FIELDS). */
 const NAMESPACE_FIELD = FIELDS.indexOf('namespace');
@@ -165,7 +171,11 @@ export class SearchIndex {
   /** Replaces one namespace's documents with `documents`, in their order (kept in the store, say). */
   upsertDocuments(namespace: string, documents: readonly SearchDocument[]): void {
     this.remove(namespace);
-    const names = new Set(documents[0]?.terms[NAMESPACE_FIELD] ?? textTerms(namespace));
+    const names = new Set(
+      (documents[0]?.terms[NAMESPACE_FIELD] ?? textTerms(namespace)).filter(
+        (term) => !GENERIC_NAMES.has(term),
+      ),
+    );
     if (namespace !== SKILLS) {
       const tools = documents.map(
         ({ terms: fields }) => new Set([...(fields[0] ?? []), ...(fields[1] ?? [])]),
@@ -243,7 +253,10 @@ export class SearchIndex {
       for (const slot of matched) {
         const score = best[slot] as number;
         best[slot] = 0;
-        if (only !== undefined && (this.#slots[slot] as Slot).doc.namespace !== only) continue;
+        if (only !== undefined && (this.#slots[slot] as Slot).doc.namespace !== only) {
+          content[slot] = 0;
+          continue;
+        }
         if (scores[slot] === 0) touched.push(slot);
         scores[slot] = (scores[slot] as number) + score;
       }
@@ -253,8 +266,10 @@ export class SearchIndex {
     // that nothing here matches: it counts toward the most the query could score, as a rare word.
     const placed = new Set(concepts.flatMap((concept) => concept.terms.map((t) => t.term)));
     const rare = Math.log(1 + (this.size - 0.5) / 1.5);
-    for (const term of new Set(textTerms(text))) {
-      if (!placed.has(term) && !this.#synonyms.has(term)) ideal += UNKNOWN_WEIGHT * rare;
+    const meaningful = (term: string) => this.#inverted.has(term) || this.#synonyms.has(term);
+    for (const term of queryWords(text, meaningful)) {
+      const stands = placed.has(term) || (this.#synonyms.get(term) ?? []).some((e) => placed.has(e.term));
+      if (!stands) ideal += UNKNOWN_WEIGHT * rare;
     }
     for (const slot of touched) if (content[slot] === 1) anyContent = true;
     const kept = anyContent ? touched.filter((slot) => content[slot] === 1) : touched;
@@ -329,6 +344,7 @@ export class SearchIndex {
     let excluded = 0;
     let bestSlot = -1;
     let bestScore = 0;
+    let bestAddress = '';
     for (const slot of touched) {
       const score = scores[slot] as number;
       scores[slot] = 0;
@@ -338,11 +354,11 @@ export class SearchIndex {
         continue;
       }
       total++;
-      if (
-        bestSlot === -1 ||
-        ranksBefore(score, doc, { document: (this.#slots[bestSlot] as Slot).doc, score: bestScore })
-      )
-        [bestSlot, bestScore] = [slot, score];
+      if (bestSlot === -1 || score > bestScore || (score === bestScore && doc.address < bestAddress)) {
+        bestSlot = slot;
+        bestScore = score;
+        bestAddress = doc.address;
+      }
       if (limit <= 0) continue;
       if (hits.length === limit && !ranksBefore(score, doc, hits[limit - 1] as SearchHit)) continue;
       let at = hits.length === limit ? limit - 1 : hits.length;

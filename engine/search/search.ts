@@ -8,10 +8,14 @@
  *   `namespace` it lists the namespaces with their tool counts.
  * - Tools the policy denies are never shown and never ranked; a line counts the ones that would
  *   have been (`2 tools hidden by your policy.`).
- * - An unknown namespace is HubError('not_found') naming the closest ones; no match is an answer
- *   that says which namespaces there are to list.
- * - A hub with no tools at all answers every search with the one empty-hub line (`emptyHub`): the
- *   model learns the hub is empty and what the person does about it, not that nothing matched.
+ * - Skills rank with the tools by the same score (the index holds both), grouped under `skills`.
+ * - An answer whose best hit is far from the query (closeness under CLOSE_ENOUGH; none at all is
+ *   far too) says so after its hits and lists what each source is for (overview.ts), so the
+ *   model's next query can use a source's own words; within `namespace` it says where else to look.
+ * - An unknown namespace is HubError('not_found') naming the closest ones.
+ * - A hub with no tool lists answers with the one empty-hub line (`emptyHub`) or what its sources
+ *   lack (`noToolLists`), then any skills the query matches: the model learns why there are no
+ *   tools and what the person does about it, not that nothing matched.
  */
 import { closest } from '../closest.ts';
 import type { PolicyEffect } from '../contracts/policy.ts';
@@ -30,16 +34,11 @@ const NAMES_SHOWN = 30;
  * close: the answer says so and what each source is for. Measured on the development intents.
  */
 export const CLOSE_ENOUGH = 0.25;
-/** Hits an answer that found nothing close still shows. */
-const FAR_HITS = 3;
 
 /** Answers one `search` call. Throws HubError `invalid_input` or `not_found`. */
 export function search(index: SearchIndex, input: unknown, deps: SearchDeps): string {
   const { query, namespace, limit } = parseSearchInput(input);
-  if (index.namespaces().length === 0 && (index.skillCount === 0 || query.trim() === '')) {
-    const sources = deps.sources();
-    return sources.length === 0 ? emptyHub(deps.wording) : noToolLists(sources, deps.wording);
-  }
+  if (index.namespaces().length === 0) return withoutTools(index, query.trim(), namespace, limit, deps);
   if (namespace !== undefined && !index.has(namespace)) {
     throw unknownNamespace(namespace, index.namespaces());
   }
@@ -65,8 +64,8 @@ export function search(index: SearchIndex, input: unknown, deps: SearchDeps): st
   const { hits, total, excluded, closeness } = index.query(text, { namespace, limit, where: visible });
   // Far from every tool, across the hub: the few nearest, then what each source is for, so the
   // model's next query can use a source's own words.
-  const far = namespace === undefined && index.namespaces().length > 0 && closeness < CLOSE_ENOUGH;
-  const shown = far ? hits.slice(0, FAR_HITS) : hits;
+  const far = namespace === undefined && closeness < CLOSE_ENOUGH;
+  const shown = hits;
   const lines =
     shown.length > 0
       ? renderGroups(
@@ -74,7 +73,7 @@ export function search(index: SearchIndex, input: unknown, deps: SearchDeps): st
           effectOf,
           deps,
         )
-      : [noMatch(text, namespace, index)];
+      : [noMatch(text, namespace)];
   if (total > shown.length && !far) {
     const more = total - shown.length;
     lines.push(
@@ -94,6 +93,32 @@ export function search(index: SearchIndex, input: unknown, deps: SearchDeps): st
     }
   }
   return finish(lines, excluded);
+}
+
+/**
+ * The answer of a hub with no tool lists: the empty-hub line or what its sources lack, and, for a
+ * query without `namespace`, the skills it matches after it.
+ */
+function withoutTools(
+  index: SearchIndex,
+  text: string,
+  namespace: string | undefined,
+  limit: number,
+  deps: SearchDeps,
+): string {
+  const sources = deps.sources();
+  const none = sources.length === 0 ? emptyHub(deps.wording) : noToolLists(sources, deps.wording);
+  if (index.skillCount === 0 || text === '' || namespace !== undefined) return none;
+  const { hits, total } = index.query(text, { limit });
+  const lines = renderGroups(
+    hits.map((hit) => hit.document),
+    () => 'allow',
+    deps,
+  );
+  if (total > hits.length)
+    lines.push(`${count(total - hits.length, 'more matching skill')}. Narrow the query.`);
+  if (sources.length > 0) return [none, ...lines].join('\n');
+  return lines.length > 0 ? lines.join('\n') : `No skills match ${JSON.stringify(text)}. Try other words.`;
 }
 
 function listNamespace(
@@ -135,12 +160,11 @@ function listNamespaces(
   return finish(lines, hidden);
 }
 
-function noMatch(query: string, namespace: string | undefined, index: SearchIndex): string {
+function noMatch(query: string, namespace: string | undefined): string {
   const quoted = JSON.stringify(query);
   if (namespace !== undefined) {
     return `No tools in ${namespace} match ${quoted}. Search without namespace, or pass an empty query to list ${namespace}.`;
   }
-  if (index.namespaces().length === 0) return `No skills match ${quoted}. Try other words.`;
   return `No tools match ${quoted}.`;
 }
 

@@ -234,7 +234,6 @@ export const SERVICE_KINDS: readonly ServiceKind[] = [
       'airport',
       'city',
       'street',
-      'get to',
     ],
   },
   {
@@ -272,15 +271,20 @@ export const SERVICE_KINDS: readonly ServiceKind[] = [
   },
 ];
 
-/** A stemmed word list: each entry's terms (a phrase gives several, all of which must be there). */
+/**
+ * A stemmed word list: each entry's terms (a phrase gives several, all of which must be there).
+ * Every word must be one the index keeps: a stopword in a phrase would silently widen it (`get to`
+ * would be `get`), so it throws.
+ */
 function stemmed(words: readonly string[]): string[][] {
-  return words
-    .map((phrase) =>
-      tokens(phrase)
-        .map((token) => termOf(token.whole))
-        .filter((term) => term !== undefined),
-    )
-    .filter((terms) => terms.length > 0);
+  return words.map((phrase) => {
+    const found = tokens(phrase).map((token) => termOf(token.whole));
+    const terms = found.filter((term) => term !== undefined);
+    if (terms.length !== found.length || terms.length === 0) {
+      throw new Error(`service kinds: "${phrase}" has a word search never keeps (a stopword or a number)`);
+    }
+    return terms;
+  });
 }
 
 /** The kinds with their words as stems, in SERVICE_KINDS order (a kind is its index). */

@@ -29,8 +29,11 @@ interface Convertible {
   };
 }
 
-/** `schema`, converting to the shorter JSON Schema above; validating exactly as before. */
-export function onTheWire<S extends Convertible>(schema: S): S {
+/**
+ * `schema`'s Standard Schema alone (no zod methods): converting to the shorter JSON Schema above,
+ * validating exactly as before.
+ */
+export function onTheWire<S extends Convertible>(schema: S): Pick<S, '~standard'> {
   const standard = schema['~standard'];
   const convert = standard.jsonSchema;
   return {
@@ -41,7 +44,7 @@ export function onTheWire<S extends Convertible>(schema: S): S {
         output: (options: ConvertOptions) => shorten(convert.output(options), true),
       },
     },
-  } as S;
+  } as Pick<S, '~standard'>;
 }
 
 function shorten(schema: JsonObject, output: boolean): JsonObject {

@@ -2,10 +2,10 @@
  * Every word the model reads before it calls a tool: the server instructions and the three tool
  * descriptions (spec: The MCP surface). The descriptions are the spec's draft, verbatim, but for
  * how `search` asks to be queried (the action and the kind of service, issue #35: the index leans
- * on both, engine/search/service-kinds.ts), and one sentence of `execute` on large results (M2's handles, which the draft predates: code that
- * does not know of `hub.read` cannot use a handle, and a handle is readable only in its own run);
- * they change only with evidence from the eval suite. Together with the input and output schemas they
- * are the surface's fixed cost, held to 1,000 o200k tokens by test/node/surface-cost.test.ts.
+ * on both, engine/search/service-kinds.ts), and one sentence of `execute` on large results (M2's
+ * handles, which the draft predates: code that does not know of `hub.read` cannot use a handle,
+ * and a handle is readable only in its own run); they change only with evidence from the eval
+ * suite. Together with the input and output schemas they are the surface's fixed cost, held to 1,000 o200k tokens by test/node/surface-cost.test.ts.
  *
  * Nothing here names a URL or a token: the model never gets either (spec: Approvals over MCP).
  */

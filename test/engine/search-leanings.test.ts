@@ -61,13 +61,20 @@ describe('service kinds', () => {
     expect(kindsAsked(new Set(terms('let the team know the build is green')), 0.5).get(chat)).toBe(1);
     expect(kindsAsked(new Set(terms('run kubectl describe')), 0.5).get(cluster)).toBe(0.5);
     expect(kindsAsked(new Set(terms('run kubectl describe')), 0).has(cluster)).toBe(false);
+    // No kind is asked for by a word as common as "get" (a phrase never loses a word to stopwords).
+    const asked = [...kindsAsked(new Set(terms('get my calendar events')), 0.5).keys()];
+    expect(asked.map((kind) => SERVICE_KINDS[kind]?.label)).toContain('calendar');
+    expect(asked.map((kind) => SERVICE_KINDS[kind]?.label)).not.toContain('maps and places');
     // Every word list is stemmed the index's way, and no kind is without words.
     for (const kind of KIND_TERMS) expect(kind.asks.length * kind.marks.length).toBeGreaterThan(0);
   });
 });
 
 describe('questions', () => {
-  it('knows a question by its first word or its mark', () => {
+  it('knows a question by its first word or its mark, and a polite request from one', () => {
+    expect(isQuestion('can you create an issue in github?')).toBe(false);
+    expect(isQuestion('could we post the notes')).toBe(false);
+    expect(isQuestion('can this token read the repo?')).toBe(true);
     expect(isQuestion('is anyone waiting on my review')).toBe(true);
     expect(isQuestion('what did we ship this week')).toBe(true);
     expect(isQuestion('the deploy went out?')).toBe(true);
@@ -105,8 +112,11 @@ describe('an answer that finds nothing close', () => {
       'What each source is for: search again with the action and its words, or pass namespace.',
     );
     expect(text).toMatch(/^ {2}slack {2}team chat: .*channel.*\(8 tools\)$/m);
-    expect(text).toMatch(/^ {2}context7 {2}library docs: .* — Use this server for library docs\.$/m);
-    expect(text.match(/\(input\)/g)?.length).toBeLessThanOrEqual(3);
+    expect(text).toMatch(
+      /^ {2}context7 {2}library docs: .* — its server says: "Use this server for library docs\."$/m,
+    );
+    // The hits are all shown still: a tool at rank 5 is one the model may want.
+    expect(text.match(/\(input\)/g)?.length).toBe(8);
     expect(text.split('\n').filter((line) => /^ {2}\S+ {2}/.test(line)).length).toBeGreaterThanOrEqual(24);
   });
 
@@ -150,5 +160,39 @@ describe('an answer that finds nothing close', () => {
     ]);
     // A query of the source's name alone still lists its tools.
     expect(notes.query('notes').hits.map((hit) => hit.document.address)).toEqual(['notes.read_graph']);
+    // A query within one namespace leaves nothing behind for the next one.
+    notes.query('graph', { namespace: 'docs' });
+    expect(notes.query('write release notes').hits.map((hit) => hit.document.address)).toEqual([
+      'docs.write',
+    ]);
+  });
+
+  it('says nothing of tools the policy hides: not their kind, words or count', () => {
+    const acme = SearchIndex.build([
+      {
+        namespace: 'acme',
+        fetchedAt: 0,
+        tools: ['send_email', 'list_inbox', 'get_weather'].map((name) => ({
+          address: `acme.${name}`,
+          name,
+          description: `${name.replace('_', ' ')} at acme.`,
+          inputSchema: {},
+          contract: '',
+        })),
+      },
+    ]);
+    const text = search(
+      acme,
+      { query: 'let the board know about the offsite' },
+      {
+        signatureOf: (doc) => `${doc.address}(input)`,
+        effectOf: (doc) => (doc.name === 'get_weather' ? 'allow' : 'deny'),
+        connectionsOf: () => [],
+        wording: localWording,
+        sources: () => ['acme'],
+      },
+    );
+    expect(text).toMatch(/^ {2}acme {2}get, weather \(1 tool\)$/m);
+    expect(text).not.toMatch(/email|inbox/);
   });
 });

@@ -66,6 +66,23 @@ describe('skills in search and describe', () => {
     expect(lookup.search({ query: '' })).toContain('skills  3 skills');
   });
 
+  it('says what sources without a tool list lack before the skills it matches', () => {
+    local.store.addSource({
+      kind: 'mcp-http',
+      namespace: 'github',
+      url: 'https://github.example/mcp',
+      allowedHosts: ['github.example'],
+      addedAt: 0,
+      updatedAt: 0,
+    });
+    const found = lookup.search({ query: 'fill a pdf form' });
+    expect(found).toMatch(/^No tools yet: this hub's sources \(github\) have no tool list yet\./);
+    expect(found).toContain('skill:pdf-forms   [skill]');
+    expect(lookup.search({ query: 'create an issue' })).toMatch(/^No tools yet: .*\(github\)/);
+    // Within the source's namespace: what it lacks, not an unknown namespace.
+    expect(lookup.search({ query: 'create an issue', namespace: 'github' })).toMatch(/^No tools yet: /);
+  });
+
   it('ranks skills with the tools of a hub that has some, by the same score', () => {
     local.store.addSource({
       kind: 'mcp-http',
