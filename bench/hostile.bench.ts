@@ -22,7 +22,7 @@ import { buildManifestWithNotices } from '../engine/manifest.ts';
 import { openLocalStore } from '../local/open-store.ts';
 import { localWording } from '../local/wording.ts';
 import { worstLegalTools } from '../test/fixtures/hostile-tools.ts';
-import { cli, REPO, startServe, tempHome } from '../test/node/cli-process.ts';
+import { cli, hubHome, REPO, startServe, tempHome } from '../test/node/cli-process.ts';
 import { httpClient } from '../test/node/surface-fixture.ts';
 import { storeSources } from '../test/stored-sources.ts';
 import { loadManifests } from './corpus.ts';
@@ -119,7 +119,8 @@ export async function answers(): Promise<Figure[]> {
 
 /** `/healthz` latency while three clients describe the worst legal namespace, against idle. */
 export async function healthz(): Promise<Figure[]> {
-  const { home, remove } = tempHome();
+  // A hub made as `hub init` makes it: `hub add` adds to a hub, it makes none.
+  const { home, remove } = hubHome();
   const server = await (async () => {
     for (const [namespace, env] of [
       ['hostile', []],

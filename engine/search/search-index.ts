@@ -79,8 +79,13 @@ interface Slot {
   terms: string[];
   /** Terms it holds only as its source's name: matching them alone does not make it a match. */
   nameOnly: readonly string[];
-  /** A tool that only reads (reads.ts). */
-  reads: boolean;
+}
+
+/** A query's leanings (#lean): whether any applies, the lean on tools that read, and what clears them. */
+interface Leaning {
+  active: boolean;
+  readFactor: number;
+  clear(): void;
 }
 
 /** The pseudo-namespace skills are kept under; never listed among namespaces. */
@@ -111,8 +116,16 @@ export class SearchIndex {
   #best = new Float64Array(0);
   /** Per slot: 1 once a query matched it in its own words (not only its source's name). */
   #content = new Uint8Array(0);
-  /** Per slot, a matched document's score before the query's leanings (written before it is read). */
-  #raw = new Float64Array(0);
+  /** Per namespace (its group), the query's leaning factor less 1; 0 outside a query. */
+  #extra = new Float64Array(0);
+  /** The groups of the namespaces of each kind, and of those named with each term. */
+  readonly #kindGroups = new Map<number, Set<number>>();
+  readonly #nameGroups = new Map<string, Set<number>>();
+  /** A number per namespace ever indexed, for #factors. */
+  readonly #groups = new Map<string, number>();
+  /** Per slot, its namespace's group and whether it only reads: what #lean reads per match. */
+  #slotGroup = new Int32Array(0);
+  #slotReads = new Uint8Array(0);
 
   private constructor(options: SearchIndexOptions) {
     this.#ranking = options.ranking ?? DEFAULT_RANKING;
@@ -180,7 +193,11 @@ export class SearchIndex {
       const tools = documents.map(
         ({ terms: fields }) => new Set([...(fields[0] ?? []), ...(fields[1] ?? [])]),
       );
-      this.#traits.set(namespace, { kinds: kindsOf(tools, names), names });
+      const kinds = kindsOf(tools, names);
+      this.#traits.set(namespace, { kinds, names });
+      const group = this.#groupOf(namespace);
+      for (const kind of kinds) setIn(this.#kindGroups, kind, group);
+      for (const term of names) setIn(this.#nameGroups, term, group);
       for (const term of names) this.#nameTerms.set(term, (this.#nameTerms.get(term) ?? 0) + 1);
     }
     this.#byNamespace.set(
@@ -198,6 +215,12 @@ export class SearchIndex {
       const left = (this.#nameTerms.get(term) ?? 1) - 1;
       if (left === 0) this.#nameTerms.delete(term);
       else this.#nameTerms.set(term, left);
+    }
+    const traits = this.#traits.get(namespace);
+    const group = this.#groups.get(namespace);
+    if (traits !== undefined && group !== undefined) {
+      for (const kind of traits.kinds) this.#kindGroups.get(kind)?.delete(group);
+      for (const term of traits.names) this.#nameGroups.get(term)?.delete(group);
     }
     this.#traits.delete(namespace);
     const terms = new Set<string>();
@@ -223,7 +246,6 @@ export class SearchIndex {
       this.#scores = new Float64Array(this.#slots.length * 2);
       this.#best = new Float64Array(this.#slots.length * 2);
       this.#content = new Uint8Array(this.#slots.length * 2);
-      this.#raw = new Float64Array(this.#slots.length * 2);
     }
     const scores = this.#scores;
     const best = this.#best;
@@ -259,6 +281,7 @@ export class SearchIndex {
         }
         if (scores[slot] === 0) touched.push(slot);
         scores[slot] = (scores[slot] as number) + score;
+        if (content[slot] === 1) anyContent = true;
       }
       matched.length = 0;
     }
@@ -271,54 +294,58 @@ export class SearchIndex {
       const stands = placed.has(term) || (this.#synonyms.get(term) ?? []).some((e) => placed.has(e.term));
       if (!stands) ideal += UNKNOWN_WEIGHT * rare;
     }
-    for (const slot of touched) if (content[slot] === 1) anyContent = true;
-    const kept = anyContent ? touched.filter((slot) => content[slot] === 1) : touched;
-    for (const slot of touched) {
-      if (anyContent && content[slot] === 0) scores[slot] = 0;
-      content[slot] = 0;
-    }
-    const raw = this.#lean(kept, scores, text);
-    return this.#select(kept, scores, raw, ideal, options.limit ?? 8, options.where);
+    const leaning = this.#lean(text);
+    const result = this.#select(
+      touched,
+      anyContent,
+      scores,
+      leaning,
+      ideal,
+      options.limit ?? 8,
+      options.where,
+    );
+    leaning.clear();
+    return result;
   }
 
   /**
-   * Multiplies the scores of `slots` by the query's leanings; returns each slot's score before
-   * them (what closeness is judged on), by slot (valid for `slots` until the next query).
+   * The query's leanings, worked out per namespace before any document is scored: each leaning
+   * namespace's extra factor (`#extra`, by group: the named source's and the asked kinds'), and
+   * the question's lean on tools that read. A query with no leaning leaves every factor at 1.
    */
-  #lean(slots: readonly number[], scores: Float64Array, text: string): Float64Array {
-    const raw = this.#raw;
-    for (const slot of slots) raw[slot] = scores[slot] as number;
+  #lean(text: string): Leaning {
     const own = new Set(textTerms(text));
     const asked = kindsAsked(own, this.#ranking.markShare);
     const question = isQuestion(text);
     const { namedBoost, kindBoost, readBoost } = this.#ranking;
-    // Each namespace's factor once per query, however many of its documents matched.
-    const factors = new Map<string, number>();
-    const factorOf = (namespace: string): number => {
-      let factor = factors.get(namespace);
-      if (factor !== undefined) return factor;
-      factor = 1;
-      const traits = this.#traits.get(namespace);
-      if (traits !== undefined) {
-        for (const term of traits.names) {
-          if (own.has(term)) {
-            factor *= 1 + namedBoost;
-            break;
-          }
-        }
-        let share = 0;
-        for (const kind of traits.kinds) share = Math.max(share, asked.get(kind) ?? 0);
-        factor *= 1 + kindBoost * share;
+    if (this.#extra.length < this.#groups.size) this.#extra = new Float64Array(this.#groups.size * 2);
+    const factors = new Map<number, number>();
+    for (const [kind, share] of asked) {
+      for (const group of this.#kindGroups.get(kind) ?? []) {
+        factors.set(group, Math.max(factors.get(group) ?? 1, 1 + kindBoost * share));
       }
-      factors.set(namespace, factor);
-      return factor;
-    };
-    for (const slot of slots) {
-      const { doc, reads } = this.#slots[slot] as Slot;
-      const factor = factorOf(doc.namespace) * (question && reads ? 1 + readBoost : 1);
-      scores[slot] = (scores[slot] as number) * factor;
     }
-    return raw;
+    const named = new Set<number>();
+    for (const term of own) for (const group of this.#nameGroups.get(term) ?? []) named.add(group);
+    for (const group of named) factors.set(group, (factors.get(group) ?? 1) * (1 + namedBoost));
+    for (const [group, factor] of factors) this.#extra[group] = factor - 1;
+    return {
+      active: factors.size > 0 || question,
+      readFactor: question ? 1 + readBoost : 1,
+      clear: () => {
+        for (const group of factors.keys()) this.#extra[group] = 0;
+      },
+    };
+  }
+
+  /** The namespace's group: a number kept for it from the first time the index held it. */
+  #groupOf(namespace: string): number {
+    let group = this.#groups.get(namespace);
+    if (group === undefined) {
+      group = this.#groups.size;
+      this.#groups.set(namespace, group);
+    }
+    return group;
   }
 
   #add({ doc, terms: fields }: SearchDocument): number {
@@ -326,37 +353,68 @@ export class SearchIndex {
     const terms = this.#inverted.add(slot, fields);
     const own = new Set(fields.slice(0, NAMESPACE_FIELD).flat());
     const nameOnly = (fields[NAMESPACE_FIELD] ?? []).filter((term) => !own.has(term));
-    this.#slots[slot] = { doc, terms, nameOnly, reads: onlyReads(doc) };
+    const group = this.#groupOf(doc.namespace);
+    const reads = onlyReads(doc);
+    this.#slots[slot] = { doc, terms, nameOnly };
+    if (slot >= this.#slotGroup.length) {
+      const size = Math.max(64, (slot + 1) * 2);
+      const groups = new Int32Array(size);
+      groups.set(this.#slotGroup);
+      this.#slotGroup = groups;
+      const readings = new Uint8Array(size);
+      readings.set(this.#slotReads);
+      this.#slotReads = readings;
+    }
+    this.#slotGroup[slot] = group;
+    this.#slotReads[slot] = reads ? 1 : 0;
     return slot;
   }
 
-  /** The best `limit` of the touched slots, zeroing their scores for the next query. */
+  /**
+   * The best `limit` of the touched slots, in one pass: only those matched in their own words count
+   * once any was (`anyContent`), each score is leaned, and every slot's state is zeroed for the
+   * next query. Closeness is the best hit's score before its leaning, against `ideal`.
+   */
   #select(
     touched: readonly number[],
+    anyContent: boolean,
     scores: Float64Array,
-    raw: Float64Array,
+    leaning: Leaning,
     ideal: number,
     limit: number,
     where: QueryOptions['where'],
   ): QueryResult {
+    const content = this.#content;
+    const { active, readFactor } = leaning;
+    const extra = this.#extra;
+    const groups = this.#slotGroup;
+    const reads = this.#slotReads;
     const hits: SearchHit[] = [];
     let total = 0;
     let excluded = 0;
-    let bestSlot = -1;
-    let bestScore = 0;
+    let bestScore = -1;
+    let bestRaw = 0;
     let bestAddress = '';
     for (const slot of touched) {
-      const score = scores[slot] as number;
+      const raw = scores[slot] as number;
       scores[slot] = 0;
+      const own = content[slot] === 1;
+      content[slot] = 0;
+      if (anyContent && !own) continue;
+      let score = raw;
+      if (active) {
+        score *= 1 + (extra[groups[slot] as number] as number);
+        if (reads[slot] === 1) score *= readFactor;
+      }
       const doc = (this.#slots[slot] as Slot).doc;
       if (where !== undefined && !where(doc)) {
         excluded++;
         continue;
       }
       total++;
-      if (bestSlot === -1 || score > bestScore || (score === bestScore && doc.address < bestAddress)) {
-        bestSlot = slot;
+      if (score > bestScore || (score === bestScore && doc.address < bestAddress)) {
         bestScore = score;
+        bestRaw = raw;
         bestAddress = doc.address;
       }
       if (limit <= 0) continue;
@@ -368,9 +426,15 @@ export class SearchIndex {
       }
       hits[at] = { document: doc, score };
     }
-    const closeness = bestSlot === -1 || ideal === 0 ? 0 : Math.min(1, (raw[bestSlot] as number) / ideal);
+    const closeness = total === 0 || ideal === 0 ? 0 : Math.min(1, bestRaw / ideal);
     return { hits, total, excluded, closeness };
   }
+}
+
+function setIn<K>(map: Map<K, Set<number>>, key: K, value: number): void {
+  const set = map.get(key);
+  if (set === undefined) map.set(key, new Set([value]));
+  else set.add(value);
 }
 
 function ranksBefore(score: number, doc: IndexedDocument, other: SearchHit): boolean {
