@@ -22,10 +22,11 @@ import {
   toolDocuments,
 } from './document.ts';
 import { InvertedIndex } from './inverted-index.ts';
+import { type Leaning, Leanings } from './leanings.ts';
 import { queryConcepts, queryWords } from './query.ts';
 import { DEFAULT_RANKING, type Ranking } from './ranking.ts';
-import { isQuestion, onlyReads } from './reads.ts';
-import { kindsAsked, kindsOf } from './service-kinds.ts';
+import { onlyReads } from './reads.ts';
+import { kindsOf } from './service-kinds.ts';
 import { terms as textTerms } from './tokenize.ts';
 import { type Expansion, SYNONYMS } from './vocabulary.ts';
 
@@ -81,13 +82,6 @@ interface Slot {
   nameOnly: readonly string[];
 }
 
-/** A query's leanings (#lean): whether any applies, the lean on tools that read, and what clears them. */
-interface Leaning {
-  active: boolean;
-  readFactor: number;
-  clear(): void;
-}
-
 /** The pseudo-namespace skills are kept under; never listed among namespaces. */
 const SKILLS = '';
 /** Words of server names that name no service (`example-servers/brave-search`, `Notion API`). */
@@ -109,28 +103,18 @@ export class SearchIndex {
   readonly #free: number[] = [];
   readonly #byNamespace = new Map<string, number[]>();
   readonly #traits = new Map<string, SourceTraits>();
-  /** Every term some source is named with (its namespace or server name). */
-  readonly #nameTerms = new Map<string, number>();
   /** Per slot, reused across queries; whoever writes a slot zeroes it before the query returns. */
   #scores = new Float64Array(0);
   #best = new Float64Array(0);
   /** Per slot: 1 once a query matched it in its own words (not only its source's name). */
   #content = new Uint8Array(0);
-  /** Per namespace (its group), the query's leaning factor less 1; 0 outside a query. */
-  #extra = new Float64Array(0);
-  /** The groups of the namespaces of each kind, and of those named with each term. */
-  readonly #kindGroups = new Map<number, Set<number>>();
-  readonly #nameGroups = new Map<string, Set<number>>();
-  /** A number per namespace ever indexed, for #factors. */
-  readonly #groups = new Map<string, number>();
-  /** Per slot, its namespace's group and whether it only reads: what #lean reads per match. */
-  #slotGroup = new Int32Array(0);
-  #slotReads = new Uint8Array(0);
+  readonly #leanings: Leanings;
 
   private constructor(options: SearchIndexOptions) {
     this.#ranking = options.ranking ?? DEFAULT_RANKING;
     this.#synonyms = options.synonyms ?? SYNONYMS;
     this.#inverted = new InvertedIndex(this.#ranking);
+    this.#leanings = new Leanings(this.#ranking);
   }
 
   /** An index of every tool of `manifests`; a namespace listed twice keeps its last manifest. */
@@ -195,10 +179,7 @@ export class SearchIndex {
       );
       const kinds = kindsOf(tools, names);
       this.#traits.set(namespace, { kinds, names });
-      const group = this.#groupOf(namespace);
-      for (const kind of kinds) setIn(this.#kindGroups, kind, group);
-      for (const term of names) setIn(this.#nameGroups, term, group);
-      for (const term of names) this.#nameTerms.set(term, (this.#nameTerms.get(term) ?? 0) + 1);
+      this.#leanings.addSource(namespace, kinds, names);
     }
     this.#byNamespace.set(
       namespace,
@@ -211,17 +192,8 @@ export class SearchIndex {
     const slots = this.#byNamespace.get(namespace);
     if (slots === undefined) return false;
     this.#byNamespace.delete(namespace);
-    for (const term of this.#traits.get(namespace)?.names ?? []) {
-      const left = (this.#nameTerms.get(term) ?? 1) - 1;
-      if (left === 0) this.#nameTerms.delete(term);
-      else this.#nameTerms.set(term, left);
-    }
     const traits = this.#traits.get(namespace);
-    const group = this.#groups.get(namespace);
-    if (traits !== undefined && group !== undefined) {
-      for (const kind of traits.kinds) this.#kindGroups.get(kind)?.delete(group);
-      for (const term of traits.names) this.#nameGroups.get(term)?.delete(group);
-    }
+    if (traits !== undefined) this.#leanings.removeSource(namespace, traits.kinds, traits.names);
     this.#traits.delete(namespace);
     const terms = new Set<string>();
     for (const slot of slots) {
@@ -260,7 +232,7 @@ export class SearchIndex {
       // A concept counts once per document: by its best-scoring term there.
       for (const { term, weight } of concept.terms) {
         most = Math.max(most, weight * this.#inverted.idf(term));
-        const naming = this.#nameTerms.has(term);
+        const naming = this.#leanings.names(term);
         const posting = this.#inverted.contributions(term);
         for (let i = 0; i < posting.slots.length; i++) {
           const slot = posting.slots[i] as number;
@@ -294,7 +266,7 @@ export class SearchIndex {
       const stands = placed.has(term) || (this.#synonyms.get(term) ?? []).some((e) => placed.has(e.term));
       if (!stands) ideal += UNKNOWN_WEIGHT * rare;
     }
-    const leaning = this.#lean(text);
+    const leaning = this.#leanings.lean(text);
     const result = this.#select(
       touched,
       anyContent,
@@ -308,65 +280,13 @@ export class SearchIndex {
     return result;
   }
 
-  /**
-   * The query's leanings, worked out per namespace before any document is scored: each leaning
-   * namespace's extra factor (`#extra`, by group: the named source's and the asked kinds'), and
-   * the question's lean on tools that read. A query with no leaning leaves every factor at 1.
-   */
-  #lean(text: string): Leaning {
-    const own = new Set(textTerms(text));
-    const asked = kindsAsked(own, this.#ranking.markShare);
-    const question = isQuestion(text);
-    const { namedBoost, kindBoost, readBoost } = this.#ranking;
-    if (this.#extra.length < this.#groups.size) this.#extra = new Float64Array(this.#groups.size * 2);
-    const factors = new Map<number, number>();
-    for (const [kind, share] of asked) {
-      for (const group of this.#kindGroups.get(kind) ?? []) {
-        factors.set(group, Math.max(factors.get(group) ?? 1, 1 + kindBoost * share));
-      }
-    }
-    const named = new Set<number>();
-    for (const term of own) for (const group of this.#nameGroups.get(term) ?? []) named.add(group);
-    for (const group of named) factors.set(group, (factors.get(group) ?? 1) * (1 + namedBoost));
-    for (const [group, factor] of factors) this.#extra[group] = factor - 1;
-    return {
-      active: factors.size > 0 || question,
-      readFactor: question ? 1 + readBoost : 1,
-      clear: () => {
-        for (const group of factors.keys()) this.#extra[group] = 0;
-      },
-    };
-  }
-
-  /** The namespace's group: a number kept for it from the first time the index held it. */
-  #groupOf(namespace: string): number {
-    let group = this.#groups.get(namespace);
-    if (group === undefined) {
-      group = this.#groups.size;
-      this.#groups.set(namespace, group);
-    }
-    return group;
-  }
-
   #add({ doc, terms: fields }: SearchDocument): number {
     const slot = this.#free.pop() ?? this.#slots.length;
     const terms = this.#inverted.add(slot, fields);
     const own = new Set(fields.slice(0, NAMESPACE_FIELD).flat());
     const nameOnly = (fields[NAMESPACE_FIELD] ?? []).filter((term) => !own.has(term));
-    const group = this.#groupOf(doc.namespace);
-    const reads = onlyReads(doc);
     this.#slots[slot] = { doc, terms, nameOnly };
-    if (slot >= this.#slotGroup.length) {
-      const size = Math.max(64, (slot + 1) * 2);
-      const groups = new Int32Array(size);
-      groups.set(this.#slotGroup);
-      this.#slotGroup = groups;
-      const readings = new Uint8Array(size);
-      readings.set(this.#slotReads);
-      this.#slotReads = readings;
-    }
-    this.#slotGroup[slot] = group;
-    this.#slotReads[slot] = reads ? 1 : 0;
+    this.#leanings.addSlot(slot, doc.namespace, onlyReads(doc));
     return slot;
   }
 
@@ -385,10 +305,6 @@ export class SearchIndex {
     where: QueryOptions['where'],
   ): QueryResult {
     const content = this.#content;
-    const { active, readFactor } = leaning;
-    const extra = this.#extra;
-    const groups = this.#slotGroup;
-    const reads = this.#slotReads;
     const hits: SearchHit[] = [];
     let total = 0;
     let excluded = 0;
@@ -401,11 +317,7 @@ export class SearchIndex {
       const own = content[slot] === 1;
       content[slot] = 0;
       if (anyContent && !own) continue;
-      let score = raw;
-      if (active) {
-        score *= 1 + (extra[groups[slot] as number] as number);
-        if (reads[slot] === 1) score *= readFactor;
-      }
+      const score = leaning.active ? raw * this.#leanings.factor(slot, leaning.readFactor) : raw;
       const doc = (this.#slots[slot] as Slot).doc;
       if (where !== undefined && !where(doc)) {
         excluded++;
@@ -429,12 +341,6 @@ export class SearchIndex {
     const closeness = total === 0 || ideal === 0 ? 0 : Math.min(1, bestRaw / ideal);
     return { hits, total, excluded, closeness };
   }
-}
-
-function setIn<K>(map: Map<K, Set<number>>, key: K, value: number): void {
-  const set = map.get(key);
-  if (set === undefined) map.set(key, new Set([value]));
-  else set.add(value);
 }
 
 function ranksBefore(score: number, doc: IndexedDocument, other: SearchHit): boolean {
