@@ -157,6 +157,11 @@ export interface HubStore {
   createRun(run: Run): void;
   getRun(id: string): Run | undefined;
   /**
+   * A run's status and attempt number alone, without reading the rest of it: what the call gate
+   * checks on every call (only the attempt that owns a running run sends).
+   */
+  getRunState(id: string): Pick<Run, 'status' | 'attempts'> | undefined;
+  /**
    * Updates a run. With `expected`, only while the run is still in that state (its status and
    * attempt number): otherwise a `conflict`, and nothing changes. Two processes claiming the
    * same attempt (an `approve` and a model's resume at once) thus get one winner.

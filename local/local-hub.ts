@@ -78,6 +78,8 @@ export interface LocalHub {
   httpPort: number;
   /** hub.json's `openPages`: whether the hub opens its approval page in the person's browser. */
   openPages: boolean;
+  /** The store's WAL checkpointed from a thread of its own from now on (open-store.ts). */
+  checkpointAside(): void;
   close(): void;
 }
 
@@ -109,6 +111,7 @@ export function openLocalHub(paths: HomePaths, now: number): LocalHub {
       token,
       httpPort: hubFile.settings.httpPort,
       openPages: hubFile.settings.openPages,
+      checkpointAside: local.checkpointAside,
       close: local.close,
     };
   } finally {

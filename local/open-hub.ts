@@ -78,6 +78,9 @@ export function openHub(output: Output): OpenHub {
     ownSecrets: () => [...hubOwn(), ...hosted.values()],
     ownSecretsRefresh: () => hosted.refresh(),
     sandbox: async () => {
+      // Runs journal every call, two commits each: from the first run on, the WAL's checkpoints
+      // (and their fsyncs) happen beside those commits instead of inside them.
+      local.checkpointAside();
       const { QuickJsSandbox } = await import('./quickjs/sandbox.ts');
       sandbox ??= new QuickJsSandbox({ poolSize: 2 });
       return sandbox;

@@ -1,7 +1,8 @@
 /**
  * The local hub's store: engine/store's HubStore over <home>/hub/hub.db through better-sqlite3.
  * WAL lets readers run beside a writer; the busy timeout makes several `serve --stdio`
- * processes wait for each other's short write transactions instead of failing.
+ * processes wait for each other's short write transactions instead of failing. A process that
+ * runs code checkpoints the WAL from a thread of its own (wal-checkpoints.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import { type MigrationBundle, WRITTEN_BY } from '../engine/store/migrate.ts';
 import * as schema from '../engine/store/schema.ts';
 import type { SyncDb } from '../engine/store/sync-db.ts';
 import { MIGRATIONS_DIR, VERSION } from './package-files.ts';
+import { checkpointAside } from './wal-checkpoints.ts';
 
 /** How long a writer waits for another process's transaction before giving up. */
 export const BUSY_TIMEOUT_MS = 10_000;
@@ -37,6 +39,11 @@ export interface LocalStore {
   store: HubStore;
   /** The raw database, for the store's own tests and `doctor`. */
   sqlite: Database.Database;
+  /**
+   * From now on the WAL's checkpoints run on a thread of their own, not inside this process's
+   * commits (wal-checkpoints.ts); for a process whose runs journal every call. Once is enough.
+   */
+  checkpointAside(): void;
   close(): void;
 }
 
@@ -71,7 +78,18 @@ export function openLocalStore(
       { externalVersion: () => dataVersion.get(), immediate: immediate as <T>(body: () => T) => T },
       `capabilities ${VERSION}`,
     );
-    return { store, sqlite, close: () => sqlite.close() };
+    let stopCheckpoints: (() => void) | undefined;
+    return {
+      store,
+      sqlite,
+      checkpointAside: () => {
+        stopCheckpoints ??= checkpointAside(sqlite, path);
+      },
+      close: () => {
+        stopCheckpoints?.();
+        sqlite.close();
+      },
+    };
   } catch (error) {
     sqlite.close();
     if (error instanceof HubError) throw error;

@@ -11,7 +11,8 @@
  *    decision earlier in the run for the same tool.
  * 4. Policy: deny → `denied` (nothing upstream, no secret resolved); ask → a pending input and
  *    the attempt ends; allow → the journal records the start, the call goes upstream (scrubbed
- *    by the hub), the journal records the outcome (a large value as a handle: result-handles.ts).
+ *    by the hub), the journal records the outcome (a large value as a handle: result-handles.ts;
+ *    an outcome the guest gets as it is is recorded by the caller, `GateAnswer.record`).
  * 5. An allowed call on a connection that signs in with OAuth first has the connection made ready
  *    (its token refreshed when due) before the start is committed. A sign-in that no longer works
  *    ends the attempt with a pending input of kind `connection` and journals nothing: the call
@@ -22,7 +23,9 @@
  * Steps 2 to 4 run in one store transaction that ends with the journal's start (or the refusal,
  * or the pending input); on an OAuth connection they run once more, in a transaction of their
  * own, after the connection is ready, so what lets the call start is what is in force then. The
- * start is committed before the call goes upstream, and the outcome is appended once it settles.
+ * start is committed before the call goes upstream, and the outcome is appended once it settles:
+ * a large value's handle here, any other outcome by the caller as its answer goes to the guest
+ * (runs.ts), before the attempt does anything else.
  *
  * A refusal's message never names the call's address: the guest's ToolError carries it as
  * `address`, and one left uncaught is reported once as `ToolError: <address>: <message>`
@@ -30,10 +33,11 @@
  */
 import { parseToolAddress } from '../address.ts';
 import { nestingDepth } from '../canonical-json.ts';
+import type { Connection } from '../contracts/connections.ts';
 import type { ToolErrorCode } from '../contracts/error-codes.ts';
 import type { JsonValue } from '../contracts/names.ts';
 import type { CallOutcome, JournalEntry, Run } from '../contracts/runs.ts';
-import type { ManifestTool } from '../contracts/sources.ts';
+import type { ManifestTool, Source } from '../contracts/sources.ts';
 import { HubError, isHubError } from '../errors.ts';
 import { decide, type PolicyDecision } from '../policy/decide.ts';
 import type { Clock, HubStore, JournalStart, Random } from '../ports.ts';
@@ -61,8 +65,20 @@ export interface GuestCall {
  * (cancelled, or another attempt holds it), and nothing more is sent.
  */
 export type GateAnswer =
-  /** `replayed`: the outcome comes from the journal, recorded when the call first ran. */
-  { kind: 'outcome'; outcome: CallOutcome; replayed?: true } | { kind: 'end'; ending: EndingWitness };
+  | {
+      kind: 'outcome';
+      outcome: CallOutcome;
+      /** The outcome comes from the journal, recorded when the call first ran. */
+      replayed?: true;
+      /**
+       * Records the outcome of the call just made in the journal, left to the caller: it must run
+       * before the attempt does anything else (reads its next call, ends), and may run once the
+       * answer is on its way to the guest. Absent when there is nothing to record (a replay, a
+       * refusal journaled with its start) or it is recorded already (a large value's handle).
+       */
+      record?: () => void;
+    }
+  | { kind: 'end'; ending: EndingWitness };
 
 /**
  * Calls one tool upstream, scrubbed (`Upstream.callTool`); `tool` is the one the gate let through.
@@ -76,6 +92,8 @@ export type UpstreamCall = (
     connection?: string | undefined;
     timeoutMs: number;
     tool?: ManifestTool;
+    /** The tool's source and the connection as the start's transaction read them. */
+    stored?: { source: Source; connection: Connection | undefined };
     /** The connection's credentials as `ready` resolved them: nothing is refreshed after the start. */
     credentials?: Credentials | undefined;
   },
@@ -101,6 +119,12 @@ export interface GateDeps {
    * journaled is decided. Absent: the store is taken as it is.
    */
   recheck?: ((namespace: string, attempt: string) => Promise<void>) | undefined;
+  /**
+   * The namespaces this attempt's recheck has listed already (runs.ts makes one set per
+   * attempt): a call to one of them has nothing to wait for, so the journal is not read first
+   * to decide whether it must wait. Absent: the journal is read before every call.
+   */
+  listed?: Set<string> | undefined;
 }
 
 const toolError = (code: ToolErrorCode, message: string, retryable = false, hint?: string): CallOutcome => ({
@@ -138,8 +162,10 @@ async function gate(deps: GateDeps, run: Run, call: GuestCall): Promise<GateAnsw
   // Decided on the tool as its server declares it now: a contract changed upstream asks (I3). A
   // listing that fails leaves the store as it was; the call meets the same server next.
   const namespace = parseToolAddress(call.address)?.namespace;
-  if (deps.recheck && namespace && !store.getJournalEntry(run.id, call.seq)) {
+  if (deps.recheck && namespace && !deps.listed?.has(namespace) && !store.getJournalEntry(run.id, call.seq)) {
     await deps.recheck(namespace, `${run.id}:${run.attempts}`).catch(() => undefined);
+    // Listed (or failed to list) for this attempt: a listing is not tried twice in one attempt.
+    deps.listed?.add(namespace);
   }
   // One transaction from the journal lookup to the journal's start: the count, the person's
   // decisions and the policy that let the call through are the ones in force when it starts.
@@ -147,7 +173,7 @@ async function gate(deps: GateDeps, run: Run, call: GuestCall): Promise<GateAnsw
     store.atomically((): GateAnswer | Send | Prepare => {
       // Only the attempt that owns the run sends: a cancel, or another process taking the run
       // over, stops this one at its next call.
-      const current = store.getRun(run.id);
+      const current = store.getRunState(run.id);
       if (current?.status !== 'running' || current.attempts !== run.attempts) {
         return (current?.status ?? 'cancelled') === 'cancelled'
           ? {
@@ -182,6 +208,7 @@ async function gate(deps: GateDeps, run: Run, call: GuestCall): Promise<GateAnsw
       connection: step.connection ?? undefined,
       timeoutMs: deps.limits.upstreamTimeoutMs,
       tool: step.tool,
+      ...(step.stored ? { stored: step.stored } : {}),
       // Resolved before the start was recorded, on the connection the start names.
       ...(credentials && step.connection !== null ? { credentials } : {}),
     });
@@ -196,14 +223,18 @@ async function gate(deps: GateDeps, run: Run, call: GuestCall): Promise<GateAnsw
     );
   }
   // A large value is kept as a blob of the run and the guest gets a handle (result-handles.ts).
-  return { kind: 'outcome', outcome: settleWithHandles(deps, run, call, outcome) };
+  return { kind: 'outcome', ...settleWithHandles(deps, run, call, outcome) };
 }
 
-/** The journal's start is recorded; the call goes upstream to this tool on this connection. */
+/**
+ * The journal's start is recorded; the call goes upstream to this tool on this connection, with
+ * its source and connection record as the same transaction read them.
+ */
 interface Send {
   kind: 'send';
   tool: ManifestTool;
   connection: string | null;
+  stored?: { source: Source; connection: Connection | undefined };
 }
 
 /** A call the journal already holds: its recorded outcome, in doubt, or a divergence. */
@@ -300,7 +331,9 @@ function admit(
     return { kind: 'prepare', tool, connection, shape };
   }
   store.appendJournal(journalStart(run, call, digest, connection, decision, deps.clock.now()));
-  return { kind: 'send', tool, connection };
+  const source = store.getSource(namespace);
+  const record = connections.find((c) => c.name === connection);
+  return { kind: 'send', tool, connection, ...(source ? { stored: { source, connection: record } } : {}) };
 }
 
 type Effective = PolicyDecision & { by: 'policy' | 'person'; decisionId?: string; changed?: string };

@@ -37,25 +37,36 @@ export interface HandleDeps {
   scrubbing: { scrubber: Pick<Scrubber, 'text' | 'value'> };
 }
 
+/** What the guest gets for a call, and the journal's record of it when that is left to the caller. */
+export interface Settled {
+  outcome: CallOutcome;
+  /**
+   * Settles the outcome in the journal (it throws as the store does). Present for an outcome that
+   * goes to the guest as it is, so the caller may run it while the guest reads its answer; absent
+   * when the outcome is settled already (a handle, or `result_too_large`).
+   */
+  record?: () => void;
+}
+
 /**
- * Settles a call's outcome in the journal and answers what the guest gets: the outcome itself,
- * or for a large value a handle (the blob and the journal's outcome land in one transaction,
- * the run's budget checked inside it), or `result_too_large`.
+ * What the guest gets for a call's outcome: the outcome itself, whose record in the journal is
+ * left to the caller (`Settled.record`); or for a large value a handle, settled here (the blob
+ * and the journal's outcome land in one transaction, the run's budget checked inside it), or
+ * `result_too_large`.
  */
 export function settleWithHandles(
   deps: HandleDeps,
   run: Run,
   call: { seq: number; address: string },
   outcome: CallOutcome,
-): CallOutcome {
+): Settled {
   const { store, clock } = deps;
   const large = outcome.ok ? measure(outcome.value, deps.scrubbing.scrubber) : undefined;
   if (!outcome.ok || large === undefined) {
-    store.settleJournal(run.id, call.seq, outcome, clock.now());
-    return outcome;
+    return { outcome, record: () => store.settleJournal(run.id, call.seq, outcome, clock.now()) };
   }
   const { callResultBytes, runBlobBytes } = deps.limits;
-  return store.atomically(() => {
+  const handled = store.atomically(() => {
     const kept = store.resultBlobBytes(run.id);
     let settled: CallOutcome;
     if (large.bytes > callResultBytes) {
@@ -83,6 +94,7 @@ export function settleWithHandles(
     store.settleJournal(run.id, call.seq, settled, clock.now());
     return settled;
   });
+  return { outcome: handled };
 }
 
 /** A value's text and size when it is too large to go inline; undefined when it fits. */

@@ -22,7 +22,14 @@ import { prepareCode } from '../pipeline/index.ts';
 import type { Clock, HubStore, Random } from '../ports.ts';
 import type { ProfileView } from '../profiles/profile-view.ts';
 import { sandboxPart } from '../sandbox/limits.ts';
-import type { HubLookup, Sandbox, SandboxAnswer, SandboxHost, SandboxLookup } from '../sandbox/sandbox.ts';
+import type {
+  HubLookup,
+  Sandbox,
+  SandboxAnswer,
+  SandboxEnding,
+  SandboxHost,
+  SandboxLookup,
+} from '../sandbox/sandbox.ts';
 import { NO_SCRUBBING, type SecretScrubbing } from '../secrets/hub-secrets.ts';
 import type { HostWording } from '../wording.ts';
 import { AttemptEnding, busyRun, recordEnding } from './attempt-ending.ts';
@@ -272,7 +279,12 @@ export class Runs {
     const { clock, sandbox, store } = this.#deps;
     const namespaces = this.#profileNamespaces(run);
     if (!namespaces) return this.envelope(run.id);
-    const gate: GateDeps = { ...this.#deps, limits: this.#limits, scrubbing: this.#scrubbing };
+    const gate: GateDeps = {
+      ...this.#deps,
+      limits: this.#limits,
+      scrubbing: this.#scrubbing,
+      listed: new Set(),
+    };
     const ending = new AttemptEnding(run.id);
     const pace = new ReplayPace();
     const reads = new ReadCache();
@@ -281,13 +293,18 @@ export class Runs {
         const answer = await gateCall(gate, run, call);
         if (answer.kind === 'end') return ending.witnessed(answer.ending);
         if (answer.replayed) await pace.wait(answer.outcome.ms);
+        // The outcome's record goes with the answer: the bridge commits it before the guest's
+        // next request is read, while the guest reads this answer where its driver allows.
+        const { record } = answer;
+        const commit = record ? { commit: () => recorded(record, ending) } : {};
         return answer.outcome.ok
           ? {
               kind: 'value',
               value: answer.outcome.value,
               ...(answer.outcome.response ? { response: answer.outcome.response } : {}),
+              ...commit,
             }
-          : { kind: 'error', error: answer.outcome.error };
+          : { kind: 'error', error: answer.outcome.error, ...commit };
       },
       // `hub.read` reads a large result of this run (result-handles.ts); the rest are the hub's.
       lookup: async (request: SandboxLookup) =>
@@ -362,5 +379,19 @@ export class Runs {
     const run = this.#deps.store.getRun(runId);
     if (!run) throw noRun(runId, this.#deps.wording);
     return run;
+  }
+}
+
+/**
+ * Records a call's outcome in the journal (GateAnswer.record). A conflict means another attempt
+ * holds the run (as in the gate itself): this one ends busy.
+ */
+function recorded(record: () => void, ending: AttemptEnding): SandboxEnding | undefined {
+  try {
+    record();
+    return undefined;
+  } catch (error) {
+    if (isHubError(error, 'conflict')) return ending.witnessed({ kind: 'busy' });
+    throw error;
   }
 }

@@ -11,11 +11,23 @@
  *   reaches the host;
  * - once the host ends the attempt (`suspend`, `fail`, or a host error) or the driver closes it,
  *   nothing more starts: waiting calls are dropped and every later answer is "ended", so no call
- *   reaches the host after its attempt is over.
+ *   reaches the host after its attempt is over;
+ * - what the host left to do for an answer (`SandboxAnswer.commit`: the journal's record of the
+ *   outcome) runs before the answer is returned; or, for a driver that says it calls `answered()`
+ *   right after handing answers over (`commitsAfterAnswers`), then, so the guest reads its answer
+ *   while the outcome is recorded. Either way before the bridge admits the guest's next request,
+ *   and before it closes: nothing the guest does after an answer reaches the host first.
  */
 import type { JsonValue } from '../contracts/names.ts';
 import { utf8Length } from '../pipeline/utf8.ts';
-import type { SandboxAnswer, SandboxCall, SandboxEnding, SandboxHost, SandboxLookup } from './sandbox.ts';
+import type {
+  AnswerCommit,
+  SandboxAnswer,
+  SandboxCall,
+  SandboxEnding,
+  SandboxHost,
+  SandboxLookup,
+} from './sandbox.ts';
 
 /** The answer that tells the prelude its attempt is over: the awaiting guest code never resumes. */
 export const ENDED_ANSWER = '{"ended":true}';
@@ -32,6 +44,12 @@ export interface HostBridgeOptions {
   /** Every address the attempt may call (its profile's tools). */
   addresses: Iterable<string>;
   resultBytes: number;
+  /**
+   * The driver calls `answered()` right after it hands answers to the guest, in the same turn of
+   * its event loop: the host's commits for those answers wait until then. Otherwise each runs
+   * before its answer is returned.
+   */
+  commitsAfterAnswers?: boolean;
 }
 
 export class HostBridge {
@@ -40,6 +58,9 @@ export class HostBridge {
   readonly #max: number;
   readonly #addresses: ReadonlySet<string>;
   readonly #resultBytes: number;
+  readonly #commitsAfterAnswers: boolean;
+  /** Commits of answers returned and not yet handed to the guest, oldest first. */
+  #commits: AnswerCommit[] = [];
   readonly #queue: (Job | undefined)[] = [];
   #head = 0;
   #inflight = 0;
@@ -55,6 +76,7 @@ export class HostBridge {
     this.#max = Math.max(1, options.maxConcurrent);
     this.#addresses = new Set(options.addresses);
     this.#resultBytes = options.resultBytes;
+    this.#commitsAfterAnswers = options.commitsAfterAnswers === true;
     this.ended = new Promise((resolve) => {
       this.#endWith = resolve;
     });
@@ -67,6 +89,7 @@ export class HostBridge {
 
   /** A guest tool call, as the prelude sent it. Resolves with the answer text for the guest. */
   call(address: unknown, argsJson: unknown, connection: unknown): Promise<string> {
+    this.answered();
     if (!this.#open) return Promise.resolve(ENDED_ANSWER);
     if (typeof address !== 'string' || !this.#addresses.has(address)) {
       return refused(`${String(address).slice(0, 100)} is not a tool this code can call`);
@@ -86,12 +109,18 @@ export class HostBridge {
     if (typeof connection === 'string') call.connection = connection;
     return this.#enqueue(async () => {
       this.#handed++;
-      return this.#answerText(await this.#host.call(call));
+      const answer = await this.#host.call(call);
+      if ((answer.kind === 'value' || answer.kind === 'error') && answer.commit) {
+        if (this.#commitsAfterAnswers && this.#open) this.#commits.push(answer.commit);
+        else this.#commit(answer.commit);
+      }
+      return this.#answerText(answer);
     });
   }
 
   /** `hub.search`, `hub.describe` or `hub.read`, as the prelude sent it. */
   lookup(requestJson: unknown): Promise<string> {
+    this.answered();
     if (!this.#open) return Promise.resolve(ENDED_ANSWER);
     const request = toLookup(this.#parse(requestJson));
     if (!request) {
@@ -107,8 +136,21 @@ export class HostBridge {
     });
   }
 
+  /**
+   * The answers returned so far are on their way to the guest: runs what the host left to do
+   * for them (`commitsAfterAnswers`), oldest first.
+   */
+  answered(): void {
+    while (this.#commits.length > 0) {
+      const commits = this.#commits;
+      this.#commits = [];
+      for (const commit of commits) this.#commit(commit);
+    }
+  }
+
   /** Starts nothing more; waiting calls are dropped and answered "ended". */
   close(): void {
+    this.answered();
     this.#open = false;
     while (this.#head < this.#queue.length) {
       const job = this.#queue[this.#head];
@@ -182,6 +224,20 @@ export class HostBridge {
         });
         return ENDED_ANSWER;
     }
+  }
+
+  /** Runs one commit; an ending it returns, or a throw, ends the attempt. */
+  #commit(commit: AnswerCommit): void {
+    let ending: SandboxEnding | undefined;
+    try {
+      ending = commit();
+    } catch (error) {
+      ending = {
+        kind: 'fail',
+        error: { code: 'internal', message: `The hub failed while answering a call: ${describe(error)}` },
+      };
+    }
+    if (ending) this.#end(ending);
   }
 
   #end(ending: SandboxEnding): void {

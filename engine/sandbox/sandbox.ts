@@ -87,11 +87,19 @@ export type SandboxEnding =
   | { kind: 'suspend' }
   | { kind: 'fail'; error: { code: string; message: string; hint?: string } };
 
+/**
+ * What the host left to do for an answer once the answer is on its way to the guest (the
+ * journal's record of the call's outcome: engine/runs/runs.ts). The bridge runs it before it
+ * admits the guest's next request or lets the attempt end (host-bridge.ts); an ending it returns
+ * ends the attempt, and so does a throw (a hub bug, or a store that failed).
+ */
+export type AnswerCommit = () => SandboxEnding | undefined;
+
 /** The host's answer to a call: a value or a ToolError for the guest, or the end of the attempt. */
 export type SandboxAnswer =
   /** `response`: an HTTP API's status and allowed headers, for code that asks `{ response: true }`. */
-  | { kind: 'value'; value: JsonValue; response?: HttpResponse }
-  | { kind: 'error'; error: ToolErrorInfo }
+  | { kind: 'value'; value: JsonValue; response?: HttpResponse; commit?: AnswerCommit }
+  | { kind: 'error'; error: ToolErrorInfo; commit?: AnswerCommit }
   | SandboxEnding;
 
 /** The host side of the bridge. A rejected promise is a hub bug: it fails the attempt. */

@@ -55,6 +55,12 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** The tool as the caller already read it from the store, so it is not read twice. */
   tool?: ManifestTool | undefined;
+  /**
+   * The tool's source and the call's connection (none: undefined) as the caller read them with
+   * the tool (the call gate, in the transaction that recorded the call's start), so they are not
+   * read again.
+   */
+  stored?: { source: Source; connection: Connection | undefined } | undefined;
   /** The connection's credentials as `ready` resolved them before the call's start was recorded. */
   credentials?: Credentials | undefined;
 }
@@ -74,11 +80,8 @@ export class Upstream {
    * answered 401 to it while listing tools).
    */
   async credentials(namespace: string, connectionName?: string, force = false): Promise<Credentials> {
-    return this.#credentials(
-      storedSource(this.#deps.store, namespace, this.#deps.wording),
-      connectionName,
-      force,
-    );
+    const source = storedSource(this.#deps.store, namespace, this.#deps.wording);
+    return this.#credentials(source, storedConnection(this.#deps.store, namespace, connectionName), force);
   }
 
   /**
@@ -108,8 +111,14 @@ export class Upstream {
     const parsed = parseToolAddress(address);
     const tool = options.tool?.address === address ? options.tool : parsed && store.getTool(address);
     if (!parsed || !tool) throw new HubError('not_found', `no tool ${address}; find tools with search`);
-    const source = storedSource(store, parsed.namespace, this.#deps.wording);
-    const credentials = options.credentials ?? (await this.#credentials(source, options.connection));
+    const stored = options.stored?.source.namespace === parsed.namespace ? options.stored : undefined;
+    const source = stored?.source ?? storedSource(store, parsed.namespace, this.#deps.wording);
+    const credentials =
+      options.credentials ??
+      (await this.#credentials(
+        source,
+        stored ? stored.connection : storedConnection(store, parsed.namespace, options.connection),
+      ));
     await hubSecrets.refresh();
     hubSecrets.learn(credentials.secrets);
     const scrub = hubSecrets.scrubber;
@@ -133,9 +142,13 @@ export class Upstream {
     return answeredCall(result, tool, clock.now() - started, scrub);
   }
 
-  async #credentials(source: Source, connectionName?: string, force = false): Promise<Credentials> {
+  /** The secrets of `connection` (a connection of `source`, or none), resolved now. */
+  async #credentials(
+    source: Source,
+    connection: Connection | undefined,
+    force = false,
+  ): Promise<Credentials> {
     const namespace = source.namespace;
-    const connection = storedConnection(this.#deps.store, namespace, connectionName);
     if (!connection) return NO_CREDENTIALS;
     const delivered: DeliveredSecret[] = [];
     const more: string[] = [];

@@ -110,6 +110,13 @@ export class SqliteHubStore extends BlobRecords implements HubStore {
       .where(eq(t.hubRuns.id, sql.placeholder('id')))
       .prepare(),
   );
+  readonly #runState = this.prepare((db) =>
+    db
+      .select({ status: t.hubRuns.status, attempts: t.hubRuns.attempts })
+      .from(t.hubRuns)
+      .where(eq(t.hubRuns.id, sql.placeholder('id')))
+      .prepare(),
+  );
   readonly #insertJournal = this.prepare((db) =>
     db
       .insert(t.hubJournal)
@@ -151,6 +158,13 @@ export class SqliteHubStore extends BlobRecords implements HubStore {
   readonly #journalEntry = this.prepare((db) =>
     db
       .select()
+      .from(t.hubJournal)
+      .where(and(eq(t.hubJournal.runId, runId), eq(t.hubJournal.seq, seq)))
+      .prepare(),
+  );
+  readonly #journalHas = this.prepare((db) =>
+    db
+      .select({ seq: t.hubJournal.seq })
       .from(t.hubJournal)
       .where(and(eq(t.hubJournal.runId, runId), eq(t.hubJournal.seq, seq)))
       .prepare(),
@@ -205,6 +219,11 @@ export class SqliteHubStore extends BlobRecords implements HubStore {
   getRun(id: string): Run | undefined {
     const row = this.#run().get({ id });
     return row && rows.runFromRow(row);
+  }
+
+  getRunState(id: string): Pick<Run, 'status' | 'attempts'> | undefined {
+    const row = this.#runState().get({ id });
+    return row && rows.runStateFromRow(id, row);
   }
 
   updateRun(id: string, update: RunUpdate, expected?: RunExpectation): Run {
@@ -283,7 +302,7 @@ export class SqliteHubStore extends BlobRecords implements HubStore {
   ): void {
     const record = rows.checkOutcome(outcome);
     this.write(() => {
-      if (!this.#journalEntry().get({ runId, seq }))
+      if (!this.#journalHas().get({ runId, seq }))
         throw new HubError('not_found', `run ${runId} has no journal entry at seq ${seq} to settle`);
       this.once(`the call at ${runId}#${seq} is already settled; an outcome is recorded once`, () =>
         this.#insertOutcome().run({ runId, seq, outcome: record, settledAt }),

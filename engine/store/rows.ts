@@ -100,6 +100,7 @@ const StoredOutcome = z.discriminatedUnion('ok', [
   FailedOutcome,
 ]);
 const StoredRun = Run.extend({ result: ParsedJson.optional() });
+const RunState = Run.pick({ status: true, attempts: true });
 
 /** A call's outcome on its way in: checked in full, JSON values by `isJsonValue`. */
 const OutcomeInput = z.discriminatedUnion('ok', [
@@ -255,6 +256,11 @@ export function policyRuleFromRow(row: Row<typeof t.hubPolicyRules>): PolicyRule
 
 export function runToRow(run: Run): Row<typeof t.hubRuns> {
   return { ...run, result: run.result ?? null, error: run.error ?? null };
+}
+
+/** A run's status and attempt number, as `getRunState` reads them. */
+export function runStateFromRow(id: string, row: unknown): Pick<Run, 'status' | 'attempts'> {
+  return parseRecord(RunState, row, `run ${id}`);
 }
 
 export function runFromRow(row: Row<typeof t.hubRuns>): Run {

@@ -4,7 +4,9 @@
  * (pool.ts); this side of the thread owns everything the guest must not decide:
  *
  * - the bridge: calls and lookups pass the HostBridge (numbering, `maxConcurrent`, checks); answers
- *   ready in the same microtask checkpoint go back to the worker in one message;
+ *   ready in the same microtask checkpoint go back to the worker in one message, and what the host
+ *   left to do for them (the journal's record of their outcomes) runs right after it is posted,
+ *   while the worker runs the guest on, before this thread reads anything the guest sends next;
  * - the wall clock: at `wallMs` the worker is terminated, whatever it is doing;
  * - the log budget (LogSink) and the result's size (outcomeFromReport);
  * - the worker's fate: after a compute, memory or stack limit, a crash or a failed cleanup it is
@@ -77,6 +79,7 @@ export class QuickJsSandbox implements Sandbox {
         maxConcurrent: limits.maxConcurrent,
         addresses: addressesOf(attempt.namespaces),
         resultBytes: limits.resultBytes,
+        commitsAfterAnswers: true,
       });
       const worker = await this.#pool.acquire(memoryFor(limits));
       return await new AttemptRun(this.#pool, worker, bridge, tally, limits).run(attempt);
@@ -206,6 +209,7 @@ class AttemptRun {
     this.#answerIds = [];
     this.#answerTexts = [];
     if (!this.#over && ids.length > 0) this.#worker.post(encodeAnswers(ids, texts));
+    this.#bridge.answered();
   }
 
   /** The code finished (or hit a limit): calls still in flight settle first, within the wall. */

@@ -26,6 +26,14 @@ export function describeRunRecords(check: Check): void {
     await rejectsWith('not_found', () => store.updateRun('nope', { updatedAt: T0 }));
   });
 
+  check("a run's state is its status and attempt alone", ({ store }) => {
+    store.createRun(fixtures.run('run_1'));
+    expect(store.getRunState('run_1')).toEqual({ status: 'running', attempts: 1 });
+    store.updateRun('run_1', { status: 'awaiting_input', attempts: 2, updatedAt: T0 + 1 });
+    expect(store.getRunState('run_1')).toEqual({ status: 'awaiting_input', attempts: 2 });
+    expect(store.getRunState('nope')).toBeUndefined();
+  });
+
   check('a duplicate journal seq is a conflict', async ({ store }) => {
     store.createRun(fixtures.run());
     store.appendJournal(fixtures.start('run_1', 0));

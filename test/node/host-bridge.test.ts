@@ -171,6 +171,108 @@ describe('HostBridge', () => {
     expect(gate.calls).toBe(0);
   });
 
+  it("runs an answer's commit before the answer is returned, by default", async () => {
+    const order: string[] = [];
+    const { sandboxHost } = host(() => ({
+      kind: 'value',
+      value: 1,
+      commit: () => {
+        order.push('commit');
+        return undefined;
+      },
+    }));
+    const answer = await gateFor(sandboxHost).call('github.getIssue', '{}', null);
+    order.push('answer');
+    expect(JSON.parse(answer)).toEqual({ ok: true, value: 1 });
+    expect(order).toEqual(['commit', 'answer']);
+  });
+
+  it('with commitsAfterAnswers, runs commits at answered(), before the next request, or at close', async () => {
+    const committed: number[] = [];
+    const { sandboxHost, calls } = host((call) => ({
+      kind: 'value',
+      value: call.seq,
+      commit: () => {
+        committed.push(call.seq);
+        return undefined;
+      },
+    }));
+    const gate = new HostBridge(sandboxHost, {
+      maxConcurrent: 8,
+      addresses: ['github.getIssue'],
+      resultBytes: 1000,
+      commitsAfterAnswers: true,
+    });
+    expect(JSON.parse(await gate.call('github.getIssue', '{}', null))).toEqual({ ok: true, value: 0 });
+    expect(committed).toEqual([]);
+    gate.answered();
+    expect(committed).toEqual([0]);
+    await gate.call('github.getIssue', '{}', null);
+    expect(committed).toEqual([0]);
+    // The guest's next request: the commit of the answer before it runs first.
+    const next = gate.call('github.getIssue', '{}', null);
+    expect(committed).toEqual([0, 1]);
+    await next;
+    await gate.lookup('{"kind":"search","query":"x"}');
+    expect(committed).toEqual([0, 1, 2]);
+    await gate.call('github.getIssue', '{}', null);
+    gate.close();
+    expect(committed).toEqual([0, 1, 2, 3]);
+    expect(calls.map((call) => call.seq)).toEqual([0, 1, 2, 3]);
+  });
+
+  it('a commit that returns an ending, or throws, ends the attempt', async () => {
+    const cases: [() => SandboxAnswer, string, boolean][] = [
+      [
+        () => ({
+          kind: 'value',
+          value: 1,
+          commit: () => ({ kind: 'fail', error: { code: 'busy', message: 'b' } }),
+        }),
+        'busy',
+        false,
+      ],
+      [
+        () => ({
+          kind: 'error',
+          error: { code: 'upstream_error', message: 'no', retryable: false },
+          commit: () => {
+            throw new Error('disk full');
+          },
+        }),
+        'internal',
+        false,
+      ],
+      [
+        () => ({
+          kind: 'value',
+          value: 1,
+          commit: () => ({ kind: 'fail', error: { code: 'busy', message: 'b' } }),
+        }),
+        'busy',
+        true,
+      ],
+    ];
+    for (const [answer, code, after] of cases) {
+      const { sandboxHost, calls } = host(answer);
+      const gate = new HostBridge(sandboxHost, {
+        maxConcurrent: 8,
+        addresses: ['github.getIssue'],
+        resultBytes: 1000,
+        commitsAfterAnswers: after,
+      });
+      const text = await gate.call('github.getIssue', '{}', null);
+      if (after) {
+        // Handed to the guest already; the commit then ends the attempt, and nothing more starts.
+        expect(JSON.parse(text)).toEqual({ ok: true, value: 1 });
+        gate.answered();
+      } else expect(text).toBe(ENDED_ANSWER);
+      expect(await gate.ended).toMatchObject({ kind: 'fail', error: { code } });
+      expect(await gate.call('github.getIssue', '{}', null)).toBe(ENDED_ANSWER);
+      expect(calls).toHaveLength(1);
+    }
+  });
+
   it('after close, nothing reaches the host', async () => {
     const { sandboxHost, calls } = host();
     const gate = gateFor(sandboxHost);
