@@ -29,6 +29,6 @@ export const hostedWording: HostWording = {
   openDashboard: "sign in to the hub's dashboard again",
   apiServer: "in the add form's API base URL field",
   otherNamespace: 'namespace in the review',
-  listProfiles: 'The hosted hub serves its default profile only, so far.',
-  listSkills: 'The hosted hub holds no skills yet.',
+  listProfiles: 'Profiles come from a local hub: create one there, then push the local hub to this one.',
+  listSkills: 'Skills come from a local hub: add one there, then push the local hub to this one.',
 };

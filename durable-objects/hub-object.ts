@@ -5,9 +5,10 @@
  * the engine over it (engine/engine.ts): HTTP sources through the same connector as the local
  * hub, runs in Worker Loader isolates.
  *
- * Over RPC it answers the MCP surface's operations (search, describe, execute, resume, and the
- * client prompt's ask/check/answer, the signed path by which a person's answer in the client is
- * recorded) and the management API's (`hub push`'s plan and apply, `hub status`; see
+ * Over RPC it answers the MCP surface's operations for one profile (`profileSurface` first: the
+ * profile's mode and, in direct mode, its tools; then search, describe, execute, resume, a direct
+ * tool's call and its run's result, the skills; and the client prompt's ask/check/answer, the
+ * signed path by which a person's answer in the client is recorded) and the management API's (`hub push`'s plan and apply, `hub status`; see
  * hosted-configuration.ts), each as a `HubAnswer` so a HubError's code survives the trip; and
  * `sandboxBridge`, the guest bridge's route into this object (sandbox-bridge.ts, route `hub`): a guest call must
  * run in this object's context, since it journals to this object's storage.
@@ -31,6 +32,7 @@ import {
   type PlanAnswer,
 } from '../engine/contracts/configuration.ts';
 import type { ExecuteEnvelope } from '../engine/contracts/envelope.ts';
+import { DEFAULT_PROFILE, type ProfileMode } from '../engine/contracts/profiles.ts';
 import type { PromptOutcome, PromptRequest } from '../engine/contracts/prompt.ts';
 import { createEngine, type Engine } from '../engine/engine.ts';
 import { HubError } from '../engine/errors.ts';
@@ -45,6 +47,7 @@ import { OpenApiConnector } from '../engine/sources/openapi-connector.ts';
 import { openHubStore } from '../engine/store/hub-store.ts';
 import * as schema from '../engine/store/schema.ts';
 import type { SyncDb } from '../engine/store/sync-db.ts';
+import type { DirectTool } from '../engine/surface/direct-tools.ts';
 import { engineSurfaceDeps } from '../engine/surface/engine-deps.ts';
 import type { SurfaceDeps } from '../engine/surface/index.ts';
 import type { SearchArgs } from '../engine/surface/inputs.ts';
@@ -90,6 +93,13 @@ export interface HubEnv {
   SECRETS_KEY?: string;
 }
 
+/** What the Worker reads of a profile before serving it (HubObject.profileSurface). */
+export interface ProfileSurface {
+  mode: ProfileMode;
+  /** Direct mode: the tools it shows now, scrubbed. */
+  tools?: DirectTool[];
+}
+
 /** The SandboxBridge entrypoint as `ctx.exports` holds it (flag `enable_ctx_exports`). */
 interface BridgeExports {
   SandboxBridge(options: { props: BridgeProps }): Fetcher;
@@ -101,7 +111,6 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
   #store: HubStore | undefined;
   #engine: Engine | undefined;
   #clientPrompt: ClientPrompt | undefined;
-  #surfaceDeps: SurfaceDeps | undefined;
   #dashboard: Hono<DashboardEnv> | undefined;
   #push: ConfigurationPush | undefined;
   #secretStore: EncryptedSecretStore | null | undefined;
@@ -168,20 +177,56 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
     return { hubId: this.#hubId, schemaVersion: this.store.schemaVersion };
   }
 
-  async search(input: SearchArgs): Promise<HubAnswer<string>> {
-    return toAnswer(() => this.#surface().search(input));
+  /**
+   * What the Worker needs to serve `profile` before it builds the MCP server: its mode and, in
+   * direct mode, its visible tools (scrubbed); `not_found` naming the profiles there are.
+   */
+  async profileSurface(profile: string): Promise<HubAnswer<ProfileSurface>> {
+    return toAnswer(() => {
+      const mode = this.engine.profiles.get(profile).mode;
+      const direct = this.#surface(profile).direct;
+      return { mode, ...(direct ? { tools: [...direct.tools()] } : {}) };
+    });
   }
 
-  async describe(targets: string[]): Promise<HubAnswer<string>> {
-    return toAnswer(() => this.#surface().describe(targets));
+  async search(input: SearchArgs, profile = DEFAULT_PROFILE): Promise<HubAnswer<string>> {
+    return toAnswer(() => this.#surface(profile).search(input));
   }
 
-  async execute(code: string): Promise<HubAnswer<ExecuteEnvelope>> {
-    return toAnswer(async () => this.#afterRun(await this.#surface().execute(code)));
+  async describe(targets: string[], profile = DEFAULT_PROFILE): Promise<HubAnswer<string>> {
+    return toAnswer(() => this.#surface(profile).describe(targets));
   }
 
-  async resume(runId: string): Promise<HubAnswer<ExecuteEnvelope>> {
-    return toAnswer(async () => this.#afterRun(await this.#surface().resume(runId)));
+  async execute(code: string, profile = DEFAULT_PROFILE): Promise<HubAnswer<ExecuteEnvelope>> {
+    return toAnswer(async () => this.#afterRun(await this.#surface(profile).execute(code)));
+  }
+
+  async resume(runId: string, profile = DEFAULT_PROFILE): Promise<HubAnswer<ExecuteEnvelope>> {
+    return toAnswer(async () => this.#afterRun(await this.#surface(profile).resume(runId)));
+  }
+
+  /** A direct-mode profile's tool called: a one-call run of that profile. */
+  async directCall(
+    profile: string,
+    address: string,
+    args: Record<string, unknown>,
+  ): Promise<HubAnswer<ExecuteEnvelope>> {
+    return toAnswer(async () => this.#afterRun(await this.#direct(profile).call(address, args)));
+  }
+
+  /** The value a completed run of a direct-mode profile returned, whole. */
+  async runResult(profile: string, runId: string): Promise<HubAnswer<unknown>> {
+    return toAnswer(() => this.#direct(profile).result(runId));
+  }
+
+  /** The skills `profile` shows, by name and description (scrubbed). */
+  async skillList(profile: string): Promise<HubAnswer<{ name: string; description: string }[]>> {
+    return toAnswer(async () => [...((await this.#surface(profile).skills?.list()) ?? [])]);
+  }
+
+  /** A skill's SKILL.md as `profile` shows it (scrubbed); undefined for one it does not show. */
+  async skillText(profile: string, name: string): Promise<HubAnswer<string | undefined>> {
+    return toAnswer(async () => this.#surface(profile).skills?.text(name));
   }
 
   /** Approvals in the client's prompt: forms and a signed state for a waiting run (client-prompt.ts). */
@@ -291,10 +336,22 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
     if (current === null || current > next || current <= now) await this.ctx.storage.setAlarm(next);
   }
 
-  /** The surface's operations over this object's engine: the same rules as the local hub's. */
-  #surface(): SurfaceDeps {
-    this.#surfaceDeps ??= engineSurfaceDeps(this.engine, { version: pkg.version });
-    return this.#surfaceDeps;
+  /**
+   * The surface's operations for one profile over this object's engine: the same rules as the
+   * local hub's. Built for each request (cheap: the engine keeps each profile's lookup), so a
+   * profile pushed or edited since is served as it is now; an unknown profile is `not_found`.
+   */
+  #surface(profile: string): SurfaceDeps {
+    this.engine.profiles.get(profile);
+    return engineSurfaceDeps(this.engine, { version: pkg.version, profile });
+  }
+
+  /** A direct-mode profile's operations; `invalid_input` for a profile in code mode. */
+  #direct(profile: string): NonNullable<SurfaceDeps['direct']> {
+    const direct = this.#surface(profile).direct;
+    if (!direct)
+      throw new HubError('invalid_input', `the profile "${profile}" serves code mode, not direct tools`);
+    return direct;
   }
 
   #prompt(): ClientPrompt {

@@ -17,8 +17,11 @@ import type { HubErrorCode } from '../engine/errors.ts';
 import type { HubAnswer } from '../engine/hub-answer.ts';
 import type { GrantProps } from './oauth.ts';
 
-/** The largest request body the API reads: a push with its manifests and secrets fits far below it. */
-export const MAX_PUSH_BYTES = 4 * 1024 * 1024;
+/**
+ * The largest request body the API reads: a push with its manifests and secrets fits far below it,
+ * and an apply carries the files of the skills it adds or changes (1 MiB each at most, in base64).
+ */
+export const MAX_PUSH_BYTES = 16 * 1024 * 1024;
 
 /** The prefix every management path shares (`/mcp/hub/…`). */
 export const HUB_API_PREFIX = '/mcp/hub/';

@@ -1,8 +1,8 @@
 /**
  * The Cloudflare entry: one Worker serving many people, one HubObject per person.
  *
- * Every request goes through the OAuth provider (worker/oauth.ts): `/mcp` with a valid token is
- * served from the HubObject the token's grant names (`github:<id>`; nothing in a request can
+ * Every request goes through the OAuth provider (worker/oauth.ts): `/mcp` (the `default` profile)
+ * and `/mcp/<profile>` with a valid token are served from the HubObject the token's grant names (`github:<id>`; nothing in a request can
  * name another), over RPC with the same MCP handler as the local hub, and so is the management
  * API under `/mcp/hub/` (worker/hub-api.ts) for a token with the configure scope; the provider
  * answers its own endpoints (metadata, `/token`, `/register`); everything else is ours: `/healthz`, GitHub
@@ -13,14 +13,16 @@
  */
 import type { OAuthResourceAuth } from '@cloudflare/workers-oauth-provider';
 import { Hono } from 'hono';
-import { type HubEnv, HubObject } from '../durable-objects/hub-object.ts';
+import { type HubEnv, HubObject, type ProfileSurface } from '../durable-objects/hub-object.ts';
 import { withSignedIn } from '../durable-objects/signed-in-header.ts';
+import { DEFAULT_PROFILE, ProfileName } from '../engine/contracts/profiles.ts';
+import { isHubError } from '../engine/errors.ts';
 import { createMcpHttpHandler } from '../engine/surface/index.ts';
 import pkg from '../package.json';
 import { mcpRoute } from './app.ts';
 import { consentRoutes, type SignedInReader } from './consent.ts';
 import { HUB_API_PREFIX, serveHubApi } from './hub-api.ts';
-import { hubObjectSurface } from './hub-surface.ts';
+import { hubObjectSurface, profileSurface } from './hub-surface.ts';
 import { type GrantProps, type OAuthHandlers, providerFor, selfHostedHub } from './oauth.ts';
 import { mayEnter } from './sign-in/allowlist.ts';
 import { signInRoutes } from './sign-in/routes.ts';
@@ -40,16 +42,38 @@ const api: OAuthHandlers['api'] = {
   async fetch(request, env, ctx) {
     const { props, auth } = ctx as ExecutionContext & { props: GrantProps; auth: OAuthResourceAuth };
     const hub = hubNamed(env, props.hub);
-    if (new URL(request.url).pathname.startsWith(HUB_API_PREFIX))
-      return serveHubApi(request, { props, auth }, hub);
-    const surface = hubObjectSurface(hub, pkg.version);
+    const path = new URL(request.url).pathname;
+    if (path.startsWith(HUB_API_PREFIX)) return serveHubApi(request, { props, auth }, hub);
+    const profile = profileOf(path);
+    if (profile === undefined)
+      return notFound(`no MCP endpoint at ${path}: the hub serves /mcp and /mcp/<profile>`);
+    let served: ProfileSurface;
+    try {
+      served = await profileSurface(hub, profile);
+    } catch (error) {
+      if (isHubError(error, 'not_found')) return notFound(error.message);
+      throw error;
+    }
+    const surface = hubObjectSurface(hub, pkg.version, profile, served);
     // A self-hosting token has no person behind it: its client is never asked to decide.
     if (props.selfHosted) delete surface.prompt;
     const app = new Hono();
-    mcpRoute(app, createMcpHttpHandler(surface).fetch);
+    mcpRoute(app, createMcpHttpHandler(surface).fetch, undefined, undefined, path);
     return app.fetch(request, env, ctx);
   },
 };
+
+/** `/mcp` is the `default` profile's endpoint, `/mcp/<name>` each other's; undefined for another path. */
+function profileOf(path: string): string | undefined {
+  if (path === '/mcp' || path === '/mcp/') return DEFAULT_PROFILE;
+  const name = /^\/mcp\/([^/]+)\/?$/.exec(path)?.[1];
+  return name !== undefined && ProfileName.safeParse(name).success ? name : undefined;
+}
+
+/** A 404 an MCP client reports: a JSON-RPC error with what to do. */
+function notFound(message: string): Response {
+  return Response.json({ jsonrpc: '2.0', id: null, error: { code: -32601, message } }, { status: 404 });
+}
 
 /** The sign-in session, while its login may still use the hub (SIGNUP_ALLOWLIST is read at every request). */
 async function currentSignIn(request: Request, env: HubEnv) {

@@ -10,7 +10,7 @@ import { MIN_STORED_SECRET_LENGTH } from '../sources/save-credential.ts';
 import { ruleNamespace } from './configuration-of.ts';
 
 /**
- * Refuses a configuration whose parts do not belong together: a namespace twice, a record under
+ * Refuses a configuration whose parts do not belong together: a namespace, profile or skill twice, a record under
  * another source's namespace, a review that is not of its own tool at its contract, a secret key
  * that is not its connection's own (so no connection can name another's value) or that two
  * connections share, a value for a key no pushed connection names, a value too short to keep.
@@ -63,6 +63,16 @@ export function checkWhole(parsed: {
     for (const rule of entry.policies) {
       if (ruleNamespace(rule) !== namespace) refuse(`the rule ${rule.id} is not about "${namespace}"`);
     }
+  }
+  const profiles = new Set<string>();
+  for (const profile of parsed.configuration.profiles) {
+    if (profiles.has(profile.name)) refuse(`the profile "${profile.name}" is there twice`);
+    profiles.add(profile.name);
+  }
+  const skills = new Set<string>();
+  for (const skill of parsed.configuration.skills) {
+    if (skills.has(skill.name)) refuse(`the skill "${skill.name}" is there twice`);
+    skills.add(skill.name);
   }
   for (const [key, value] of Object.entries(parsed.secrets)) {
     if (!keys.has(key)) refuse(`a value is sent for ${key}, which no pushed connection names`);

@@ -1,7 +1,7 @@
 /**
  * A hub's configuration as `hub push` sends it (contracts/configuration.ts): every source with its
- * manifest, reviews, connections (references to secrets, never values) and policy rules, read
- * from the store. The local hub sends this; the hosted hub reads its own the same way to plan
+ * manifest, reviews, connections (references to secrets, never values) and policy rules, every
+ * stored profile and every skill's record (never its bytes), read from the store. The local hub sends this; the hosted hub reads its own the same way to plan
  * against.
  */
 import {
@@ -30,5 +30,10 @@ export function configurationOf(store: HubStore): HubConfiguration {
       policies: rules.filter((rule) => ruleNamespace(rule) === namespace),
     };
   });
-  return { format: CONFIGURATION_FORMAT, sources };
+  return {
+    format: CONFIGURATION_FORMAT,
+    sources,
+    profiles: store.listProfiles(),
+    skills: store.listSkills(),
+  };
 }

@@ -5,7 +5,8 @@
  * and whether they differ) is found first and handed in, so the plan can be made again inside the
  * transaction that applies it and compared with the one the person saw.
  *
- * A push makes the hub's configuration the incoming one: a source the push does not carry is
+ * A push makes the hub's configuration the incoming one (its sources, profiles and skills;
+ * profile-plan.ts and skill-plan.ts plan the last two): a source the push does not carry is
  * removed, except that a source the hub cannot run (a stdio server, for the hosted hub) is
  * skipped, and a source of the hub's own under that namespace stays. Timestamps are not
  * configuration: records that differ only in when they were made are the same.
@@ -27,6 +28,8 @@ import { type Connection, describeDelivery, type SecretRef } from '../contracts/
 import type { PolicyRule } from '../contracts/policy.ts';
 import type { ManifestTool, Source, ToolReview } from '../contracts/sources.ts';
 import { changedParts } from '../sources/manifest-diff.ts';
+import { plannedProfiles } from './profile-plan.ts';
+import { plannedSkills } from './skill-plan.ts';
 
 /** What the plan knows of secret values: never a value, only what differs. */
 export interface SecretFacts {
@@ -65,10 +68,17 @@ export function planOf(
     if (!pushed.has(entry.source.namespace)) sources.push(removed(entry));
   }
   sources.sort((a, b) => (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0));
+  const profiles = plannedProfiles(own, incoming);
+  const skills = plannedSkills(own, incoming);
   return {
     format: CONFIGURATION_FORMAT,
     sources,
-    empty: sources.every((source) => source.change === 'keep' || source.change === 'skip'),
+    profiles,
+    skills,
+    empty:
+      sources.every((source) => source.change === 'keep' || source.change === 'skip') &&
+      profiles.every((profile) => profile.change === 'keep') &&
+      skills.every((skill) => skill.change === 'keep'),
   };
 }
 

@@ -4,8 +4,10 @@
  *
  * The configuration is every source with what a person decided about it: its manifest as it was
  * reviewed, the reviews (the contracts a person approved), its connections (names and where each
- * secret goes, never a value) and its policy rules. Secret values travel beside it, only with
- * `push --secrets` and the person's consent to each one, keyed by their secret-store key.
+ * secret goes, never a value) and its policy rules; every stored profile; every skill's record (its
+ * manifest of files with their SHA-256). Secret values travel beside it, only with `push --secrets`
+ * and the person's consent to each one, keyed by their secret-store key; a skill's bytes travel
+ * only when applying adds or changes it, and must match the record the plan was made from.
  *
  * The plan says, source by source and tool by tool, what applying would add, change and remove,
  * and which sources it skips and why (a stdio source cannot run hosted). Its hash covers the plan,
@@ -19,13 +21,15 @@ import { z } from 'zod';
 import { Connection } from './connections.ts';
 import { ConnectionName, Namespace, Timestamp, ToolAddress } from './names.ts';
 import { PolicyRule } from './policy.ts';
+import { Profile, ProfileMode, ProfileName } from './profiles.ts';
+import { Skill, SkillName } from './skills.ts';
 import { Manifest, Source, SourceKind, ToolReview } from './sources.ts';
 
 /**
  * The configuration format this code speaks. A hub that receives another refuses it with both
  * numbers, so an old CLI and a new hosted hub (or the reverse) say which one to update.
  */
-export const CONFIGURATION_FORMAT = 1;
+export const CONFIGURATION_FORMAT = 2;
 
 /**
  * The hosted hub's management API: its paths, under the hub's MCP resource (`<url>/mcp`), where the
@@ -57,6 +61,10 @@ export type ConfiguredSource = z.infer<typeof ConfiguredSource>;
 export const HubConfiguration = z.object({
   format: z.number().int().positive(),
   sources: z.array(ConfiguredSource),
+  /** Every stored profile (`default` only once edited: an implicit one is no record). */
+  profiles: z.array(Profile),
+  /** Every skill's record, without its bytes (those travel with an apply that adds or changes it). */
+  skills: z.array(Skill),
 });
 export type HubConfiguration = z.infer<typeof HubConfiguration>;
 
@@ -77,9 +85,20 @@ export const PushRequest = z.object({
 });
 export type PushRequest = z.input<typeof PushRequest>;
 
-/** Applying a plan: the same request, and the hash of the plan the person saw. */
+/** One file of a skill as an apply carries it: its path in the skill's folder and its bytes in base64. */
+export const PushedSkillFile = z.object({
+  path: z.string().min(1).max(1024),
+  base64: z.string().max(2 * 1024 * 1024),
+});
+export type PushedSkillFile = z.infer<typeof PushedSkillFile>;
+
+/**
+ * Applying a plan: the same request, the hash of the plan the person saw, and the files of each
+ * skill the plan adds or changes (checked against the pushed record, which the hash covers).
+ */
 export const ApplyRequest = PushRequest.extend({
   planHash: z.string().regex(/^[0-9a-f]{64}$/, 'a plan hash is 64 hex digits'),
+  skillFiles: z.record(SkillName, z.array(PushedSkillFile)).default({}),
 });
 export type ApplyRequest = z.input<typeof ApplyRequest>;
 
@@ -158,9 +177,35 @@ export const PlannedSource = z.object({
 });
 export type PlannedSource = z.infer<typeof PlannedSource>;
 
+/** A profile a plan adds, changes, removes or keeps. */
+export const PlannedProfile = z.object({
+  name: ProfileName,
+  change: z.enum(['add', 'change', 'remove', 'keep']),
+  mode: ProfileMode,
+  /** What it shows, in words (`namespaces github, linear; every skill`). */
+  shows: z.string(),
+  /** For `change`: what differs, in words (`mode, namespaces`). */
+  differs: z.string().optional(),
+});
+export type PlannedProfile = z.infer<typeof PlannedProfile>;
+
+/** A skill a plan adds, changes, removes or keeps. */
+export const PlannedSkill = z.object({
+  name: SkillName,
+  change: z.enum(['add', 'change', 'remove', 'keep']),
+  description: z.string(),
+  files: z.number().int().nonnegative(),
+  bytes: z.number().int().nonnegative(),
+  /** For `change`: what differs, in words (`files SKILL.md, scripts/run.py; description`). */
+  differs: z.string().optional(),
+});
+export type PlannedSkill = z.infer<typeof PlannedSkill>;
+
 export const Plan = z.object({
   format: z.number().int().positive(),
   sources: z.array(PlannedSource),
+  profiles: z.array(PlannedProfile),
+  skills: z.array(PlannedSkill),
   /** True when applying would change nothing. */
   empty: z.boolean(),
 });

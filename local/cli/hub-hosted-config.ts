@@ -68,7 +68,7 @@ async function pushCommand(options: PushOptions, command: Command): Promise<void
   if (dryRun && options.secrets) {
     out.note('A dry run (--json without --yes) sends no secret; pass --yes to send them and apply.');
   }
-  const outcome = await onLocalHub(out, async (_open, configuration) => {
+  const outcome = await onLocalHub(out, async (open, configuration) => {
     const { openSecretStore } = await import('../secret-store.ts');
     const where = (offer: { namespace: string; connection: string; delivery: string }) =>
       `${inertLine(offer.namespace)}/${inertLine(offer.connection)} (${inertLine(offer.delivery)})`;
@@ -99,6 +99,7 @@ async function pushCommand(options: PushOptions, command: Command): Promise<void
             },
           }
         : {}),
+      skillFiles: (names) => pushedSkillFiles(open, names),
       // The plan is what the command is for: on stdout, before the question about it. With
       // --json it is part of the one object printed at the end instead.
       show: (answer) => {
@@ -147,6 +148,22 @@ async function pushCommand(options: PushOptions, command: Command): Promise<void
   );
 }
 
+/** The files of these skills as the local hub keeps them, in base64, for an apply that adds or changes them. */
+function pushedSkillFiles(open: OpenHub, names: readonly string[]) {
+  const files: Record<string, { path: string; base64: string }[]> = {};
+  for (const name of names) {
+    const contents = open.engine.skills.contents(name);
+    if (contents === undefined) {
+      throw new HubError('not_found', `the skill ${name} left this hub while pushing; push again`);
+    }
+    files[name] = contents.map((file) => ({
+      path: file.path,
+      base64: Buffer.from(file.data).toString('base64'),
+    }));
+  }
+  return files;
+}
+
 /**
  * What becomes of a pushed connection that signs in with OAuth, said as the hosted hub's own
  * wording (hosted-wording.ts, signInAgain) says it: its sign-in stays here, and calls on it there
@@ -182,7 +199,7 @@ export function registerHostedConfig(hub: Command): void {
   hub
     .command('push')
     .description(
-      "Send this hub's sources, policies and connections (never a secret value, unless --secrets) to the hosted hub, after showing the plan",
+      "Send this hub's sources, policies, connections, profiles and skills (never a secret value, unless --secrets) to the hosted hub, after showing the plan",
     )
     .option('--secrets', 'also send the secret values of the pushed connections, asking for each one')
     .option('--yes', 'apply the plan shown without asking (and, with --secrets, send every secret offered)')

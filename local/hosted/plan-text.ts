@@ -1,11 +1,17 @@
 /**
  * A hosted hub's plan as a person reads it: source by source (add, change, remove, keep, skip
  * with its reason), tool by tool (read-only or writes), each connection and what happens to each
- * of its secrets (never a value: a plan holds none), the rules added and removed, and the plan's
- * hash in its short form. Every string the hosted hub wrote is shown inert on one line
+ * of its secrets (never a value: a plan holds none), the rules added and removed, each profile and
+ * skill (what it shows; its files), and the plan's hash in its short form. Every string the hosted hub wrote is shown inert on one line
  * (engine/inert.ts), so a plan cannot forge a line of ours.
  */
-import type { Plan, PlannedSecret, PlannedSource } from '../../engine/contracts/configuration.ts';
+import type {
+  Plan,
+  PlannedProfile,
+  PlannedSecret,
+  PlannedSkill,
+  PlannedSource,
+} from '../../engine/contracts/configuration.ts';
 import { inertLine } from '../../engine/inert.ts';
 
 /** How many hex digits of a plan's hash a person is shown (the full hash is in --json). */
@@ -88,13 +94,44 @@ export function sourceLines(source: PlannedSource): string[] {
   return lines;
 }
 
-/** The whole plan for a person: a heading, every source, and the counts. */
+/** One profile of a plan: what it shows and how it serves, and what differs for a change. */
+export function profileLine(profile: PlannedProfile): string {
+  const differs = profile.differs === undefined ? '' : `; differs: ${inertLine(profile.differs)}`;
+  return `  ${profile.change.padEnd(6)}  profile ${inertLine(profile.name)} (${profile.mode} mode; ${inertLine(profile.shows)}${differs})`;
+}
+
+/** One skill of a plan: its files and size, what it is for, and what differs for a change. */
+export function skillLine(skill: PlannedSkill): string {
+  const differs = skill.differs === undefined ? '' : `; differs: ${inertLine(skill.differs)}`;
+  return `  ${skill.change.padEnd(6)}  skill ${inertLine(skill.name)} (${skill.files} file${skill.files === 1 ? '' : 's'}, ${skill.bytes} bytes${differs}): ${inertLine(skill.description)}`;
+}
+
+/** `2 to add, 1 to remove, 3 kept`: a plan's profiles or skills by change, those there are. */
+function changeCounts(items: readonly { change: string }[]): string {
+  const count = (change: string) => items.filter((item) => item.change === change).length;
+  const parts = [
+    [count('add'), 'to add'],
+    [count('change'), 'to change'],
+    [count('remove'), 'to remove'],
+    [count('keep'), 'kept'],
+  ] as const;
+  return parts
+    .filter(([n]) => n > 0)
+    .map(([n, what]) => `${n} ${what}`)
+    .join(', ');
+}
+
+/** The whole plan for a person: a heading, every source, profile and skill, and the counts. */
 export function planText(plan: Plan, hash: string, url: string): string {
   const counts = planCounts(plan);
   return [
     `Plan ${shortHash(hash)} for ${inertLine(url)}:`,
     ...plan.sources.flatMap(sourceLines),
+    ...plan.profiles.map(profileLine),
+    ...plan.skills.map(skillLine),
     `Sources: ${counts.added} to add, ${counts.changed} to change, ${counts.removed} to remove, ${counts.skipped} skipped, ${counts.kept} kept.`,
+    ...(plan.profiles.length > 0 ? [`Profiles: ${changeCounts(plan.profiles)}.`] : []),
+    ...(plan.skills.length > 0 ? [`Skills: ${changeCounts(plan.skills)}.`] : []),
   ].join('\n');
 }
 
@@ -103,11 +140,15 @@ export function planText(plan: Plan, hash: string, url: string): string {
  * (keep left out), each on one line; empty when the two match.
  */
 export function differenceLines(plan: Plan): string[] {
-  return plan.sources
-    .filter((source) => source.change !== 'keep')
-    .map((source) => {
-      const tools = source.tools.length > 0 ? `, ${source.tools.length} tool changes` : '';
-      const reason = source.reason === undefined ? '' : `: ${inertLine(source.reason)}`;
-      return `  ${source.change.padEnd(6)}  ${inertLine(source.namespace)}${tools}${reason}`;
-    });
+  return [
+    ...plan.sources
+      .filter((source) => source.change !== 'keep')
+      .map((source) => {
+        const tools = source.tools.length > 0 ? `, ${source.tools.length} tool changes` : '';
+        const reason = source.reason === undefined ? '' : `: ${inertLine(source.reason)}`;
+        return `  ${source.change.padEnd(6)}  ${inertLine(source.namespace)}${tools}${reason}`;
+      }),
+    ...plan.profiles.filter((profile) => profile.change !== 'keep').map(profileLine),
+    ...plan.skills.filter((skill) => skill.change !== 'keep').map(skillLine),
+  ];
 }

@@ -52,8 +52,9 @@ export async function applyPlan(
   configuration: HubConfiguration,
   secrets: Record<string, string>,
   planHash: string,
+  skillFiles: ApplyRequest['skillFiles'] = {},
 ): Promise<PlanAnswer> {
-  const body: ApplyRequest = { configuration, secrets, planHash };
+  const body: ApplyRequest = { configuration, secrets, planHash, skillFiles };
   try {
     return await client.post(HOSTED_PATHS.apply, body, PlanAnswer);
   } catch (error) {
@@ -170,6 +171,11 @@ export interface PushDeps {
     consent(offer: SecretOffer): Promise<boolean>;
     absent(offer: SecretOffer): void;
   };
+  /**
+   * The files of these skills, as this hub keeps them (the ones the plan adds or changes; the
+   * hosted hub checks them against the records the plan was made from).
+   */
+  skillFiles(names: readonly string[]): NonNullable<ApplyRequest['skillFiles']>;
   /** Shows the plan the person is asked to apply (never called for an empty plan). */
   show(answer: PlanAnswer): void;
   /** The person's consent to apply the plan shown; false leaves the hosted hub as it is. */
@@ -212,7 +218,9 @@ export async function push(deps: PushDeps): Promise<PushOutcome> {
   if (answer.plan.empty) return outcome;
   deps.show(answer);
   if (!(await deps.confirmApply(answer))) return outcome;
-  const applied = await applyPlan(client, configuration, gathered.values, answer.hash);
+  const carried = answer.plan.skills.filter((skill) => skill.change === 'add' || skill.change === 'change');
+  const files = deps.skillFiles(carried.map((skill) => skill.name));
+  const applied = await applyPlan(client, configuration, gathered.values, answer.hash, files);
   return {
     ...outcome,
     plan: applied.plan,

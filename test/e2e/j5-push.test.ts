@@ -9,12 +9,15 @@
  * The agent's `execute` reaches the upstream with the credential the push carried, the answer
  * comes back with it scrubbed, and the credential's plaintext is nowhere in the hosted hub's
  * storage, its output or the run's page. A second identical push is an empty plan. The stdio
- * server is skipped with its reason.
+ * server is skipped with its reason. A profile and a skill made locally (`hub profiles create`,
+ * `hub skills add`) go with the push: the agent on the profile's own endpoint `/mcp/<name>` sees
+ * only that profile's tools, and finds the skill with search and reads it as a resource.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -59,6 +62,10 @@ let env: NodeJS.ProcessEnv;
 /** Where `$BROWSER` writes each URL the CLI asks it to open. */
 let opened: string;
 let appliedHash = '';
+/** The agent's OAuth client, signed in once and used on `/mcp` and on the profile's endpoint. */
+let provider: LoopbackOAuthProvider;
+const SKILL_TEXT =
+  '---\nname: board-digest\ndescription: Summarise the board posts for the weekly digest.\n---\nList the posts, then summarise them.\n';
 
 /**
  * The CLI as a person runs it, without blocking this process: the board it lists and calls
@@ -169,6 +176,16 @@ describe('J5: a local hub goes hosted', { timeout: 120_000 }, () => {
     expect(readFileSync(join(home, '.capabilities', '.env'), 'utf8')).toContain(TOKEN);
   });
 
+  it('a profile and a skill are made locally, as a person makes them', async () => {
+    const folder = join(home, 'board-digest');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'SKILL.md'), SKILL_TEXT);
+    const skill = await run(['hub', 'skills', 'add', folder, '--yes']);
+    expect(skill.status, skill.stderr + skill.stdout).toBe(0);
+    const profile = await run(['hub', 'profiles', 'create', 'reads', '--tools', 'board.list_posts']);
+    expect(profile.status, profile.stderr + profile.stdout).toBe(0);
+  });
+
   it('hub login: the browser signs in at GitHub and allows the CLI, which keeps its tokens in the secret store', async () => {
     const child = spawn(BIN, ['hub', 'login', '--url', worker.url], {
       cwd: home,
@@ -207,6 +224,12 @@ describe('J5: a local hub goes hosted', { timeout: 120_000 }, () => {
     expect(push.stdout).toMatch(/add {5}board/);
     expect(push.stdout).toMatch(/board\.whoami/);
     expect(push.stdout).toMatch(/memory[\s\S]*skip/i);
+    expect(push.stdout, push.stdout).toMatch(
+      /add {5}profile reads \(code mode; every namespace; tools board\.list_posts; every skill\)/,
+    );
+    expect(push.stdout, push.stdout).toMatch(
+      /add {5}skill board-digest \(1 file, \d+ bytes\): Summarise the board posts/,
+    );
     const applied = /Applied plan ([0-9a-f]{8,})/.exec(push.stdout);
     expect(applied, push.stdout).not.toBeNull();
     appliedHash = applied?.[1] ?? '';
@@ -222,7 +245,7 @@ describe('J5: a local hub goes hosted', { timeout: 120_000 }, () => {
     const started = performance.now();
     const step = (what: string) =>
       console.log(`J5 agent: ${what} at ${Math.round(performance.now() - started)} ms`);
-    const provider = new LoopbackOAuthProvider(redirect.url, 'J5 Agent');
+    provider = new LoopbackOAuthProvider(redirect.url, 'J5 Agent');
     const transport = () =>
       new StreamableHTTPClientTransport(new URL('/mcp', worker.url), { authProvider: provider });
     const first = new Client({ name: 'j5-agent', version: '1.0.0' });
@@ -282,6 +305,32 @@ describe('J5: a local hub goes hosted', { timeout: 120_000 }, () => {
     await runPage.goto(`${worker.url}/runs/${envelope.runId}`);
     expect(await runPage.content()).not.toContain(TOKEN);
     await runPage.close();
+  });
+
+  it("the agent on the profile's endpoint sees only its tools, and finds and reads the pushed skill", async () => {
+    const agent = new Client({ name: 'j5-agent', version: '1.0.0' });
+    await agent.connect(
+      new StreamableHTTPClientTransport(new URL('/mcp/reads', worker.url), { authProvider: provider }),
+    );
+    const text = (result: { content?: unknown }) =>
+      ((result.content ?? []) as { text?: string }[]).map((c) => c.text ?? '').join('\n');
+    const found = text(await agent.callTool({ name: 'search', arguments: { query: 'board posts whoami' } }));
+    expect(found).toContain('board.list_posts');
+    expect(found).not.toContain('board.whoami');
+    const hidden = text(await agent.callTool({ name: 'describe', arguments: { targets: ['board.whoami'] } }));
+    const missing = text(
+      await agent.callTool({ name: 'describe', arguments: { targets: ['board.nothing_here'] } }),
+    );
+    expect(hidden.replaceAll('whoami', 'X')).toBe(missing.replaceAll('nothing_here', 'X'));
+    const skill = text(
+      await agent.callTool({ name: 'search', arguments: { query: 'weekly digest of the board' } }),
+    );
+    expect(skill).toContain('board-digest');
+    const { resources } = await agent.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(['skill://board-digest']);
+    const read = await agent.readResource({ uri: 'skill://board-digest' });
+    expect((read.contents[0] as { text?: string }).text).toBe(SKILL_TEXT);
+    await agent.close();
   });
 
   it('hub status says who is signed in where, the hosted sources, the last plan, and that local and hosted match', async () => {

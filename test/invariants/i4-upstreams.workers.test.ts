@@ -174,7 +174,10 @@ describe('I4 on the hosted hub: adding a source at a private address', () => {
       connections: [],
       policies: [],
     });
-    const request = { configuration: { format: CONFIGURATION_FORMAT, sources }, secrets: {} };
+    const request = {
+      configuration: { format: CONFIGURATION_FORMAT, sources, profiles: [], skills: [] },
+      secrets: {},
+    };
     const send = async (path: string, body: unknown) => {
       const response = await call(path, {
         method: 'POST',

@@ -62,6 +62,16 @@ function person(apply: boolean, consent?: (offer: SecretOffer) => boolean) {
   const deps: PushDeps = {
     client: hosted.client(),
     configuration,
+    skillFiles: (names) =>
+      Object.fromEntries(
+        names.map((name) => [
+          name,
+          (local.store.getSkillContents(name) ?? []).map((file) => ({
+            path: file.path,
+            base64: Buffer.from(file.data).toString('base64'),
+          })),
+        ]),
+      ),
     show: (answer) => seen.shown.push(answer),
     confirmApply: async () => {
       seen.applyAsked++;
@@ -119,7 +129,7 @@ describe('push', () => {
     const [plan] = bodies(HOSTED_PATHS.plan);
     expect(applied).toMatchObject({ applied: true, appliedAt: 1_800_000_000_000 });
     expect(bodies(HOSTED_PATHS.apply)).toEqual([
-      { configuration, secrets: {}, planHash: first.seen.shown[0]?.hash },
+      { configuration, secrets: {}, planHash: first.seen.shown[0]?.hash, skillFiles: {} },
     ]);
     expect(plan).toEqual({ configuration, secrets: {} });
     expect(hosted.store.listSources().map((s) => s.namespace)).toEqual(['board', 'wiki']);
@@ -235,6 +245,8 @@ describe('push', () => {
           rules: [],
         },
       ],
+      profiles: [],
+      skills: [],
     };
     expect(secretOffers(configuration, plan).map((o) => o.key)).toEqual([WIKI_KEY]);
   });

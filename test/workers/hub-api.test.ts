@@ -6,7 +6,7 @@
  * with the scope, in JSON errors otherwise.
  */
 import { describe, expect, it } from 'vitest';
-import { HOSTED_PATHS } from '../../engine/contracts/configuration.ts';
+import { CONFIGURATION_FORMAT, HOSTED_PATHS } from '../../engine/contracts/configuration.ts';
 import { MAX_PUSH_BYTES } from '../../worker/hub-api.ts';
 import { CLI_REDIRECT, call, consent, pkce, register, signIn, tokenFor } from './oauth-flow.ts';
 import { waitingRun } from './people.ts';
@@ -139,7 +139,7 @@ describe('GET /mcp/hub/status', () => {
       login?: string;
       waiting: { runId: string; address: string; summary: string }[];
     };
-    expect(status.format).toBe(1);
+    expect(status.format).toBe(CONFIGURATION_FORMAT);
     expect(status.hubId).toMatch(/^hub_/);
     expect(status.login).toBe('jo');
     expect(status.waiting).toEqual([

@@ -101,6 +101,8 @@ async function localConfiguration(): Promise<HubConfiguration> {
   return {
     format: CONFIGURATION_FORMAT,
     sources: [await httpSource('board', 'https://board.example/mcp'), stdioSource],
+    profiles: [],
+    skills: [],
   };
 }
 
@@ -176,6 +178,8 @@ describe('hub push through the Worker', () => {
       configuration: {
         format: CONFIGURATION_FORMAT,
         sources: [await httpSource('notes', 'https://notes.example/mcp')],
+        profiles: [],
+        skills: [],
       },
       secrets: {},
     };
@@ -203,6 +207,8 @@ describe('hub push through the Worker', () => {
       configuration: {
         format: CONFIGURATION_FORMAT,
         sources: [await httpSource('lan', 'http://192.168.1.20:8080/mcp')],
+        profiles: [],
+        skills: [],
       },
       secrets: {},
     };
@@ -234,7 +240,10 @@ describe('hub push through the Worker', () => {
     await post<PlanAnswer>(HOSTED_PATHS.apply, a.access, { ...requestA, planHash: planA.json.hash });
 
     // B pushes an empty configuration: in B's hub it removes nothing, for there is nothing of A's there.
-    const requestB = { configuration: { format: CONFIGURATION_FORMAT, sources: [] }, secrets: {} };
+    const requestB = {
+      configuration: { format: CONFIGURATION_FORMAT, sources: [], profiles: [], skills: [] },
+      secrets: {},
+    };
     const planB = await post<PlanAnswer>(HOSTED_PATHS.plan, b.access, requestB);
     expect(planB.json.plan.sources).toEqual([]);
     expect(planB.json.plan.empty).toBe(true);
