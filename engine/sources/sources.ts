@@ -10,6 +10,7 @@
  */
 import type { Connection, SecretRef } from '../contracts/connections.ts';
 import type { PolicyEffect } from '../contracts/policy.ts';
+import type { SourceChange, SourceEvent } from '../contracts/source-history.ts';
 import type { Manifest, Source, ToolReview } from '../contracts/sources.ts';
 import { HubError, isHubError } from '../errors.ts';
 import { randomId } from '../hex.ts';
@@ -26,6 +27,7 @@ import { proposeNamespace } from './namespace.ts';
 import { type ReviewItem, reviewItem } from './review.ts';
 import { saveCredential } from './save-credential.ts';
 import { scrubListed } from './scrub-listed.ts';
+import { type Removal, removalOf, resetToolRule, type ToolRuleChoice } from './source-changes.ts';
 import { storedManifest, storedSource } from './stored.ts';
 import type { Upstream } from './upstream.ts';
 
@@ -186,11 +188,57 @@ export class Sources {
     namespace: string,
     effects: ReadonlyMap<string, PolicyEffect>,
     shown?: ReadonlyMap<string, string>,
+    who?: string,
   ): void {
     this.#store.atomically(() => {
       const manifest = storedManifest(this.#store, namespace, this.#deps.wording);
       if (shown) this.#sameAsShown(manifest, effects, shown);
       this.#acceptReview(namespace, manifest, effects, this.#deps.clock.now());
+      if (who !== undefined) this.#record(namespace, who, { kind: 'reviewed', tools: effects.size });
+    });
+  }
+
+  /**
+   * Sets one tool's rule, as a review of that tool alone would (an effect pinned to its contract),
+   * or back to the default (source-changes.ts), only while its contract is still `shown` (else
+   * conflict, nothing changed); recorded in the source's history as `who`'s. The next call of the
+   * tool is decided by it.
+   */
+  setRule(namespace: string, address: string, choice: ToolRuleChoice, shown: string, who: string): void {
+    this.#store.atomically(() => {
+      const manifest = storedManifest(this.#store, namespace, this.#deps.wording);
+      const now = this.#deps.clock.now();
+      if (choice === 'default') resetToolRule(this.#store, manifest, address, shown, now);
+      else {
+        const effects = new Map([[address, choice]]);
+        this.#sameAsShown(manifest, effects, new Map([[address, shown]]));
+        this.#acceptReview(namespace, manifest, effects, now);
+      }
+      this.#record(namespace, who, { kind: 'rule', address, effect: choice, contract: shown });
+    });
+  }
+
+  /** What removing the source would take with it (source-changes.ts); not_found when there is none. */
+  removal(namespace: string): Removal {
+    storedSource(this.#store, namespace, this.#deps.wording);
+    return removalOf(this.#store, namespace);
+  }
+
+  /** A source's history (every source's without one), newest first. */
+  history(namespace?: string, limit?: number): SourceEvent[] {
+    return this.#store.listSourceEvents({
+      ...(namespace === undefined ? {} : { namespace }),
+      ...(limit ? { limit } : {}),
+    });
+  }
+
+  #record(namespace: string, who: string, change: SourceChange): void {
+    this.#store.addSourceEvent({
+      id: this.#id('change'),
+      namespace,
+      who,
+      change,
+      at: this.#deps.clock.now(),
     });
   }
 
@@ -262,12 +310,27 @@ export class Sources {
     });
   }
 
-  /** Removes a source with everything that hangs off it, its secrets included. */
-  async removeSource(namespace: string): Promise<void> {
+  /**
+   * Removes a source with everything that hangs off it, its secrets included. With `who`, the
+   * removal is recorded in the source's history (which outlives it) as theirs.
+   */
+  async removeSource(namespace: string, who?: string): Promise<void> {
     const connections = this.#store.listConnections(
       storedSource(this.#store, namespace, this.#deps.wording).namespace,
     );
-    this.#store.removeSource(namespace);
+    const taken = who === undefined ? undefined : removalOf(this.#store, namespace);
+    this.#store.atomically(() => {
+      this.#store.removeSource(namespace);
+      if (who !== undefined && taken) {
+        const { tools, connections: held, rules } = taken;
+        this.#record(namespace, who, {
+          kind: 'removed',
+          tools: tools.length,
+          connections: held.length,
+          rules,
+        });
+      }
+    });
     for (const connection of connections) {
       for (const ref of connection.secrets) await this.#deps.secrets?.delete(ref.key);
     }
