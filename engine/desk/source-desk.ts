@@ -1,11 +1,14 @@
 /**
  * What a person-facing host (the CLI, the dashboard, the approval page) asks the engine about
- * sources: every source with its counts, one source, a source's connections. Reads only; adding,
+ * sources: every source with its counts, one source, its tools' rules, a source's connections. Reads only; adding,
  * refreshing and reviewing sources stay with `Sources`. An unknown namespace is the one `noSource`.
  */
 import type { Connection } from '../contracts/connections.ts';
-import type { Source } from '../contracts/sources.ts';
+import type { PolicyRule } from '../contracts/policy.ts';
+import type { ManifestTool, Source } from '../contracts/sources.ts';
+import { decide, type PolicyDecision } from '../policy/decide.ts';
 import type { HubStore } from '../ports.ts';
+import { otherRulesOf, ruleOf, type ToolRuleChoice } from '../sources/source-changes.ts';
 import { storedSource } from '../sources/stored.ts';
 import type { HostWording } from '../wording.ts';
 
@@ -19,6 +22,17 @@ export interface SourceSummary {
   toReview: number;
   /** When its tool list was last read (null before the first): the health the store knows. */
   listedAt: number | null;
+}
+
+/** One tool's rule as a source's page shows it, beside the form that changes it. */
+export interface ToolRuleRow {
+  tool: ManifestTool;
+  /** The person's own rule on the tool, pinned to its contract now, or `default` (none). */
+  rule: ToolRuleChoice;
+  /** Other rules that can decide its calls (on its source, on one connection, unpinned). */
+  others: PolicyRule[];
+  /** How the policy decides its next call on the default connection, with the reason. */
+  now: PolicyDecision;
 }
 
 export interface SourceDeskDeps {
@@ -60,6 +74,22 @@ export class SourceDesk {
   /** The source under `namespace`; throws `noSource` when there is none. */
   get(namespace: string): Source {
     return storedSource(this.#deps.store, namespace, this.#deps.wording);
+  }
+
+  /** Each tool of the source with its rule and how its next call is decided; none before its tool list. */
+  rules(namespace: string): ToolRuleRow[] {
+    const { store } = this.#deps;
+    this.get(namespace);
+    const connection = store.listConnections(namespace).find((c) => c.isDefault)?.name ?? null;
+    return (store.getManifest(namespace)?.tools ?? []).map((tool) => {
+      const rules = store.listPolicyRules(tool.address);
+      return {
+        tool,
+        rule: ruleOf(rules, tool),
+        others: otherRulesOf(rules, tool),
+        now: decide({ address: tool.address, connection }, tool, rules, store.getReview(tool.address)),
+      };
+    });
   }
 
   /** The connections of the source under `namespace`; throws `noSource` when there is none. */
