@@ -97,7 +97,7 @@ export function sourceChangeRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps,
     return page(
       c,
       <RemoveSourcePage
-        removal={review.removal(namespace)}
+        removal={deps.desk.sources.removal(namespace)}
         csrf={c.get('session').csrf}
         root={dashboardRoot(c)}
       />,

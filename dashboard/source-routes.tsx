@@ -29,7 +29,7 @@ import { SourcesPage } from './sources-page.tsx';
 /** What the Sources pages need of the engine's `Sources` (the host passes `engine.sources`). */
 export type SourceReview = Pick<
   Sources,
-  'pendingReview' | 'acceptReview' | 'saveCredential' | 'setRule' | 'removal' | 'removeSource' | 'history'
+  'pendingReview' | 'acceptReview' | 'saveCredential' | 'setRule' | 'removeSource'
 >;
 
 /** A review form is a token, a choice and two fields per tool: 64 KB holds hundreds of tools. */
@@ -50,7 +50,9 @@ export function sourceRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps, revie
     if (refused) return refused;
     // Drafts left past their lifetime go with their credentials whenever the list is shown.
     await deps.adding?.sweep();
-    const removed = review.history(undefined, 50).filter((event) => event.change.kind === 'removed');
+    const removed = deps.desk.sources
+      .history({ limit: 50 })
+      .filter((event) => event.change.kind === 'removed');
     return page(
       c,
       <SourcesPage sources={desk.sources.list()} canAdd={deps.adding !== undefined} removed={removed} />,
@@ -72,7 +74,7 @@ export function sourceRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps, revie
         action={`${encodeURIComponent(namespace)}/review`}
         connectionAction={`${encodeURIComponent(namespace)}/connection`}
         rules={desk.sources.rules(namespace)}
-        history={review.history(namespace)}
+        history={deps.desk.sources.history({ namespace })}
       />,
     );
   });

@@ -1,14 +1,22 @@
 /**
  * What a person-facing host (the CLI, the dashboard, the approval page) asks the engine about
- * sources: every source with its counts, one source, its tools' rules, a source's connections. Reads only; adding,
+ * sources: every source with its counts, one source, its tools' rules, what removing it takes, its
+ * history, a source's connections. Reads only; adding,
  * refreshing and reviewing sources stay with `Sources`. An unknown namespace is the one `noSource`.
  */
 import type { Connection } from '../contracts/connections.ts';
 import type { PolicyRule } from '../contracts/policy.ts';
+import type { SourceEvent } from '../contracts/source-history.ts';
 import type { ManifestTool, Source } from '../contracts/sources.ts';
 import { decide, type PolicyDecision } from '../policy/decide.ts';
 import type { HubStore } from '../ports.ts';
-import { otherRulesOf, ruleOf, type ToolRuleChoice } from '../sources/source-changes.ts';
+import {
+  otherRulesOf,
+  type Removal,
+  removalOf,
+  ruleOf,
+  type ToolRuleChoice,
+} from '../sources/source-changes.ts';
 import { storedSource } from '../sources/stored.ts';
 import type { HostWording } from '../wording.ts';
 
@@ -90,6 +98,17 @@ export class SourceDesk {
         now: decide({ address: tool.address, connection }, tool, rules, store.getReview(tool.address)),
       };
     });
+  }
+
+  /** What removing the source would take with it (source-changes.ts); throws `noSource` when there is none. */
+  removal(namespace: string): Removal {
+    this.get(namespace);
+    return removalOf(this.#deps.store, namespace);
+  }
+
+  /** A source's history (every source's without a namespace), newest first: removals outlive their source. */
+  history(filter?: { namespace?: string; limit?: number }): SourceEvent[] {
+    return this.#deps.store.listSourceEvents(filter);
   }
 
   /** The connections of the source under `namespace`; throws `noSource` when there is none. */

@@ -1,13 +1,15 @@
 /**
  * What a person changes on a source from a page, beside what `Sources` does for a review: what
  * removing a source would take with it (shown before the person confirms), a tool's own rule as
- * it stands, the other rules that can decide its calls, and a rule set back to the default.
+ * it stands, the other rules that can decide its calls, a rule set back to the default, and the
+ * check that a review or a rule covers the contracts the person was shown.
  *
  * Invariants: a rule changes only for the contract the person was shown (else `conflict`, nothing
  * changed); a deny pinned to no contract, or on the tool's source, still wins over a rule set on
  * a page (policy/decide.ts), so the page shows such rules.
  */
 import type { PolicyEffect, PolicyRule } from '../contracts/policy.ts';
+import type { SourceChange } from '../contracts/source-history.ts';
 import type { Manifest, ManifestTool } from '../contracts/sources.ts';
 import { HubError } from '../errors.ts';
 import type { HubStore } from '../ports.ts';
@@ -89,6 +91,32 @@ export function removalOf(store: HubStore, namespace: string): Removal {
     reviews: store.listReviews(namespace).length,
     waiting,
   };
+}
+
+/**
+ * Throws conflict unless every tool in `effects` still has the contract it was shown with (a
+ * review's or a rule's: a decision covers exactly what the person was shown).
+ */
+export function sameAsShown(
+  manifest: Manifest,
+  effects: ReadonlyMap<string, PolicyEffect>,
+  shown: ReadonlyMap<string, string>,
+): void {
+  const current = new Map(manifest.tools.map((tool) => [tool.address, tool.contract]));
+  for (const address of effects.keys()) {
+    if (shown.get(address) !== current.get(address)) {
+      throw new HubError(
+        'conflict',
+        `${address} changed since it was shown for review; nothing was recorded. Review it again as it is now.`,
+      );
+    }
+  }
+}
+
+/** The removal as the source's history keeps it: how many of each thing went. */
+export function removedChange(removal: Removal): SourceChange {
+  const { tools, connections, rules } = removal;
+  return { kind: 'removed', tools: tools.length, connections: connections.length, rules };
 }
 
 /**

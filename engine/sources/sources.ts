@@ -10,7 +10,7 @@
  */
 import type { Connection, SecretRef } from '../contracts/connections.ts';
 import type { PolicyEffect } from '../contracts/policy.ts';
-import type { SourceChange, SourceEvent } from '../contracts/source-history.ts';
+import type { SourceChange } from '../contracts/source-history.ts';
 import type { Manifest, Source, ToolReview } from '../contracts/sources.ts';
 import { HubError, isHubError } from '../errors.ts';
 import { randomId } from '../hex.ts';
@@ -27,7 +27,13 @@ import { proposeNamespace } from './namespace.ts';
 import { type ReviewItem, reviewItem } from './review.ts';
 import { saveCredential } from './save-credential.ts';
 import { scrubListed } from './scrub-listed.ts';
-import { type Removal, removalOf, resetToolRule, type ToolRuleChoice } from './source-changes.ts';
+import {
+  removalOf,
+  removedChange,
+  resetToolRule,
+  sameAsShown,
+  type ToolRuleChoice,
+} from './source-changes.ts';
 import { storedManifest, storedSource } from './stored.ts';
 import type { Upstream } from './upstream.ts';
 
@@ -192,7 +198,7 @@ export class Sources {
   ): void {
     this.#store.atomically(() => {
       const manifest = storedManifest(this.#store, namespace, this.#deps.wording);
-      if (shown) this.#sameAsShown(manifest, effects, shown);
+      if (shown) sameAsShown(manifest, effects, shown);
       this.#acceptReview(namespace, manifest, effects, this.#deps.clock.now());
       if (who !== undefined) this.#record(namespace, who, { kind: 'reviewed', tools: effects.size });
     });
@@ -211,24 +217,10 @@ export class Sources {
       if (choice === 'default') resetToolRule(this.#store, manifest, address, shown, now);
       else {
         const effects = new Map([[address, choice]]);
-        this.#sameAsShown(manifest, effects, new Map([[address, shown]]));
+        sameAsShown(manifest, effects, new Map([[address, shown]]));
         this.#acceptReview(namespace, manifest, effects, now);
       }
       this.#record(namespace, who, { kind: 'rule', address, effect: choice, contract: shown });
-    });
-  }
-
-  /** What removing the source would take with it (source-changes.ts); not_found when there is none. */
-  removal(namespace: string): Removal {
-    storedSource(this.#store, namespace, this.#deps.wording);
-    return removalOf(this.#store, namespace);
-  }
-
-  /** A source's history (every source's without one), newest first. */
-  history(namespace?: string, limit?: number): SourceEvent[] {
-    return this.#store.listSourceEvents({
-      ...(namespace === undefined ? {} : { namespace }),
-      ...(limit ? { limit } : {}),
     });
   }
 
@@ -240,23 +232,6 @@ export class Sources {
       change,
       at: this.#deps.clock.now(),
     });
-  }
-
-  /** Throws conflict unless every tool in `effects` still has the contract it was shown with. */
-  #sameAsShown(
-    manifest: Manifest,
-    effects: ReadonlyMap<string, PolicyEffect>,
-    shown: ReadonlyMap<string, string>,
-  ): void {
-    const current = new Map(manifest.tools.map((tool) => [tool.address, tool.contract]));
-    for (const address of effects.keys()) {
-      if (shown.get(address) !== current.get(address)) {
-        throw new HubError(
-          'conflict',
-          `${address} changed since it was shown for review; nothing was recorded. Review it again as it is now.`,
-        );
-      }
-    }
   }
 
   /**
@@ -318,18 +293,10 @@ export class Sources {
     const connections = this.#store.listConnections(
       storedSource(this.#store, namespace, this.#deps.wording).namespace,
     );
-    const taken = who === undefined ? undefined : removalOf(this.#store, namespace);
     this.#store.atomically(() => {
+      const change = who === undefined ? undefined : removedChange(removalOf(this.#store, namespace));
       this.#store.removeSource(namespace);
-      if (who !== undefined && taken) {
-        const { tools, connections: held, rules } = taken;
-        this.#record(namespace, who, {
-          kind: 'removed',
-          tools: tools.length,
-          connections: held.length,
-          rules,
-        });
-      }
+      if (who !== undefined && change) this.#record(namespace, who, change);
     });
     for (const connection of connections) {
       for (const ref of connection.secrets) await this.#deps.secrets?.delete(ref.key);

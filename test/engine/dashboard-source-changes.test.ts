@@ -192,7 +192,7 @@ describe('a tool’s rule, set on the source’s page', () => {
     expect((await world.run()).status).toBe('awaiting_approval');
     expect(world.calls).toEqual(['post']);
 
-    const history = world.engine.sources.history('board');
+    const history = world.engine.desk.sources.history({ namespace: 'board' });
     expect(history.map((e) => [e.who, e.change])).toEqual([
       ['ana', { kind: 'rule', address: 'board.post', effect: 'default', contract: contractOf('board.post') }],
       ['ana', { kind: 'rule', address: 'board.post', effect: 'deny', contract: contractOf('board.post') }],
@@ -219,7 +219,7 @@ describe('a tool’s rule, set on the source’s page', () => {
     expect(stale.status).toBe(409);
     expect(await stale.text()).toContain('Changed since you saw it');
     expect(rulesOfPost()).toEqual(before);
-    expect(world.engine.sources.history('board')).toEqual([]);
+    expect(world.engine.desk.sources.history({ namespace: 'board' })).toEqual([]);
     const runOnly = await postForm(
       '/sources/board/rule',
       { csrf: CSRF, address: 'board.post', contract: contractOf('board.post'), rule: 'allow' },
@@ -278,7 +278,7 @@ describe('removing a source from its page', () => {
     expect(next).toMatchObject({ status: 'completed', result: "ReferenceError: 'board' is not defined" });
     expect(world.calls).toEqual([]);
 
-    expect(world.engine.sources.history('board').map((e) => [e.who, e.change])).toEqual([
+    expect(world.engine.desk.sources.history({ namespace: 'board' }).map((e) => [e.who, e.change])).toEqual([
       ['ana', { kind: 'removed', tools: 2, connections: 1, rules: 2 }],
     ]);
     const list = await (await world.app().request('/sources')).text();

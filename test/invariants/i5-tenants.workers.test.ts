@@ -449,7 +449,7 @@ describe('I5: tenants are isolated (hosted)', () => {
       }
       expect(await footprint(a.person)).toEqual(before);
       await runInDurableObject(hubOf(a.person), async (hub: HubObject, state) => {
-        expect(hub.engine.sources.history(NAMESPACE)).toEqual([]);
+        expect(hub.engine.desk.sources.history({ namespace: NAMESPACE })).toEqual([]);
         // A's encrypted secret is still kept, under its connection's key.
         const [ref] = hub.store.listConnections(NAMESPACE)[0]?.secrets ?? [];
         const keys = [...(await state.storage.list()).keys()];

@@ -166,7 +166,9 @@ describe('the dashboard behind sign-in', () => {
       // Its encrypted secret went with it: nothing in the hub's storage holds a secret any more.
       const keys = [...(await state.storage.list()).keys()];
       expect(keys.filter((key) => key.toLowerCase().includes('vault'))).toEqual([]);
-      expect(hub.engine.sources.history('vault').map((e) => [e.who, e.change.kind])).toEqual([
+      expect(
+        hub.engine.desk.sources.history({ namespace: 'vault' }).map((e) => [e.who, e.change.kind]),
+      ).toEqual([
         ['github:ana', 'removed'],
         ['github:ana', 'rule'],
       ]);
