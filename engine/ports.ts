@@ -273,7 +273,10 @@ export interface HubStore {
   /** The UTF-8 bytes of every result blob a run keeps. */
   resultBlobBytes(runId: string): number;
 
-  /** Appends to a source's history (kept by namespace, after the source is removed too). A duplicate id is a conflict. */
+  /**
+   * Appends to a source's history (kept by namespace, after the source is removed too). A
+   * duplicate id is a conflict.
+   */
   addSourceEvent(event: SourceEvent): void;
   /** A source's history (or every source's), newest first, at most `limit` (200) events. */
   listSourceEvents(filter?: { namespace?: string; limit?: number }): SourceEvent[];

@@ -100,7 +100,7 @@ export class SourceDesk {
     });
   }
 
-  /** What removing the source would take with it (source-changes.ts); throws `noSource` when there is none. */
+  /** What removing the source would take with it (source-changes.ts); throws `noSource` if none. */
   removal(namespace: string): Removal {
     this.get(namespace);
     return removalOf(this.#deps.store, namespace);
