@@ -4,7 +4,7 @@
  * connector whose answers the test sets): a tool's rule set to allow, deny, ask or back to the
  * default decides its next call; removal first shows what it takes, then on Confirm takes the
  * tools, connections and their secrets, rules and reviews, and the next call finds no tool; every
- * change is in the source's history with who made it; a form without the session's token, not
+ * change (a review from the page too) is in the source's history with who made it; a form without the session's token, not
  * confirmed, naming a tool not of the source or shown with a contract that changed since is
  * refused with nothing changed; a run's session reaches none of it; the Sign out button is there
  * only where the host has a sign-out.
@@ -227,6 +227,23 @@ describe('a tool’s rule, set on the source’s page', () => {
     );
     expect(runOnly.status).toBe(403);
     expect(rulesOfPost()).toEqual(before);
+  });
+});
+
+describe('a review from the source’s page', () => {
+  it('is in the source’s history too, as the session’s person’s', async () => {
+    world.tools = [...TOOLS, { name: 'pin', description: 'Pin a post.', inputSchema: { type: 'object' } }];
+    await world.engine.sources.refresh('board');
+    const reviewed = await postForm('/sources/board/review', {
+      csrf: CSRF,
+      choice: 'accept',
+      'contract:board.pin': contractOf('board.pin'),
+    });
+    expect(reviewed.status).toBe(303);
+    expect(world.engine.desk.sources.history({ namespace: 'board' }).map((e) => [e.who, e.change])).toEqual([
+      ['ana', { kind: 'reviewed', tools: 1 }],
+    ]);
+    expect(await (await world.app().request('/sources/board')).text()).toContain('ana: reviewed one tool');
   });
 });
 
