@@ -99,6 +99,8 @@ function RuleRow(props: { row: ToolRuleRow; index: number; csrf: string; action:
   );
 }
 
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
 /** One change in words, as the history lists it. */
 export function changeText(event: SourceEvent): string {
   const { change } = event;
@@ -110,7 +112,7 @@ export function changeText(event: SourceEvent): string {
     case 'reviewed':
       return `reviewed ${change.tools === 1 ? 'one tool' : `${change.tools} tools`}`;
     case 'removed':
-      return `removed, with ${change.tools} tools, ${change.connections} connections and their stored secrets, ${change.rules} policy rules`;
+      return `removed, with ${count(change.tools, 'tool', 'tools')}, ${count(change.connections, 'connection', 'connections')} and the secrets stored for ${change.connections === 1 ? 'it' : 'them'}, ${count(change.rules, 'policy rule', 'policy rules')}`;
   }
 }
 

@@ -257,10 +257,15 @@ describe('removing a source from its page', () => {
     const shown = await world.app().request('/sources/board/remove');
     expect(shown.status).toBe(200);
     const html = await shown.text();
-    expect(html).toContain('its 2 tools: board.post, board.list_posts');
-    expect(html).toContain('its 1 connection: work (1 stored secret)');
-    expect(html).toContain('2 policy rules on it or its tools');
-    expect(html).toContain('what you approved of 2 tools');
+    expect(html).toContain(
+      '<li>its 2 tools: board.post, board.list_posts (the next call of one finds no such tool)</li>',
+    );
+    expect(html).toContain(
+      '<li>its 1 connection: work (1 stored secret), with their secrets deleted from where the hub keeps them</li>',
+    );
+    expect(html).toContain('<li>2 policy rules on it or its tools</li>');
+    expect(html).toContain('<li>what you approved of 2 tools (added again, each asks anew)</li>');
+    expect(html).toContain('One run waits on a call to it. It stays;');
     expect(html).toContain(`<a href="/runs/${waiting.runId}">${waiting.runId}</a>: board.post`);
     expect(html).toContain('<form method="post" action="remove">');
     expect(html).toContain(`<input type="hidden" name="csrf" value="${CSRF}"/>`);
@@ -301,7 +306,7 @@ describe('removing a source from its page', () => {
     const list = await (await world.app().request('/sources')).text();
     expect(list).toContain('<h2>Removed</h2>');
     expect(list).toContain(
-      'board: 2027-01-15 08:00 UTC, ana: removed, with 2 tools, 1 connections and their stored secrets, 2 policy rules',
+      'board: 2027-01-15 08:00 UTC, ana: removed, with 2 tools, 1 connection and the secrets stored for it, 2 policy rules',
     );
     // Gone: its page, its removal, and a second removal say so.
     expect((await world.app().request('/sources/board')).status).toBe(404);

@@ -175,7 +175,9 @@ describe('the dashboard behind sign-in', () => {
     });
     const list = await (await call('/sources', { headers: { cookie: ana.cookie } })).text();
     expect(list).toContain('vault: ');
-    expect(list).toContain('github:ana: removed, with 1 tools');
+    expect(list).toContain(
+      'github:ana: removed, with 1 tool, 1 connection and the secrets stored for it, 1 policy rule',
+    );
   });
 
   it('has a Sign out button on every page that ends the session', async () => {
