@@ -10,6 +10,7 @@ import type { Desk } from '../engine/desk/index.ts';
 import type { Clock } from '../engine/ports.ts';
 import type { HostWording } from '../engine/wording.ts';
 import { approvalRoutes } from './approval-routes.tsx';
+import { page } from './frame.tsx';
 import { securityHeaders } from './headers.ts';
 import { OPEN_PATH } from './link-session.tsx';
 import { ProblemPage } from './problem-page.tsx';
@@ -45,6 +46,12 @@ export interface DashboardDeps {
    */
   adding?: SourceAdding;
   /**
+   * Where the host ends the person's sign-in session (`/logout` on the hosted hub): with it, every
+   * page's navigation has a Sign out button posting the session's CSRF token there. A host with
+   * no sign-in to end (the local hub's page sessions come from one-time links) gives none.
+   */
+  signOut?: string;
+  /**
    * Called with the run once a decision on it is recorded, before the page answers: the host
    * goes on with a one-call run that waits on no one now (engine/runs/one-call-resume.ts).
    */
@@ -64,6 +71,7 @@ export function createDashboard(deps: DashboardDeps): Hono<DashboardEnv> {
   app.use('*', securityHeaders);
   app.use('*', async (c, next) => {
     c.set('wording', deps.wording);
+    if (deps.signOut) c.set('signOut', deps.signOut);
     await next();
   });
   if (deps.exchange) app.get(OPEN_PATH, deps.exchange);
@@ -74,7 +82,8 @@ export function createDashboard(deps: DashboardDeps): Hono<DashboardEnv> {
   if (deps.review && deps.adding) sourceAddRoutes(app, deps, deps.adding);
   if (deps.review) sourceRoutes(app, deps, deps.review);
   app.notFound((c) =>
-    c.html(
+    page(
+      c,
       <ProblemPage
         problem={{
           status: 404,

@@ -1,10 +1,12 @@
 /**
  * The frame of every dashboard page: a complete HTML document, readable on a phone (viewport,
  * one column, large buttons), legible in light and dark, with no script: everything a page does
- * is a plain form. The navigation (nav.tsx) heads every page. The style sits inline, which the
+ * is a plain form. The navigation (nav.tsx) heads every page, with the host's sign-out where it has
+ * one (frame.tsx). The style sits inline, which the
  * Content-Security-Policy allows for styles only; a page may add its own rules (`style`).
  */
 import type { Child } from 'hono/jsx';
+import { useFrame } from './frame.tsx';
 import { NAV_STYLE, Nav, type Section } from './nav.tsx';
 
 const STYLE = `
@@ -58,7 +60,7 @@ export function Layout(props: LayoutProps) {
         <style>{`${STYLE}${NAV_STYLE}${props.style ?? ''}`}</style>
       </head>
       <body>
-        <Nav root={props.root ?? '/'} current={props.current} />
+        <Nav root={props.root ?? '/'} current={props.current} signOut={useFrame().signOut} />
         <main>{props.children}</main>
       </body>
     </html>

@@ -1,9 +1,13 @@
 /**
  * The dashboard's navigation, on every page: the Inbox (what waits for a person), Runs (history)
  * and Sources. Plain links under the mount the host chose (root.ts); the page a person is on is
- * marked `aria-current` for screen readers and underlined for everyone else.
+ * marked `aria-current` for screen readers and underlined for everyone else. Where the host has a
+ * sign-out (the hosted hub), the navigation ends with a Sign out button: a form posting the
+ * session's CSRF token to the host's sign-out, which checks it.
  */
+import type { Frame } from './frame.tsx';
 import { hrefIn } from './root.ts';
+import { line } from './shown.ts';
 
 /** The sections of the dashboard, as the nav names them. */
 export type Section = 'inbox' | 'runs' | 'sources';
@@ -24,9 +28,12 @@ nav.site ul { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem 1rem
 nav.site a { display: inline-block; padding: .5rem .25rem; color: var(--fg); text-underline-offset: .3em; }
 nav.site a:not([aria-current]) { text-decoration: none; }
 nav.site a[aria-current] { font-weight: 600; text-decoration-thickness: 3px; }
+nav.site li.sign-out { margin-left: auto; display: flex; align-items: center; gap: .5rem; }
+nav.site li.sign-out button { min-height: 2.25rem; padding: .3rem .8rem; }
 `;
 
-export function Nav(props: { root: string; current?: Section | undefined }) {
+export function Nav(props: { root: string; current?: Section | undefined; signOut?: Frame['signOut'] }) {
+  const { signOut } = props;
   return (
     <nav class="site" aria-label="Dashboard">
       <ul>
@@ -37,6 +44,15 @@ export function Nav(props: { root: string; current?: Section | undefined }) {
             </a>
           </li>
         ))}
+        {signOut ? (
+          <li class="sign-out">
+            <span class="muted">{line(signOut.who)}</span>
+            <form method="post" action={signOut.action}>
+              <input type="hidden" name="csrf" value={signOut.csrf} />
+              <button type="submit">Sign out</button>
+            </form>
+          </li>
+        ) : null}
       </ul>
     </nav>
   );

@@ -5,6 +5,7 @@
  * one, and nothing is read or recorded on the way.
  */
 import type { Context } from 'hono';
+import { page } from './frame.tsx';
 import { type Problem, ProblemPage } from './problem-page.tsx';
 import { dashboardRoot } from './root.ts';
 import { type DashboardEnv, reachesDashboard, reachesRun } from './session.ts';
@@ -13,7 +14,7 @@ type Ctx = Context<DashboardEnv>;
 
 /** Answers the request with the page for `p`, with its status. */
 export const problem = (c: Ctx, p: Problem) =>
-  c.html(<ProblemPage problem={p} root={dashboardRoot(c)} />, p.status);
+  page(c, <ProblemPage problem={p} root={dashboardRoot(c)} />, p.status);
 
 /** The refusal page when the session was opened for another run; else undefined. */
 export function outOfReach(c: Ctx, runId: string) {

@@ -9,6 +9,7 @@ import type { PendingInput, Run } from '../engine/contracts/runs.ts';
 import { isHubError } from '../engine/errors.ts';
 import { noSuchRun } from './approval-routes.tsx';
 import type { DashboardDeps } from './dashboard.tsx';
+import { page } from './frame.tsx';
 import { InboxPage } from './inbox-page.tsx';
 import { outOfDashboard, outOfReach } from './reach.tsx';
 import { dashboardRoot } from './root.ts';
@@ -30,7 +31,8 @@ export function runsRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps): void {
     const runs = listed.slice(0, RUNS_LISTED);
     const withOpen = runs.map((run) => ({ run, open: openOf(deps, run) }));
     const waiting = withOpen.filter(({ open }) => open.length > 0);
-    return c.html(
+    return page(
+      c,
       <InboxPage
         waiting={waiting}
         decided={withOpen.length - waiting.length}
@@ -52,7 +54,8 @@ export function runsRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps): void {
       calls: desk.runs.countCalls(run.id),
       decided: desk.runs.decided(run.id),
     }));
-    return c.html(
+    return page(
+      c,
       <RunsPage
         runs={runs}
         limit={RUNS_LISTED}
@@ -71,7 +74,8 @@ export function runsRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps): void {
     if (!run) return noSuchRun(c, runId);
     const now = clock.now();
     const asks = desk.runs.asks(runId);
-    return c.html(
+    return page(
+      c,
       <RunPage
         run={run}
         open={run.status === 'awaiting_input' ? openOf(deps, run) : undefined}

@@ -25,8 +25,12 @@ export interface PageSession {
 
 /** The Hono environment of the dashboard's routes: the session the host's middleware set. */
 export interface DashboardEnv {
-  /** `wording` is the host's (createDashboard sets it), for what a page tells a person to do. */
-  Variables: { session: PageSession; wording: HostWording };
+  /**
+   * `wording` is the host's (createDashboard sets it), for what a page tells a person to do;
+   * `signOut`, where the host ends a sign-in session (a POST with the session's CSRF token), only
+   * on a host that has one.
+   */
+  Variables: { session: PageSession; wording: HostWording; signOut?: string | undefined };
 }
 
 /** The host's session middleware: sets `session`, or answers the request itself (sign in, 403…). */

@@ -20,6 +20,7 @@ import { type HubError, isHubError } from '../engine/errors.ts';
 import type { NewRemoteSource, OpenDraft, SourceDrafts } from '../engine/sources/source-drafts.ts';
 import type { DashboardDeps } from './dashboard.tsx';
 import { KEY_FIELDS } from './draft-credentials.tsx';
+import { page } from './frame.tsx';
 import { outOfDashboard, problem } from './reach.tsx';
 import { type FormFields, readReviewForm } from './review-form.ts';
 import { dashboardRoot, hrefIn } from './root.ts';
@@ -61,7 +62,8 @@ const tooLarge = (limit: number) =>
 
 export function sourceAddRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps, adding: SourceAdding): void {
   const form = (c: Ctx, fields: AddSourceFields, error?: string, status: 200 | 400 | 502 = 200) =>
-    c.html(
+    page(
+      c,
       <AddSourcePage
         root={dashboardRoot(c)}
         csrf={c.get('session').csrf}
@@ -81,7 +83,8 @@ export function sourceAddRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps, ad
     error?: string,
     status: 200 | 400 | 409 = 200,
   ) =>
-    c.html(
+    page(
+      c,
       <DraftReviewPage
         root={dashboardRoot(c)}
         csrf={c.get('session').csrf}

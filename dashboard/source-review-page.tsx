@@ -4,18 +4,21 @@
  * / writes / destructive, each with its proposed policy and, for a changed tool, what changed in
  * its contract since the person approved it (each part before and now). One form: "Accept all
  * proposals", or a labelled choice per tool and "Record these choices". Every row carries the
- * contract it was shown with, so a tool that changes meanwhile is not decided blind. Every string
+ * contract it was shown with, so a tool that changes meanwhile is not decided blind. Below it each
+ * tool's rule, the source's history, and the way to remove it (source-rules.tsx). Every string
  * from the source goes through shown.ts.
  */
 
 import type { PolicyEffect } from '../engine/contracts/policy.ts';
+import type { SourceEvent } from '../engine/contracts/source-history.ts';
 import type { ManifestTool } from '../engine/contracts/sources.ts';
-import type { SourceSummary } from '../engine/desk/index.ts';
+import type { SourceSummary, ToolRuleRow } from '../engine/desk/index.ts';
 import { CONTRACT_PARTS, changedParts } from '../engine/sources/manifest-diff.ts';
 import type { ReviewItem, ToolClass } from '../engine/sources/review.ts';
 import { ConnectionForm } from './connection-form.tsx';
 import { Layout } from './layout.tsx';
 import { line, shownArgs } from './shown.ts';
+import { History, ToolRules } from './source-rules.tsx';
 import { SourceFacts } from './sources-page.tsx';
 
 /** The effects a review offers (the CLI's three), with what each choice says. */
@@ -46,6 +49,10 @@ export interface SourceReviewPageProps {
   action: string;
   /** Where the connection form posts, relative to the page. */
   connectionAction: string;
+  /** Each tool's rule, for the Rules forms (which post to `<namespace>/rule`). */
+  rules: ToolRuleRow[];
+  /** The source's history, newest first. */
+  history: SourceEvent[];
 }
 
 export function SourceReviewPage(props: SourceReviewPageProps) {
@@ -88,6 +95,19 @@ export function SourceReviewPage(props: SourceReviewPageProps) {
           </p>
         </form>
       )}
+      <h2>Rules</h2>
+      <ToolRules
+        rows={props.rules}
+        csrf={props.csrf}
+        action={`${encodeURIComponent(summary.source.namespace)}/rule`}
+      />
+      <h2>History</h2>
+      <History events={props.history} />
+      <h2>Remove</h2>
+      <p>
+        <a href={`${encodeURIComponent(summary.source.namespace)}/remove`}>Remove {ns}…</a> (the next page
+        shows what it takes with it, to confirm)
+      </p>
     </Layout>
   );
 }

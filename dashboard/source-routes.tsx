@@ -17,15 +17,20 @@ import type { SourceSummary } from '../engine/desk/index.ts';
 import { isHubError } from '../engine/errors.ts';
 import type { Sources } from '../engine/sources/sources.ts';
 import type { DashboardDeps } from './dashboard.tsx';
+import { page } from './frame.tsx';
 import { outOfDashboard, problem } from './reach.tsx';
 import { readReviewForm } from './review-form.ts';
 import { checkCsrf, type DashboardEnv } from './session.ts';
 import { line } from './shown.ts';
+import { sourceChangeRoutes } from './source-change-routes.tsx';
 import { SourceReviewPage } from './source-review-page.tsx';
 import { SourcesPage } from './sources-page.tsx';
 
 /** What the Sources pages need of the engine's `Sources` (the host passes `engine.sources`). */
-export type SourceReview = Pick<Sources, 'pendingReview' | 'acceptReview' | 'saveCredential'>;
+export type SourceReview = Pick<
+  Sources,
+  'pendingReview' | 'acceptReview' | 'saveCredential' | 'setRule' | 'removeSource'
+>;
 
 /** A review form is a token, a choice and two fields per tool: 64 KB holds hundreds of tools. */
 const FORM_LIMIT_BYTES = 64 * 1024;
@@ -38,13 +43,20 @@ const pageOf = (namespace: string) => `../${encodeURIComponent(namespace)}`;
 export function sourceRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps, review: SourceReview): void {
   const { desk } = deps;
   connectionRoute(app, deps, review);
+  sourceChangeRoutes(app, deps, review);
 
   app.get('/sources', async (c) => {
     const refused = outOfDashboard(c, 'the sources or review them');
     if (refused) return refused;
     // Drafts left past their lifetime go with their credentials whenever the list is shown.
     await deps.adding?.sweep();
-    return c.html(<SourcesPage sources={desk.sources.list()} canAdd={deps.adding !== undefined} />);
+    const removed = deps.desk.sources
+      .history({ limit: 50 })
+      .filter((event) => event.change.kind === 'removed');
+    return page(
+      c,
+      <SourcesPage sources={desk.sources.list()} canAdd={deps.adding !== undefined} removed={removed} />,
+    );
   });
 
   app.get('/sources/:namespace', (c) => {
@@ -53,13 +65,16 @@ export function sourceRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps, revie
     if (refused) return refused;
     const summary = summaryOf(deps, namespace);
     if (!summary) return noSuchSource(c, namespace, '../sources');
-    return c.html(
+    return page(
+      c,
       <SourceReviewPage
         summary={summary}
         items={pendingOf(review, summary)}
         csrf={c.get('session').csrf}
         action={`${encodeURIComponent(namespace)}/review`}
         connectionAction={`${encodeURIComponent(namespace)}/connection`}
+        rules={desk.sources.rules(namespace)}
+        history={deps.desk.sources.history({ namespace })}
       />,
     );
   });
@@ -105,7 +120,7 @@ export function sourceRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps, revie
       }
       if (read.kind === 'stale') return changedMeanwhile(c, namespace, read.addresses.join(', '));
       try {
-        review.acceptReview(namespace, read.effects, read.shown);
+        review.acceptReview(namespace, read.effects, read.shown, c.get('session').who);
       } catch (error) {
         if (!isHubError(error, 'conflict')) throw error;
         return changedMeanwhile(c, namespace, [...read.effects.keys()].join(', '));

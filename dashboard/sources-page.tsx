@@ -7,10 +7,12 @@
  * source's own page. Reads only what the desk's `SourceSummary` holds; nothing here connects to
  * a source.
  */
+import type { SourceEvent } from '../engine/contracts/source-history.ts';
 import { hasConsent } from '../engine/contracts/sources.ts';
 import type { SourceSummary } from '../engine/desk/index.ts';
 import { Layout } from './layout.tsx';
 import { line } from './shown.ts';
+import { changeText } from './source-rules.tsx';
 import { whereFrom } from './source-where.ts';
 import { utc } from './when.ts';
 
@@ -56,8 +58,11 @@ export function SourceFacts(props: { summary: SourceSummary }) {
   );
 }
 
-/** `canAdd`: the host adds sources from the dashboard (a link to Add a source). */
-export function SourcesPage(props: { sources: SourceSummary[]; canAdd?: boolean }) {
+/**
+ * `canAdd`: the host adds sources from the dashboard (a link to Add a source); `removed`: the
+ * removals the sources' history holds, newest first (a removed source has no page of its own).
+ */
+export function SourcesPage(props: { sources: SourceSummary[]; canAdd?: boolean; removed?: SourceEvent[] }) {
   const { sources } = props;
   const waiting = sources.reduce((sum, s) => sum + s.toReview, 0);
   return (
@@ -99,6 +104,18 @@ export function SourcesPage(props: { sources: SourceSummary[]; canAdd?: boolean 
           </section>
         );
       })}
+      {props.removed && props.removed.length > 0 ? (
+        <>
+          <h2>Removed</h2>
+          <ul>
+            {props.removed.map((event) => (
+              <li>
+                {line(event.namespace)}: {utc(event.at)}, {line(event.who)}: {line(changeText(event))}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
     </Layout>
   );
 }

@@ -288,6 +288,8 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
       review: this.engine.sources,
       adding: this.engine.drafts,
       decided: (runId) => resumeDecidedOneCall(this.engine, runId),
+      // The Worker's sign-in routes end the session (worker/sign-in/routes.ts), checking its CSRF token.
+      signOut: '/logout',
       session: async (c, next) => {
         const signedIn = readSignedIn(c.req.raw);
         if (!signedIn) return c.text('Forbidden: sign in through the hub.', 403);

@@ -12,6 +12,7 @@ import type { Profile } from './contracts/profiles.ts';
 import type { Decision, JournalEntry, PendingInput, Run, RunStatus } from './contracts/runs.ts';
 import type { Skill, SkillFileData } from './contracts/skills.ts';
 import type { SourceDraftRecord } from './contracts/source-drafts.ts';
+import type { SourceEvent } from './contracts/source-history.ts';
 import type { Manifest, ManifestTool, Source, ToolReview } from './contracts/sources.ts';
 
 /** Wall-clock time in epoch milliseconds. The engine never calls Date.now() itself. */
@@ -271,4 +272,12 @@ export interface HubStore {
   readResultBlobText(handle: string): string | undefined;
   /** The UTF-8 bytes of every result blob a run keeps. */
   resultBlobBytes(runId: string): number;
+
+  /**
+   * Appends to a source's history (kept by namespace, after the source is removed too). A
+   * duplicate id is a conflict.
+   */
+  addSourceEvent(event: SourceEvent): void;
+  /** A source's history (or every source's), newest first, at most `limit` (200) events. */
+  listSourceEvents(filter?: { namespace?: string; limit?: number }): SourceEvent[];
 }

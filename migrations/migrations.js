@@ -13,6 +13,7 @@ import m0010 from './0010_result_handles.sql';
 import m0011 from './0011_profiles.sql';
 import m0012 from './0012_skill_files.sql';
 import m0013 from './0013_search_documents.sql';
+import m0014 from './0014_source_history.sql';
 
   export default {
     journal,
@@ -30,7 +31,8 @@ m0009,
 m0010,
 m0011,
 m0012,
-m0013
+m0013,
+m0014
     }
   }
   

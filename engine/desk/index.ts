@@ -9,7 +9,7 @@ import type { HostWording } from '../wording.ts';
 import { RunDesk } from './run-desk.ts';
 import { SourceDesk, type SourceDeskDeps } from './source-desk.ts';
 
-export type { SourceSummary } from './source-desk.ts';
+export type { SourceSummary, ToolRuleRow } from './source-desk.ts';
 export { RunDesk, SourceDesk };
 
 export interface Desk {

@@ -1,11 +1,22 @@
 /**
  * What a person-facing host (the CLI, the dashboard, the approval page) asks the engine about
- * sources: every source with its counts, one source, a source's connections. Reads only; adding,
+ * sources: every source with its counts, one source, its tools' rules, what removing it takes, its
+ * history, a source's connections. Reads only; adding,
  * refreshing and reviewing sources stay with `Sources`. An unknown namespace is the one `noSource`.
  */
 import type { Connection } from '../contracts/connections.ts';
-import type { Source } from '../contracts/sources.ts';
+import type { PolicyRule } from '../contracts/policy.ts';
+import type { SourceEvent } from '../contracts/source-history.ts';
+import type { ManifestTool, Source } from '../contracts/sources.ts';
+import { decide, type PolicyDecision } from '../policy/decide.ts';
 import type { HubStore } from '../ports.ts';
+import {
+  otherRulesOf,
+  type Removal,
+  removalOf,
+  ruleOf,
+  type ToolRuleChoice,
+} from '../sources/source-changes.ts';
 import { storedSource } from '../sources/stored.ts';
 import type { HostWording } from '../wording.ts';
 
@@ -19,6 +30,17 @@ export interface SourceSummary {
   toReview: number;
   /** When its tool list was last read (null before the first): the health the store knows. */
   listedAt: number | null;
+}
+
+/** One tool's rule as a source's page shows it, beside the form that changes it. */
+export interface ToolRuleRow {
+  tool: ManifestTool;
+  /** The person's own rule on the tool, pinned to its contract now, or `default` (none). */
+  rule: ToolRuleChoice;
+  /** Other rules that can decide its calls (on its source, on one connection, unpinned). */
+  others: PolicyRule[];
+  /** How the policy decides its next call on the default connection, with the reason. */
+  now: PolicyDecision;
 }
 
 export interface SourceDeskDeps {
@@ -60,6 +82,33 @@ export class SourceDesk {
   /** The source under `namespace`; throws `noSource` when there is none. */
   get(namespace: string): Source {
     return storedSource(this.#deps.store, namespace, this.#deps.wording);
+  }
+
+  /** Each tool of the source with its rule and how its next call is decided; none before its tool list. */
+  rules(namespace: string): ToolRuleRow[] {
+    const { store } = this.#deps;
+    this.get(namespace);
+    const connection = store.listConnections(namespace).find((c) => c.isDefault)?.name ?? null;
+    return (store.getManifest(namespace)?.tools ?? []).map((tool) => {
+      const rules = store.listPolicyRules(tool.address);
+      return {
+        tool,
+        rule: ruleOf(rules, tool),
+        others: otherRulesOf(rules, tool),
+        now: decide({ address: tool.address, connection }, tool, rules, store.getReview(tool.address)),
+      };
+    });
+  }
+
+  /** What removing the source would take with it (source-changes.ts); throws `noSource` if none. */
+  removal(namespace: string): Removal {
+    this.get(namespace);
+    return removalOf(this.#deps.store, namespace);
+  }
+
+  /** A source's history (every source's without a namespace), newest first: removals outlive their source. */
+  history(filter?: { namespace?: string; limit?: number }): SourceEvent[] {
+    return this.#deps.store.listSourceEvents(filter);
   }
 
   /** The connections of the source under `namespace`; throws `noSource` when there is none. */

@@ -10,6 +10,7 @@
  */
 import type { Connection, SecretRef } from '../contracts/connections.ts';
 import type { PolicyEffect } from '../contracts/policy.ts';
+import type { SourceChange } from '../contracts/source-history.ts';
 import type { Manifest, Source, ToolReview } from '../contracts/sources.ts';
 import { HubError, isHubError } from '../errors.ts';
 import { randomId } from '../hex.ts';
@@ -26,6 +27,13 @@ import { proposeNamespace } from './namespace.ts';
 import { type ReviewItem, reviewItem } from './review.ts';
 import { saveCredential } from './save-credential.ts';
 import { scrubListed } from './scrub-listed.ts';
+import {
+  removalOf,
+  removedChange,
+  resetToolRule,
+  sameAsShown,
+  type ToolRuleChoice,
+} from './source-changes.ts';
 import { storedManifest, storedSource } from './stored.ts';
 import type { Upstream } from './upstream.ts';
 
@@ -186,29 +194,44 @@ export class Sources {
     namespace: string,
     effects: ReadonlyMap<string, PolicyEffect>,
     shown?: ReadonlyMap<string, string>,
+    who?: string,
   ): void {
     this.#store.atomically(() => {
       const manifest = storedManifest(this.#store, namespace, this.#deps.wording);
-      if (shown) this.#sameAsShown(manifest, effects, shown);
+      if (shown) sameAsShown(manifest, effects, shown);
       this.#acceptReview(namespace, manifest, effects, this.#deps.clock.now());
+      if (who !== undefined) this.#record(namespace, who, { kind: 'reviewed', tools: effects.size });
     });
   }
 
-  /** Throws conflict unless every tool in `effects` still has the contract it was shown with. */
-  #sameAsShown(
-    manifest: Manifest,
-    effects: ReadonlyMap<string, PolicyEffect>,
-    shown: ReadonlyMap<string, string>,
-  ): void {
-    const current = new Map(manifest.tools.map((tool) => [tool.address, tool.contract]));
-    for (const address of effects.keys()) {
-      if (shown.get(address) !== current.get(address)) {
-        throw new HubError(
-          'conflict',
-          `${address} changed since it was shown for review; nothing was recorded. Review it again as it is now.`,
-        );
+  /**
+   * Sets one tool's rule, as a review of that tool alone would (an effect pinned to its contract),
+   * or back to the default (source-changes.ts), only while its contract is still `shown` (else
+   * conflict, nothing changed); recorded in the source's history as `who`'s. The next call of the
+   * tool is decided by it.
+   */
+  setRule(namespace: string, address: string, choice: ToolRuleChoice, shown: string, who: string): void {
+    this.#store.atomically(() => {
+      const manifest = storedManifest(this.#store, namespace, this.#deps.wording);
+      const now = this.#deps.clock.now();
+      if (choice === 'default') resetToolRule(this.#store, manifest, address, shown, now);
+      else {
+        const effects = new Map([[address, choice]]);
+        sameAsShown(manifest, effects, new Map([[address, shown]]));
+        this.#acceptReview(namespace, manifest, effects, now);
       }
-    }
+      this.#record(namespace, who, { kind: 'rule', address, effect: choice, contract: shown });
+    });
+  }
+
+  #record(namespace: string, who: string, change: SourceChange): void {
+    this.#store.addSourceEvent({
+      id: this.#id('change'),
+      namespace,
+      who,
+      change,
+      at: this.#deps.clock.now(),
+    });
   }
 
   /**
@@ -262,12 +285,19 @@ export class Sources {
     });
   }
 
-  /** Removes a source with everything that hangs off it, its secrets included. */
-  async removeSource(namespace: string): Promise<void> {
+  /**
+   * Removes a source with everything that hangs off it, its secrets included. With `who`, the
+   * removal is recorded in the source's history (which outlives it) as theirs.
+   */
+  async removeSource(namespace: string, who?: string): Promise<void> {
     const connections = this.#store.listConnections(
       storedSource(this.#store, namespace, this.#deps.wording).namespace,
     );
-    this.#store.removeSource(namespace);
+    this.#store.atomically(() => {
+      const change = who === undefined ? undefined : removedChange(removalOf(this.#store, namespace));
+      this.#store.removeSource(namespace);
+      if (who !== undefined && change) this.#record(namespace, who, change);
+    });
     for (const connection of connections) {
       for (const ref of connection.secrets) await this.#deps.secrets?.delete(ref.key);
     }

@@ -13,7 +13,7 @@ import { Decision, JournalEntry, PendingInput, type Run, type RunStatus } from '
 import { HubError } from '../errors.ts';
 import { noRun } from '../not-found.ts';
 import type { HubStore, JournalStart, RunExpectation, RunUpdate } from '../ports.ts';
-import { BlobRecords } from './blob-records.ts';
+import { HistoryRecords } from './history-records.ts';
 import { latestSchemaVersion, type MigrationBundle, migrate } from './migrate.ts';
 import * as rows from './rows.ts';
 import * as t from './schema.ts';
@@ -88,7 +88,7 @@ function runParams(run: Run) {
   };
 }
 
-export class SqliteHubStore extends BlobRecords implements HubStore {
+export class SqliteHubStore extends HistoryRecords implements HubStore {
   readonly schemaVersion: number;
   readonly #insertRun = this.prepare((db) =>
     db

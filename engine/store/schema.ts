@@ -341,3 +341,20 @@ export const hubProfiles = sqliteTable('hub_profiles', {
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 });
+
+/**
+ * Each source's history (contracts/source-history.ts): what a person changed on it (a tool's
+ * rule, a review, the removal), who and when. Kept by namespace, with no tie to hub_sources, so
+ * the removal of a source stays on record. Added in 0014.
+ */
+export const hubSourceHistory = sqliteTable(
+  'hub_source_history',
+  {
+    id: text('id').primaryKey(),
+    namespace: text('namespace').notNull(),
+    who: text('who').notNull(),
+    change: json<Record<string, unknown>>('change').notNull(),
+    at: integer('at').notNull(),
+  },
+  (t) => [index('hub_source_history_namespace').on(t.namespace, t.at)],
+);

@@ -8,6 +8,7 @@
  * whole, with its sign-in, or not at all: a sign-in not kept (cancelled, or anything after it
  * failed) is revoked where it was issued.
  */
+import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import type { Source } from '../../engine/contracts/sources.ts';
 import { HubError, isHubError } from '../../engine/errors.ts';
@@ -258,7 +259,8 @@ export function registerSources(hub: Command): void {
           const grant = signedIn ? await keptGrant(namespace, connection.name) : undefined;
           if (grant) grants.push(grant);
         }
-        await sources.removeSource(namespace);
+        // In the source's history as the OS user's, as the local dashboard records its changes.
+        await sources.removeSource(namespace, userInfo().username);
         await revokeQuietly(out, grants);
         out.result({ removed: true, namespace }, `Removed "${namespace}".`);
       }),
@@ -306,7 +308,7 @@ export function registerSources(hub: Command): void {
         const shown = new Map(items.map((item) => [item.address, item.tool.contract]));
         for (const ns of new Set(items.map((item) => item.address.split('.')[0] ?? ''))) {
           const mine = new Map([...effects].filter(([address]) => address.startsWith(`${ns}.`)));
-          sources.acceptReview(ns, mine, shown);
+          sources.acceptReview(ns, mine, shown, userInfo().username);
         }
         out.result(
           { reviewed: effects.size, policies: Object.fromEntries(effects) },

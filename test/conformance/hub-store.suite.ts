@@ -4,7 +4,8 @@
  * the journal and decisions are checked in hub-store-runs.suite.ts, page links and sessions in
  * hub-store-pages.suite.ts, source drafts in hub-store-drafts.suite.ts and refresh leases in
  * hub-store-leases.suite.ts, skills in hub-store-skills.suite.ts, profiles in
- * hub-store-profiles.suite.ts, search documents in hub-store-search.suite.ts, with the same harness.
+ * hub-store-profiles.suite.ts, search documents in hub-store-search.suite.ts, source history in
+ * hub-store-history.suite.ts, with the same harness.
  */
 import { describe, expect, it } from 'vitest';
 import type { Connection } from '../../engine/contracts/connections.ts';
@@ -12,6 +13,7 @@ import type { PolicyRule } from '../../engine/contracts/policy.ts';
 import type { HubStore } from '../../engine/ports.ts';
 import { digest, fixtures, LATEST_SCHEMA_VERSION, rejectsWith, T0 } from './hub-store.fixtures.ts';
 import { describeDraftRecords } from './hub-store-drafts.suite.ts';
+import { describeHistoryRecords } from './hub-store-history.suite.ts';
 import { describeLeaseRecords } from './hub-store-leases.suite.ts';
 import { describePageRecords } from './hub-store-pages.suite.ts';
 import { describeProfileRecords } from './hub-store-profiles.suite.ts';
@@ -390,5 +392,6 @@ export function describeHubStore(h: HubStoreHarness): void {
     describeSkillRecords(check);
     describeProfileRecords(check);
     describeSearchRecords(check);
+    describeHistoryRecords(check);
   });
 }

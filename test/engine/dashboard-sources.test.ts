@@ -207,9 +207,10 @@ describe('the Sources list', () => {
     expect(html).toContain('Nothing waits for review.');
     const page = await (await world.app().request('/sources/board')).text();
     expect(page).toContain('Nothing waits for review: every tool of board is as you approved it.');
-    // No review form: the one form left is the credential's.
+    // No review form: the forms left are the credential's and one rule form per tool.
     expect(page).not.toContain('board/review');
-    expect(page.match(/<form/g)).toHaveLength(1);
+    expect(page.match(/<form/g)).toHaveLength(1 + 4);
+    expect(page.match(/<form method="post" action="board\/rule">/g)).toHaveLength(4);
   });
 
   it('a stdio source shows its command, no environment, and what keeps it from running', async () => {
@@ -238,7 +239,8 @@ describe('a source’s review', () => {
   it('groups the tools that wait read-only / writes / destructive, with the proposal selected and a label per choice', async () => {
     const response = await world.app().request('/sources/board');
     expect(response.status).toBe(200);
-    const html = await response.text();
+    // The review, before the Rules section (which lists every tool).
+    const html = (await response.text()).split('<h2>Rules</h2>')[0] ?? '';
     const readOnly = html.indexOf('<legend>Read-only: proposed allow');
     const writes = html.indexOf('<legend>Writes: proposed ask');
     const destructive = html.indexOf('<legend>Destructive: proposed ask, flagged');

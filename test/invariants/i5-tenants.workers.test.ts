@@ -20,6 +20,7 @@
  * | Dashboard     | A's run page (its journal), the run list, the inbox         | 404; not listed                       |
  * | Dashboard     | decide A's pending call with B's session and CSRF token     | 404; nothing recorded                 |
  * | Dashboard     | A's source page and its review form                         | 404; A's policy unchanged             |
+ * | Dashboard     | set a rule on A's tool; A's removal page; remove A's source | 404; A's source, rules, secret intact |
  * | Token         | a revoked access token (RFC 7009), a revoked refresh token  | 401 / invalid_grant at once           |
  * | Token         | a deleted grant (the library's revokeGrant)                 | access and refresh stop at once       |
  * | Token         | B's client revokes A's token                                | A's token still works                 |
@@ -409,6 +410,57 @@ describe('I5: tenants are isolated (hosted)', () => {
     });
   });
 
+  describe('the dashboard’s changes with B’s session', () => {
+    it('B setting a rule on A’s tool, opening A’s removal page or removing A’s source is not found and changes nothing', async () => {
+      const { a, b } = await twoPeople();
+      const contract = await runInDurableObject(
+        hubOf(a.person),
+        async (hub: HubObject) =>
+          hub.store.getManifest(NAMESPACE)?.tools.find((t) => t.address === TOOL)?.contract ?? '',
+      );
+      expect(contract).toMatch(/^[0-9a-f]{64}$/);
+      // A reaches A's own: the attacks below would change something if B's session reached it.
+      expect((await page(`/sources/${NAMESPACE}/remove`, a.browser.cookie)).status).toBe(200);
+      const before = await footprint(a.person);
+      const removal = await page(`/sources/${NAMESPACE}/remove`, b.browser.cookie);
+      expect(removal.status).toBe(404);
+      expect(await removal.text()).not.toContain(`${NAMESPACE}/work`);
+      for (const rule of ['allow', 'deny', 'default']) {
+        const refused = await post(`/sources/${NAMESPACE}/rule`, b.browser.cookie, {
+          csrf: b.browser.csrf,
+          address: TOOL,
+          contract,
+          rule,
+        });
+        expect(refused.status, rule).toBe(404);
+      }
+      const removed = await post(`/sources/${NAMESPACE}/remove`, b.browser.cookie, {
+        csrf: b.browser.csrf,
+        confirm: 'remove',
+      });
+      expect(removed.status).toBe(404);
+      // With A's CSRF token (if B had it) B's session still reaches B's hub only.
+      for (const [path, form] of [
+        [`/sources/${NAMESPACE}/rule`, { address: TOOL, contract, rule: 'allow' }],
+        [`/sources/${NAMESPACE}/remove`, { confirm: 'remove' }],
+      ] as const) {
+        const withTheirs = await post(path, b.browser.cookie, { ...form, csrf: a.browser.csrf });
+        expect([403, 404], path).toContain(withTheirs.status);
+      }
+      expect(await footprint(a.person)).toEqual(before);
+      await runInDurableObject(hubOf(a.person), async (hub: HubObject, state) => {
+        expect(hub.engine.desk.sources.history({ namespace: NAMESPACE })).toEqual([]);
+        // A's encrypted secret is still kept, under its connection's key.
+        const [ref] = hub.store.listConnections(NAMESPACE)[0]?.secrets ?? [];
+        const keys = [...(await state.storage.list()).keys()];
+        expect(keys.some((key) => ref !== undefined && key.endsWith(ref.key))).toBe(true);
+      });
+      const mine = await footprint(b.person);
+      expect(mine.policy).toEqual([]);
+      expect(mine.sources).toEqual([]);
+    });
+  });
+
   describe('tokens', () => {
     it('a revoked access token stops at once (RFC 7009), and the other person’s token is untouched', async () => {
       const { a, b } = await twoPeople();
@@ -543,7 +595,12 @@ describe('I5: tenants are isolated (hosted)', () => {
         expect(response.status, path).toBe(302);
         expect(response.headers.get('location'), path).toBe(`/login?next=${encodeURIComponent(path)}`);
       }
-      for (const path of [`/runs/${runId}/decide`, `/sources/${NAMESPACE}/review`]) {
+      for (const path of [
+        `/runs/${runId}/decide`,
+        `/sources/${NAMESPACE}/review`,
+        `/sources/${NAMESPACE}/rule`,
+        `/sources/${NAMESPACE}/remove`,
+      ]) {
         const response = await call(path, {
           method: 'POST',
           headers: { ...bearer, 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN },

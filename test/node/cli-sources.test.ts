@@ -4,9 +4,10 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openLocalStore } from '../../local/open-store.ts';
 import { addBoard, BIN, cli, cliEnv, hubHome, REPO } from './cli-process.ts';
 
 const NODE = join(REPO, 'node_modules', 'node', 'bin', 'node');
@@ -44,6 +45,15 @@ describe('hub add, list, connections, auth, remove', () => {
     const removed = cli(home, ['hub', 'remove', '--yes', 'memory']);
     expect(removed.stdout).toContain('Removed "memory"');
     expect(cli(home, ['hub', 'list']).stdout).toContain('No sources yet');
+    // In the source's history, which outlives it, as the OS user's (as the dashboard shows it).
+    const local = openLocalStore(join(home, 'hub', 'hub.db'), 0);
+    try {
+      expect(local.store.listSourceEvents({ namespace: 'memory' }).map((e) => [e.who, e.change])).toEqual([
+        [userInfo().username, { kind: 'removed', tools: 9, connections: 0, rules: 9 }],
+      ]);
+    } finally {
+      local.close();
+    }
   });
 
   it('a relative command line runs where it was added, whichever directory starts it later', () => {
