@@ -89,15 +89,17 @@ export function sourceChangeRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps,
     return c.redirect(pageOf(namespace), 303);
   });
 
-  app.get('/sources/:namespace/remove', (c) => {
+  app.get('/sources/:namespace/remove', async (c) => {
     const namespace = c.req.param('namespace');
     const refused = outOfDashboard(c, 'the sources or remove one');
     if (refused) return refused;
     if (!exists(deps, namespace)) return noSuchSource(c, namespace);
+    const { removal, stamp } = await deps.desk.sources.shownRemoval(namespace);
     return page(
       c,
       <RemoveSourcePage
-        removal={deps.desk.sources.removal(namespace)}
+        removal={removal}
+        shown={stamp}
         csrf={c.get('session').csrf}
         root={dashboardRoot(c)}
       />,
@@ -121,6 +123,17 @@ export function sourceChangeRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps,
       });
     }
     if (!exists(deps, namespace)) return noSuchSource(c, namespace);
+    // The person confirms what the page showed: a source that would now take more (or less) with
+    // it is not removed on that confirm.
+    if ((await deps.desk.sources.shownRemoval(namespace)).stamp !== form.shown) {
+      return problem(c, {
+        status: 409,
+        title: 'Changed since you looked',
+        what: `What removing ${line(namespace)} takes with it changed since the removal page was shown (a connection, rule, approval or waiting run); nothing was removed.`,
+        next: 'Go back to the removal page: it shows what removal takes now, to confirm again.',
+        back,
+      });
+    }
     await review.removeSource(namespace, c.get('session').who);
     return c.redirect('../../sources', 303);
   });

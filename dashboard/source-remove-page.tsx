@@ -34,7 +34,7 @@ function taken(removal: Removal): string[] {
   return lines;
 }
 
-export function RemoveSourcePage(props: { removal: Removal; csrf: string; root: string }) {
+export function RemoveSourcePage(props: { removal: Removal; shown: string; csrf: string; root: string }) {
   const { removal } = props;
   const ns = line(removal.namespace);
   const goes = taken(removal);
@@ -78,6 +78,7 @@ export function RemoveSourcePage(props: { removal: Removal; csrf: string; root: 
       )}
       <form method="post" action="remove">
         <input type="hidden" name="csrf" value={props.csrf} />
+        <input type="hidden" name="shown" value={props.shown} />
         <button type="submit" name="confirm" value="remove">
           Remove {ns}
         </button>

@@ -14,6 +14,7 @@ import {
   otherRulesOf,
   type Removal,
   removalOf,
+  removalStamp,
   ruleOf,
   type ToolRuleChoice,
 } from '../sources/source-changes.ts';
@@ -104,6 +105,12 @@ export class SourceDesk {
   removal(namespace: string): Removal {
     this.get(namespace);
     return removalOf(this.#deps.store, namespace);
+  }
+
+  /** What removing the source would take with it now, and the stamp its confirm must carry back. */
+  async shownRemoval(namespace: string): Promise<{ removal: Removal; stamp: string }> {
+    const removal = this.removal(namespace);
+    return { removal, stamp: await removalStamp(removal) };
   }
 
   /** A source's history (every source's without a namespace), newest first: removals outlive their source. */

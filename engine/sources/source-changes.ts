@@ -5,12 +5,14 @@
  * check that a review or a rule covers the contracts the person was shown.
  *
  * Invariants: a rule changes only for the contract the person was shown (else `conflict`, nothing
- * changed); a deny pinned to no contract, or on the tool's source, still wins over a rule set on
+ * changed), and a removal only while it takes what the page showed (`removalStamp`); a deny pinned to no contract, or on the tool's source, still wins over a rule set on
  * a page (policy/decide.ts), so the page shows such rules.
  */
+import { canonicalJson } from '../canonical-json.ts';
 import type { PolicyEffect, PolicyRule } from '../contracts/policy.ts';
 import type { SourceChange } from '../contracts/source-history.ts';
 import type { Manifest, ManifestTool } from '../contracts/sources.ts';
+import { sha256Hex } from '../digest.ts';
 import { HubError } from '../errors.ts';
 import type { HubStore } from '../ports.ts';
 
@@ -27,6 +29,15 @@ export interface Removal {
   reviews: number;
   /** Runs waiting for a person on one of its tools: they stay, and their call finds no tool. */
   waiting: { runId: string; addresses: string[] }[];
+}
+
+/**
+ * What the removal page showed, as a stamp its form carries back: a removal is confirmed only
+ * while the source would take exactly that with it (a connection, rule or waiting run added since
+ * refuses the confirm, and the person looks again).
+ */
+export function removalStamp(removal: Removal): Promise<string> {
+  return sha256Hex(canonicalJson(removal));
 }
 
 /** A tool's rule as the person set it: an effect pinned to its contract, or none of theirs. */

@@ -286,7 +286,28 @@ describe('removing a source from its page', () => {
     expect(world.local.store.getSource('board')).toBeDefined();
     expect([...world.held.values()]).toEqual([SECRET]);
 
-    const removed = await postForm('/sources/board/remove', { csrf: CSRF, confirm: 'remove' });
+    // The confirm covers what the page showed: a connection added since refuses it, nothing removed.
+    const shownStamp = /<input type="hidden" name="shown" value="([0-9a-f]{64})"\/>/.exec(html)?.[1] ?? '';
+    expect(shownStamp).not.toBe('');
+    const later = { namespace: 'board', name: 'later', isDefault: false, secrets: [], createdAt: 9 };
+    world.local.store.putConnection(later);
+    const stale = await postForm('/sources/board/remove', {
+      csrf: CSRF,
+      confirm: 'remove',
+      shown: shownStamp,
+    });
+    expect(stale.status).toBe(409);
+    expect(await stale.text()).toContain('changed since the removal page was shown');
+    expect(world.local.store.getSource('board')).toBeDefined();
+    const unshown = await postForm('/sources/board/remove', { csrf: CSRF, confirm: 'remove' });
+    expect(unshown.status).toBe(409);
+    world.local.store.removeConnection('board', 'later');
+
+    const removed = await postForm('/sources/board/remove', {
+      csrf: CSRF,
+      confirm: 'remove',
+      shown: shownStamp,
+    });
     expect(removed.status).toBe(303);
     expect(removed.headers.get('location')).toBe('../../sources');
     const store = world.local.store;

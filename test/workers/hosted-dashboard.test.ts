@@ -157,7 +157,8 @@ describe('the dashboard behind sign-in', () => {
     const removal = await (await call('/sources/vault/remove', { headers: { cookie: ana.cookie } })).text();
     expect(removal).toContain('its 1 connection: default (1 stored secret)');
     expect((await post('/sources/vault/remove', { csrf: 'not-it', confirm: 'remove' })).status).toBe(403);
-    const removed = await post('/sources/vault/remove', { csrf: ana.csrf, confirm: 'remove' });
+    const shown = /name="shown" value="([0-9a-f]{64})"/.exec(removal)?.[1] ?? '';
+    const removed = await post('/sources/vault/remove', { csrf: ana.csrf, confirm: 'remove', shown });
     expect(removed.status).toBe(303);
     await runInDurableObject(hubOf('github:7201'), async (hub: HubObject, state) => {
       expect(hub.store.getSource('vault')).toBeUndefined();
