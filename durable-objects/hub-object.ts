@@ -51,6 +51,7 @@ import type { DirectTool } from '../engine/surface/direct-tools.ts';
 import { engineSurfaceDeps } from '../engine/surface/engine-deps.ts';
 import type { SurfaceDeps } from '../engine/surface/index.ts';
 import type { SearchArgs } from '../engine/surface/inputs.ts';
+import type { ServedFile, ServedSkill } from '../engine/surface/skill-resources.ts';
 import { cryptoRandom, systemClock } from '../engine/system.ts';
 import migrations from '../migrations/migrations.js';
 import pkg from '../package.json';
@@ -219,14 +220,14 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
     return toAnswer(() => this.#direct(profile).result(runId));
   }
 
-  /** The skills `profile` shows, by name and description (scrubbed). */
-  async skillList(profile: string): Promise<HubAnswer<{ name: string; description: string }[]>> {
+  /** The skills `profile` shows, with their front matter and files (scrubbed). */
+  async skillList(profile: string): Promise<HubAnswer<ServedSkill[]>> {
     return toAnswer(async () => [...((await this.#surface(profile).skills?.list()) ?? [])]);
   }
 
-  /** A skill's SKILL.md as `profile` shows it (scrubbed); undefined for one it does not show. */
-  async skillText(profile: string, name: string): Promise<HubAnswer<string | undefined>> {
-    return toAnswer(async () => this.#surface(profile).skills?.text(name));
+  /** One file of a skill `profile` shows (text scrubbed); undefined for any other. */
+  async skillFile(profile: string, name: string, path: string): Promise<HubAnswer<ServedFile | undefined>> {
+    return toAnswer(async () => this.#surface(profile).skills?.file(name, path));
   }
 
   /** Approvals in the client's prompt: forms and a signed state for a waiting run (client-prompt.ts). */

@@ -20,6 +20,7 @@
 
 import type { PolicyEffect } from './contracts/policy.ts';
 import { IMPLICIT_DEFAULT, type ProfileMode } from './contracts/profiles.ts';
+import type { Skill } from './contracts/skills.ts';
 import type { ManifestTool } from './contracts/sources.ts';
 import { HubError } from './errors.ts';
 import { decideEffect } from './policy/decide.ts';
@@ -189,14 +190,15 @@ export class Lookup {
     return tools === '' ? text : `${tools}\n${text}`;
   }
 
-  /** The hub's skills by name and description (for the MCP resources list). */
-  skills(): { name: string; description: string }[] {
-    return this.#skills().map(({ name, description }) => ({ name, description }));
+  /** The skills the profile shows, as the hub keeps them (served over MCP: skill-resources.ts). */
+  skills(): Skill[] {
+    return this.#skills();
   }
 
-  /** A skill's SKILL.md as it was added, or undefined when the hub holds none of that name (or the profile hides it). */
-  skillText(name: string): string | undefined {
-    return this.#viewOf().skill(name) ? this.#store.getSkill(name)?.text : undefined;
+  /** One file of a skill the profile shows; undefined for any other (a hidden skill's too). */
+  skillFile(name: string, path: string): Uint8Array | undefined {
+    if (!this.#viewOf().skill(name)) return undefined;
+    return this.#store.getSkillContents(name)?.find((file) => file.path === path)?.data;
   }
 
   /** How the profile serves its tools: the three tools of code mode, or each as its own (direct). */

@@ -51,7 +51,7 @@ export function hubObjectSurface(
       : {}),
     skills: {
       list: () => call(hub.skillList(profile)),
-      text: (name) => call(hub.skillText(profile, name)),
+      file: (name, path) => call(hub.skillFile(profile, name, path)),
     },
     log: (message, error) => console.error(message, error instanceof Error ? error.message : error),
   };

@@ -78,7 +78,7 @@ function render(skill: Skill, text: string, cutNote: string): string {
 function longestCut(skill: Skill, budget: number): { text: string; tokens: number } | undefined {
   const lines = skill.text.split('\n');
   const attempt = (n: number) => {
-    const note = `// … cut for the budget: ${lines.length - n} more lines of SKILL.md; its whole text is the MCP resource skill://${skill.name}.\n`;
+    const note = `// … cut for the budget: ${lines.length - n} more lines of SKILL.md; its whole text is the MCP resource skill://${skill.name}/SKILL.md.\n`;
     const text = render(skill, lines.slice(0, n).join('\n'), note);
     return { text, tokens: countTokens(text, budget + 1) };
   };

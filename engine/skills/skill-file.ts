@@ -20,6 +20,23 @@ export interface SkillFrontMatter {
 
 const FRONT_MATTER = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
+/**
+ * A SKILL.md's front matter as data, every key of it (for the Skills extension's entries); `{}`
+ * when it has none that parses (the hub checked it when the skill was added).
+ */
+export function frontMatterOf(text: string): Record<string, unknown> {
+  const match = FRONT_MATTER.exec(text);
+  if (!match) return {};
+  try {
+    const data: unknown = parse(match[1] ?? '', { maxAliasCount: 0, prettyErrors: false, logLevel: 'error' });
+    return typeof data === 'object' && data !== null && !Array.isArray(data)
+      ? (JSON.parse(JSON.stringify(data)) as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+}
+
 /** A skill's name and description from its SKILL.md text. `where` names the file in messages. */
 export function parseSkillFile(text: string, where: string): SkillFrontMatter {
   const match = FRONT_MATTER.exec(text);

@@ -23,17 +23,12 @@
  * a person's answer in the client's own prompt counts only through the host's `prompt`, which
  * verifies the signed state it issued; `resume` only continues a run.
  *
- * Skills (spec: M2 "skills over MCP"): while the Skills extension to MCP is not final, each skill
- * the hub holds is a resource `skill://<name>` (resources/list, resources/read answer its SKILL.md
- * as text/markdown), under the resources capability the SDK declares when they are registered.
- * The list is read on every request, so a skill added meanwhile is listed without a notification.
+ * Skills (spec: M2 "skills over MCP"): served as the MCP Skills extension says
+ * (skill-resources.ts): each file a resource `skill://<name>/<path>`, `skills/list` and
+ * `skills/get`, and resources/list naming each SKILL.md. The list is read on every request, so a
+ * skill added meanwhile is listed without a notification.
  */
-import {
-  type InputRequiredResult,
-  McpServer,
-  ResourceNotFoundError,
-  ResourceTemplate,
-} from '@modelcontextprotocol/server';
+import { type InputRequiredResult, McpServer } from '@modelcontextprotocol/server';
 import { type ExecuteEnvelope, ExecuteEnvelope as ExecuteEnvelopeSchema } from '../contracts/envelope.ts';
 import { CALL_INPUT_BYTES } from '../one-call.ts';
 import type { HostWording } from '../wording.ts';
@@ -47,6 +42,7 @@ import {
 } from './approvals.ts';
 import { type RunFlow, registerDirectTools, type SurfaceDirect } from './direct-tools.ts';
 import { DescribeArgs, ExecuteArgs, type SearchArgs, SearchArgs as SearchArgsSchema } from './inputs.ts';
+import { attachSkills, type SurfaceSkills } from './skill-resources.ts';
 import { summaryLine } from './summary.ts';
 import { errorResult, type ToolErrorResult, toolError } from './tool-errors.ts';
 import { onTheWire } from './wire-schema.ts';
@@ -79,25 +75,13 @@ export interface SurfaceDeps {
    * describe and execute. Absent: code mode.
    */
   direct?: SurfaceDirect;
-  /** The hub's skills, served as `skill://<name>` resources; absent: no resources capability. */
+  /** The hub's skills, served as the Skills extension says (skill-resources.ts); absent: none. */
   skills?: SurfaceSkills;
   /** Where errors the model is not told about go, with their detail (the host scrubs and logs). */
   log?(message: string, error: unknown): void;
   /** How a person acts on this host, for the lines the model reads (deciding, adding a connection). */
   wording: HostWording;
 }
-
-/** The skills the surface serves as resources, scrubbed by the host. */
-export interface SurfaceSkills {
-  list():
-    | readonly { name: string; description: string }[]
-    | Promise<readonly { name: string; description: string }[]>;
-  /** A skill's SKILL.md, or undefined when the hub holds no skill of that name. */
-  text(name: string): string | undefined | Promise<string | undefined>;
-}
-
-/** A skill's resource URI. */
-export const skillUri = (name: string): string => `skill://${name}`;
 
 /** The server's name in `serverInfo`. */
 export const SERVER_NAME = 'capabilities';
@@ -168,7 +152,7 @@ export function createMcpServer(deps: SurfaceDeps): McpServer {
 
   if (deps.direct) registerDirectTools(server, deps.direct, flow, guard, deps.wording);
   else registerCodeTools(server, deps, flow, guard);
-  if (deps.skills) registerSkills(server, deps.skills);
+  if (deps.skills) attachSkills(server, deps.skills, (message) => log(message, undefined));
   return server;
 }
 
@@ -215,37 +199,5 @@ function registerCodeTools(server: McpServer, deps: SurfaceDeps, flow: RunFlow, 
         const answer = await flow(ctx, start);
         return answer.kind === 'envelope' ? envelopeResult(answer.envelope, deps.wording) : answer.result;
       }),
-  );
-}
-
-function registerSkills(server: McpServer, skills: SurfaceSkills): void {
-  const template = new ResourceTemplate('skill://{name}', {
-    list: async () => ({
-      resources: (await skills.list()).map(({ name, description }) => ({
-        uri: skillUri(name),
-        name,
-        description,
-        mimeType: 'text/markdown',
-      })),
-    }),
-  });
-  server.registerResource(
-    'skill',
-    template,
-    {
-      description:
-        "A skill the hub holds: its SKILL.md (instructions for the agent; its files are listed by describe('skill:<name>'))",
-      mimeType: 'text/markdown',
-    },
-    async (uri, variables) => {
-      const name = Array.isArray(variables.name) ? variables.name[0] : variables.name;
-      const text = name === undefined ? undefined : await skills.text(name);
-      if (text === undefined)
-        throw new ResourceNotFoundError(
-          uri.href,
-          `no skill at ${uri.href}; resources/list names the hub's skills`,
-        );
-      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text }] };
-    },
   );
 }

@@ -16,25 +16,36 @@ import type { ExecuteEnvelope } from '../contracts/envelope.ts';
 import { isHubError } from '../errors.ts';
 import { callCode } from '../one-call.ts';
 import { NO_SCRUBBING, type SecretScrubbing } from '../secrets/hub-secrets.ts';
+import { frontMatterOf } from '../skills/skill-file.ts';
 import type { HostWording } from '../wording.ts';
-import type { SurfaceDeps, SurfaceSkills } from './create-mcp-server.ts';
+import type { SurfaceDeps } from './create-mcp-server.ts';
 import type { SurfaceDirect } from './direct-tools.ts';
 import type { SearchArgs } from './inputs.ts';
+import type { SurfaceSkills } from './skill-resources.ts';
 
 /** The part of `Lookup` the surface uses. */
 export interface SurfaceLookup {
   search(input: SearchArgs): string;
   describe(targets: readonly string[]): string;
-  /** The hub's skills by name and description, for resources/list (absent: no skill resources). */
-  skills?(): { name: string; description: string }[];
-  /** A skill's SKILL.md, for resources/read; undefined when there is no such skill. */
-  skillText?(name: string): string | undefined;
+  /** The skills the profile shows, with SKILL.md's text and every file (absent: no skills served). */
+  skills?(): readonly SkillRecord[];
+  /** One file of a skill the profile shows; undefined for any other. */
+  skillFile?(name: string, path: string): Uint8Array | undefined;
   /** How the profile serves its tools (absent: code mode). */
   mode?(): 'code' | 'direct';
   /** The tools the profile shows, for direct mode. */
   tools?(): readonly DirectToolRecord[];
   /** Changes whenever the profile's visible tools may have. */
   stamp?(): string;
+}
+
+/** A stored skill as the surface reads it (a Skill is one). */
+export interface SkillRecord {
+  name: string;
+  description: string;
+  /** The whole SKILL.md. */
+  text: string;
+  files: readonly { path: string; bytes: number; sha256: string }[];
 }
 
 /** A stored tool as direct mode reads it (a ManifestTool is one). */
@@ -136,15 +147,7 @@ export function engineSurfaceDeps(engine: EngineSurface, host: SurfaceHost): Sur
         throw error;
       }
     },
-    ...(lookup.skills && lookup.skillText
-      ? {
-          skills: surfaceSkills(
-            () => lookup.skills?.() ?? [],
-            (name) => lookup.skillText?.(name),
-            scrubbed,
-          ),
-        }
-      : {}),
+    ...(lookup.skills && lookup.skillFile ? { skills: surfaceSkills(lookup, scrubbing) } : {}),
     ...(direct ? { direct } : {}),
     ...(host.prompt ? { prompt: host.prompt } : {}),
     ...(host.pages ? { pages: host.pages } : {}),
@@ -186,23 +189,33 @@ function directDeps(
   };
 }
 
-/** The skills as resources, their text scrubbed like every lookup answer. */
-function surfaceSkills(
-  list: () => { name: string; description: string }[],
-  text: (name: string) => string | undefined,
-  scrubbed: (answer: () => string) => Promise<string>,
-): SurfaceSkills {
+/**
+ * The profile's skills for the surface (skill-resources.ts), their text scrubbed like every lookup
+ * answer: the description, the front matter (read from the scrubbed SKILL.md) and every file that
+ * is UTF-8 text; a file that is not is served as its bytes.
+ */
+function surfaceSkills(lookup: SurfaceLookup, scrubbing: SecretScrubbing): SurfaceSkills {
+  const scrub = (text: string) => scrubbing.scrubber.text(text);
   return {
-    list: async () =>
-      Promise.all(
-        list().map(async ({ name, description }) => ({
-          name,
-          description: await scrubbed(() => description),
-        })),
-      ),
-    text: async (name) => {
-      const found = text(name);
-      return found === undefined ? undefined : scrubbed(() => found);
+    list: () => {
+      scrubbing.refresh().catch(() => undefined);
+      return (lookup.skills?.() ?? []).map((skill) => ({
+        name: skill.name,
+        description: scrub(skill.description),
+        frontmatter: frontMatterOf(scrub(skill.text)),
+        files: skill.files,
+      }));
+    },
+    file: (name, path) => {
+      const data = lookup.skillFile?.(name, path);
+      if (data === undefined) return undefined;
+      try {
+        return { text: scrub(UTF8.decode(data)) };
+      } catch {
+        return { bytes: data };
+      }
     },
   };
 }
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

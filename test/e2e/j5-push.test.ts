@@ -28,6 +28,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
+import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
@@ -327,9 +328,13 @@ describe('J5: a local hub goes hosted', { timeout: 120_000 }, () => {
     );
     expect(skill).toContain('board-digest');
     const { resources } = await agent.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(['skill://board-digest']);
-    const read = await agent.readResource({ uri: 'skill://board-digest' });
-    expect((read.contents[0] as { text?: string }).text).toBe(SKILL_TEXT);
+    expect(resources.map((r) => r.uri)).toEqual(['skill://board-digest/SKILL.md']);
+    // Through the Skills extension's host side, which checks the file against the entry's digest.
+    const skills = new SkillsClient(agent);
+    const { skills: entries } = await skills.list();
+    expect(entries.map((entry) => entry.uri)).toEqual(['skill://board-digest/SKILL.md']);
+    const read = await skills.read(entries[0] as (typeof entries)[number]);
+    expect(read).toMatchObject({ verified: true, text: SKILL_TEXT });
     await agent.close();
   });
 

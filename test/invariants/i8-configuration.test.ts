@@ -145,9 +145,9 @@ describe('I8: the MCP surface offers nothing that configures', () => {
       expect(tools.map((tool) => tool.name).sort()).toEqual(['describe', 'execute', 'search']);
       expect(client.getServerCapabilities()?.prompts).toBeUndefined();
       const { resources } = await client.listResources();
-      expect(resources.map((resource) => resource.uri)).toEqual(['skill://pdf-forms']);
+      expect(resources.map((resource) => resource.uri)).toEqual(['skill://pdf-forms/SKILL.md']);
       const { resourceTemplates } = await client.listResourceTemplates();
-      expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(['skill://{name}']);
+      expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(['skill://{+path}']);
       answers.push(tools, resources, resourceTemplates);
     }
     unchanged(answers);
@@ -306,6 +306,10 @@ describe('I8: arguments naming the hub’s files read nothing', () => {
     'skill://pdf-forms/../../outside/secret.txt',
     'skill://pdf-forms%2F..%2F..%2Foutside%2Fsecret.txt',
     'skill://%2e%2e',
+    'skill://pdf-forms/%2e%2e/%2e%2e/outside/secret.txt',
+    'skill://pdf-forms/..%2F..%2Foutside%2Fsecret.txt',
+    'skill://pdf-forms/%2Fetc%2Fpasswd',
+    'skill://pdf-forms',
     'skill:///etc/passwd',
     'file:///etc/passwd',
   ])(

@@ -123,17 +123,23 @@ describe('a profile only curates', () => {
     expect((await run(reader, 'return await memory.read_graph({});')).status).toBe('completed');
 
     // The resources: only the visible skill.
-    expect((await reader.listResources()).resources.map((r) => r.uri)).toEqual(['skill://pdf-forms']);
-    await expect(reader.readResource({ uri: 'skill://secret-notes' })).rejects.toThrow(
-      /no skill at skill:\/\/secret-notes/,
+    expect((await reader.listResources()).resources.map((r) => r.uri)).toEqual([
+      'skill://pdf-forms/SKILL.md',
+    ]);
+    // A hidden skill answers exactly as one the hub does not hold.
+    const refusal = async (uri: string) =>
+      String(await reader.readResource({ uri }).catch((error: unknown) => error)).replace(uri, '<uri>');
+    expect(await refusal('skill://secret-notes/SKILL.md')).toBe(
+      await refusal('skill://no-such-skill/SKILL.md'),
     );
+    expect(await refusal('skill://secret-notes/SKILL.md')).toMatch(/not found/i);
 
     // The default profile is untouched.
     const everything = await serve('default');
     expect(await text(everything, 'search', { query: '' })).toMatch(/board {2}\d+ tools/);
     expect((await everything.listResources()).resources.map((r) => r.uri)).toEqual([
-      'skill://pdf-forms',
-      'skill://secret-notes',
+      'skill://pdf-forms/SKILL.md',
+      'skill://secret-notes/SKILL.md',
     ]);
 
     // Resume: another profile's run is no run of this endpoint's, ended or waiting, so a run id

@@ -89,7 +89,7 @@ describe('J6: a skill added to the hub, in every connected harness', () => {
       await client.callTool({ name: 'describe', arguments: { targets: ['skill:pdf-forms'] } }),
     );
     expect(described).toContain('scripts/fill.py (30 bytes)');
-    const read = await client.readResource({ uri: 'skill://pdf-forms' });
+    const read = await client.readResource({ uri: 'skill://pdf-forms/SKILL.md' });
     expect(read.contents[0]).toMatchObject({ text: PDF['SKILL.md'] });
     await client.close();
     client = undefined;

@@ -1,12 +1,14 @@
 /**
  * Skills as a model meets them: `search` lists them after the tools, marked `[skill]` and ranked on
  * name and description; `describe("skill:<name>")` answers the SKILL.md and its files within the
- * budget; and over MCP the official client lists and reads them as `skill://<name>` resources
- * from `hub serve --stdio`. The skills are real folders, added through the engine (in process) or
+ * budget; and over MCP the official client lists and reads them as the Skills extension says
+ * (`skills/list`, `skills/get`, each file a `skill://<name>/<path>` resource, checked against its
+ * size and digest by the SDK's SkillsClient) from `hub serve --stdio`. The skills are real folders, added through the engine (in process) or
  * the CLI (for the served hub).
  */
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
+import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Lookup } from '../../engine/lookup.ts';
 import { Skills } from '../../engine/skills/skills.ts';
@@ -161,7 +163,7 @@ describe('skills over MCP', () => {
   let client: Client | undefined;
   afterEach(async () => client?.close());
 
-  it('lists and reads skills as skill:// resources, and finds and describes them with the tools', async () => {
+  it('serves skills as the Skills extension says, and finds and describes them with the tools', async () => {
     addSources(home);
     const folder = folders.write('pdf-forms', {
       'SKILL.md': skillMd('pdf-forms', 'Fill in PDF forms from a JSON description of the fields.'),
@@ -179,21 +181,48 @@ describe('skills over MCP', () => {
     const { resources } = await client.listResources();
     expect(resources).toEqual([
       expect.objectContaining({
-        uri: 'skill://pdf-forms',
+        uri: 'skill://pdf-forms/SKILL.md',
         name: 'pdf-forms',
         description: 'Fill in PDF forms from a JSON description of the fields.',
         mimeType: 'text/markdown',
       }),
     ]);
-    const read = await client.readResource({ uri: 'skill://pdf-forms' });
-    expect(read.contents).toEqual([
+    // The extension, through the SDK's own host side: every entry and file checked (size, digest,
+    // the front matter against SKILL.md's).
+    const skillsClient = new SkillsClient(client);
+    expect(skillsClient.supported).toBe(true);
+    const { skills: entries } = await skillsClient.list();
+    expect(entries).toEqual([
       {
-        uri: 'skill://pdf-forms',
-        mimeType: 'text/markdown',
-        text: skillMd('pdf-forms', 'Fill in PDF forms from a JSON description of the fields.'),
+        uri: 'skill://pdf-forms/SKILL.md',
+        frontmatter: {
+          name: 'pdf-forms',
+          description: 'Fill in PDF forms from a JSON description of the fields.',
+        },
+        resources: [
+          {
+            uri: 'skill://pdf-forms/SKILL.md',
+            digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+            size: expect.any(Number),
+          },
+          { uri: 'skill://pdf-forms/scripts/fill.py', digest: expect.stringMatching(/^sha256:/), size: 9 },
+        ],
       },
     ]);
-    await expect(client.readResource({ uri: 'skill://nope' })).rejects.toThrow(/no skill at skill:\/\/nope/);
+    const entry = entries[0];
+    if (!entry) throw new Error('no entry');
+    expect((await skillsClient.get(entry.uri)).skill).toEqual(entry);
+    const text = await skillsClient.read(entry);
+    expect(text).toMatchObject({
+      verified: true,
+      text: skillMd('pdf-forms', 'Fill in PDF forms from a JSON description of the fields.'),
+    });
+    expect(await skillsClient.read(entry, 'scripts/fill.py')).toMatchObject({
+      verified: true,
+      text: 'print(1)\n',
+    });
+    await expect(client.readResource({ uri: 'skill://nope/SKILL.md' })).rejects.toThrow(/skill:\/\/nope/);
+    await expect(client.readResource({ uri: 'skill://pdf-forms/scripts/missing.py' })).rejects.toThrow();
 
     const found = textOf(await client.callTool({ name: 'search', arguments: { query: 'fill pdf forms' } }));
     expect(found).toContain('skill:pdf-forms   [skill]');

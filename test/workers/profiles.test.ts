@@ -116,8 +116,8 @@ describe('profiles on the hosted hub', () => {
   it("serves the hub's skills as resources and in search, where the profile shows them", async () => {
     await onProfile('/mcp/posts', async (client) => {
       const { resources } = await client.listResources();
-      expect(resources.map((r) => r.uri)).toEqual(['skill://release-notes']);
-      const read = await client.readResource({ uri: 'skill://release-notes' });
+      expect(resources.map((r) => r.uri)).toEqual(['skill://release-notes/SKILL.md']);
+      const read = await client.readResource({ uri: 'skill://release-notes/SKILL.md' });
       expect((read.contents[0] as { text: string }).text).toBe(skillText);
       const found = textOf(
         await client.callTool({ name: 'search', arguments: { query: 'write release notes' } }),
