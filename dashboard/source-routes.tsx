@@ -60,6 +60,7 @@ export function sourceRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps, revie
         csrf={c.get('session').csrf}
         action={`${encodeURIComponent(namespace)}/review`}
         connectionAction={`${encodeURIComponent(namespace)}/connection`}
+        signInAction={deps.signIns ? `${encodeURIComponent(namespace)}/sign-in` : undefined}
       />,
     );
   });

@@ -14,7 +14,8 @@
  *
  * Over `fetch` it renders its person's dashboard (dashboard/), for requests the Worker forwards
  * after checking their sign-in (signed-in-header.ts says who); connection secrets are kept
- * encrypted in its storage (encrypted-secret-store.ts) when the Worker has a SECRETS_KEY.
+ * encrypted in its storage (encrypted-secret-store.ts) when the Worker has a SECRETS_KEY, and so
+ * are OAuth grants and the sign-ins to sources waiting for their callback (source-sign-in.ts).
  *
  * Housekeeping rides on the Durable Object alarm: after each run that may leave a request
  * open, and once a day, `alarm()` sweeps (expired requests end their runs; runs that ended
@@ -42,6 +43,7 @@ import { hubOwnSecrets } from '../engine/secrets/hub-secrets.ts';
 import { KindConnector } from '../engine/sources/kind-connector.ts';
 import { McpConnector } from '../engine/sources/mcp-connector.ts';
 import { OpenApiConnector } from '../engine/sources/openapi-connector.ts';
+import { SourceSignIns } from '../engine/sources/source-sign-in.ts';
 import { openHubStore } from '../engine/store/hub-store.ts';
 import * as schema from '../engine/store/schema.ts';
 import type { SyncDb } from '../engine/store/sync-db.ts';
@@ -242,6 +244,7 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
       wording: this.engine.wording,
       review: this.engine.sources,
       adding: this.engine.drafts,
+      signIns: this.#signIns(),
       decided: (runId) => resumeDecidedOneCall(this.engine, runId),
       session: async (c, next) => {
         const signedIn = readSignedIn(c.req.raw);
@@ -319,6 +322,18 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
       cannotRun: hostedCannotRun(this.env.ALLOW_PRIVATE_UPSTREAMS === '1'),
     });
     return this.#push;
+  }
+
+  /** Signing this hub in to sources that ask for OAuth; pending sign-ins wait encrypted, like secrets. */
+  #signIns(): SourceSignIns {
+    return new SourceSignIns({
+      secrets: this.#secrets(),
+      clock: systemClock,
+      random: cryptoRandom,
+      privateAddresses: this.env.ALLOW_PRIVATE_UPSTREAMS === '1' ? 'allow' : 'refuse',
+      // What the source's consent page calls the hub, as it calls the local hub (upstream-sign-in.ts).
+      clientName: 'capabilities hub',
+    });
   }
 
   /** Connection secrets, encrypted at rest under this hub's own key; none without SECRETS_KEY. */
