@@ -2,8 +2,9 @@
  * Signing the hub in to a source that asks for OAuth, from the dashboard, where the host can
  * (the hosted hub: engine/sources/source-sign-in.ts): Add a source sends the browser to the
  * source's authorization server when the server answers that it needs a sign-in
- * (`startAddSignIn`, called by source-add-routes.tsx); `POST /sources/:namespace/sign-in` does
- * the same for a source's connection (Sign in again, on the source's page); and
+ * (`startAddSignIn`, called by source-add-routes.tsx: a page whose link goes there, since a form
+ * may lead only back to the hub); `POST /sources/:namespace/sign-in` does the same for a
+ * source's connection (Sign in again, on the source's page); and
  * `GET /sources/oauth/callback` is where the browser comes back. The callback finishes the
  * sign-in its `state` names only for the person who started it, once, within its lifetime; a
  * new source's grant becomes a draft to review (the same review as any added source), a
@@ -16,6 +17,7 @@ import { ConnectionName } from '../engine/contracts/names.ts';
 import { isHubError } from '../engine/errors.ts';
 import type { SourceSignIns } from '../engine/sources/source-sign-in.ts';
 import type { DashboardDeps } from './dashboard.tsx';
+import { Layout } from './layout.tsx';
 import { outOfDashboard, problem } from './reach.tsx';
 import { dashboardRoot, hrefIn } from './root.ts';
 import { checkCsrf, type DashboardEnv } from './session.ts';
@@ -35,7 +37,29 @@ type Ctx = Context<DashboardEnv>;
 /** The hub's own callback as an absolute URL: the origin the browser reached this page at. */
 const callbackUrl = (c: Ctx) => new URL(hrefIn(dashboardRoot(c), SIGN_IN_CALLBACK), c.req.url).href;
 
-/** Sends the browser to sign in to the server at `url` for Add a source. */
+/**
+ * The page that sends the person on to the source's authorization server: a link, since the
+ * dashboard's forms may only lead back to the hub (CSP `form-action 'self'`, headers.ts), and it
+ * names where the person is going before they go.
+ */
+function continuePage(c: Ctx, to: string, source: string) {
+  const server = new URL(to).origin;
+  return c.html(
+    <Layout title={`Sign in to ${line(source)}`} root={dashboardRoot(c)}>
+      <h1>Sign in to {line(source)}</h1>
+      <p>
+        {line(source)} asks for a sign-in. Its authorization server, {line(server)}, asks you to allow this
+        hub; you then come back here. The hub keeps the sign-in in its secret store, encrypted, and sends its
+        token to {line(source)} only.
+      </p>
+      <p>
+        <a href={to}>Continue to {line(server)}</a>
+      </p>
+    </Layout>,
+  );
+}
+
+/** Starts a sign-in to the server at `url` for Add a source: the page that sends the browser there. */
 export async function startAddSignIn(c: Ctx, signIns: SourceSigningIn, url: string) {
   const to = await signIns.start({
     url,
@@ -43,7 +67,7 @@ export async function startAddSignIn(c: Ctx, signIns: SourceSigningIn, url: stri
     purpose: { kind: 'add' },
     redirectUrl: callbackUrl(c),
   });
-  return c.redirect(to, 303);
+  return continuePage(c, to, new URL(url).origin);
 }
 
 export function sourceSignInRoutes(
@@ -142,7 +166,7 @@ export function sourceSignInRoutes(
         purpose: { kind: 'again', namespace, connection: connection.data },
         redirectUrl: callbackUrl(c),
       });
-      return c.redirect(to, 303);
+      return continuePage(c, to, new URL(source.url).origin);
     } catch (error) {
       if (!isHubError(error)) throw error;
       return problem(c, {
