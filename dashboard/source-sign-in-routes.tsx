@@ -15,7 +15,7 @@ import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { ConnectionName } from '../engine/contracts/names.ts';
 import { isHubError } from '../engine/errors.ts';
-import type { SourceSignIns } from '../engine/sources/source-sign-in.ts';
+import { SIGN_IN_PATHS, type SourceSignIns } from '../engine/sources/source-sign-in.ts';
 import type { DashboardDeps } from './dashboard.tsx';
 import { Layout } from './layout.tsx';
 import { outOfDashboard, problem } from './reach.tsx';
@@ -29,13 +29,23 @@ import type { SourceReview } from './source-routes.tsx';
 /** What signing in needs of the engine (the host passes its `SourceSignIns`). */
 export type SourceSigningIn = Pick<SourceSignIns, 'start' | 'finish'>;
 
-/** The callback's path under the dashboard's root. */
-export const SIGN_IN_CALLBACK = 'sources/oauth/callback';
+/** The callback's and the client document's paths under the dashboard's root (SIGN_IN_PATHS). */
+export const SIGN_IN_CALLBACK = SIGN_IN_PATHS.callback.slice(1);
+const SIGN_IN_DOCUMENT = SIGN_IN_PATHS.clientDocument.slice(1);
 
 type Ctx = Context<DashboardEnv>;
 
 /** The hub's own callback as an absolute URL: the origin the browser reached this page at. */
 const callbackUrl = (c: Ctx) => new URL(hrefIn(dashboardRoot(c), SIGN_IN_CALLBACK), c.req.url).href;
+
+/**
+ * The hub's client ID metadata document (SEP-991), which the host serves beside the dashboard
+ * (worker/index.ts): offered only over https, as the document's URL must be.
+ */
+const clientDocumentUrl = (c: Ctx) => {
+  const url = new URL(hrefIn(dashboardRoot(c), SIGN_IN_DOCUMENT), c.req.url);
+  return url.protocol === 'https:' ? url.href : undefined;
+};
 
 /**
  * The page that sends the person on to the source's authorization server: a link, since the
@@ -66,6 +76,7 @@ export async function startAddSignIn(c: Ctx, signIns: SourceSigningIn, url: stri
     who: c.get('session').who,
     purpose: { kind: 'add' },
     redirectUrl: callbackUrl(c),
+    clientMetadataUrl: clientDocumentUrl(c),
   });
   return continuePage(c, to, new URL(url).origin);
 }
@@ -165,6 +176,7 @@ export function sourceSignInRoutes(
         who: c.get('session').who,
         purpose: { kind: 'again', namespace, connection: connection.data },
         redirectUrl: callbackUrl(c),
+        clientMetadataUrl: clientDocumentUrl(c),
       });
       return continuePage(c, to, new URL(source.url).origin);
     } catch (error) {

@@ -99,6 +99,9 @@ interface BridgeExports {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** What a source's consent page calls the hub, as it calls the local hub (upstream-sign-in.ts). */
+export const SOURCE_CLIENT_NAME = 'capabilities hub';
+
 export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
   #store: HubStore | undefined;
   #engine: Engine | undefined;
@@ -331,8 +334,7 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
       clock: systemClock,
       random: cryptoRandom,
       privateAddresses: this.env.ALLOW_PRIVATE_UPSTREAMS === '1' ? 'allow' : 'refuse',
-      // What the source's consent page calls the hub, as it calls the local hub (upstream-sign-in.ts).
-      clientName: 'capabilities hub',
+      clientName: SOURCE_CLIENT_NAME,
     });
   }
 

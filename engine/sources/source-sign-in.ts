@@ -293,6 +293,24 @@ export class SourceSignIns {
   }
 }
 
+/** Where a hub that signs in from its pages keeps its callback and its client ID metadata document. */
+export const SIGN_IN_PATHS = {
+  callback: '/sources/oauth/callback',
+  clientDocument: '/sources/oauth/client.json',
+} as const;
+
+/**
+ * The hub's client ID metadata document (SEP-991) at `origin`: its URL is the client id, for an
+ * authorization server that reads such documents instead of registering clients.
+ */
+export function clientDocumentOf(clientName: string, origin: string) {
+  return {
+    client_id: `${origin}${SIGN_IN_PATHS.clientDocument}`,
+    client_uri: origin,
+    ...clientMetadataOf(clientName, `${origin}${SIGN_IN_PATHS.callback}`),
+  };
+}
+
 /** The hub as an OAuth client (RFC 7591): public, code and refresh grants, one redirect URI. */
 export function clientMetadataOf(clientName: string, redirectUrl: string) {
   return {

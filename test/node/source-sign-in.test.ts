@@ -143,6 +143,57 @@ describe('signing the hub in to a source from its pages', () => {
     );
   });
 
+  it('signs in as its client ID metadata document where the server reads one and has no registration', async () => {
+    const issuer = 'https://auth.cimd.example';
+    const asked: string[] = [];
+    const fetch = async (input: string | URL) => {
+      const url = new URL(String(input));
+      asked.push(url.pathname);
+      if (url.pathname === '/mcp') return new Response('sign in', { status: 401 });
+      if (url.pathname.startsWith('/.well-known/oauth-protected-resource'))
+        return Response.json({ resource: 'https://cimd.example/mcp', authorization_servers: [issuer] });
+      if (url.pathname === '/.well-known/oauth-authorization-server')
+        return Response.json({
+          issuer,
+          authorization_endpoint: `${issuer}/authorize`,
+          token_endpoint: `${issuer}/token`,
+          response_types_supported: ['code'],
+          code_challenge_methods_supported: ['S256'],
+          client_id_metadata_document_supported: true,
+        });
+      return new Response('not found', { status: 404 });
+    };
+    const signIns = new SourceSignIns({
+      secrets: new MemorySecrets(),
+      clock: { now: () => 0 },
+      random: cryptoRandom,
+      clientName: 'capabilities hub',
+      fetch,
+    });
+    const document = 'https://hub.example/sources/oauth/client.json';
+    const to = new URL(
+      await signIns.start({
+        url: 'https://cimd.example/mcp',
+        who: 'github:ana',
+        purpose: { kind: 'add' },
+        redirectUrl: CALLBACK,
+        clientMetadataUrl: document,
+      }),
+    );
+    expect(to.origin + to.pathname).toBe(`${issuer}/authorize`);
+    expect(to.searchParams.get('client_id')).toBe(document);
+    expect(asked).not.toContain('/register');
+    // Without a document to offer (no https URL), it says why it cannot sign in.
+    await expect(
+      signIns.start({
+        url: 'https://cimd.example/mcp',
+        who: 'github:ana',
+        purpose: { kind: 'add' },
+        redirectUrl: CALLBACK,
+      }),
+    ).rejects.toThrow(/neither registers clients on its own/);
+  });
+
   it('reaches no private address where the host refuses them', async () => {
     const h = hub('refuse');
     const before = board.authorizations.length;
