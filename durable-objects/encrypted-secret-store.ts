@@ -37,6 +37,7 @@ export interface SecretStorage {
     get<T>(key: string): T | undefined;
     put<T>(key: string, value: T): void;
     delete(key: string): boolean;
+    list<T>(options?: { prefix?: string }): Iterable<[string, T]>;
   };
 }
 
@@ -84,6 +85,12 @@ export class EncryptedSecretStore implements TransactionalSecretStore, TakingSec
     const sealed = this.#storage.kv.get<Sealed>(PREFIX + key);
     if (sealed) this.#storage.kv.delete(PREFIX + key);
     return this.#open(key, sealed);
+  }
+
+  keysStartingWith(prefix: string): string[] {
+    return [...this.#storage.kv.list<Sealed>({ prefix: PREFIX + prefix })].map(([key]) =>
+      key.slice(PREFIX.length),
+    );
   }
 
   async #open(key: string, sealed: Sealed | undefined): Promise<string | undefined> {

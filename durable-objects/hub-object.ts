@@ -289,8 +289,9 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
   async #sweep(): Promise<void> {
     const { nextExpiry } = (await this.engine.runs()).sweep();
     this.engine.pages.sweep();
-    // An abandoned source draft's credential goes with it.
+    // An abandoned source draft's credential goes with it, and so does a sign-in never finished.
     await this.engine.drafts.sweep();
+    await this.#signIns().sweep();
     const now = Date.now();
     const next = Math.min(nextExpiry ?? now + DAY_MS, now + DAY_MS);
     const current = await this.ctx.storage.getAlarm();

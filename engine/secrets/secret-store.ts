@@ -42,4 +42,6 @@ export interface TransactionalSecretStore extends SecretStore {
  */
 export interface TakingSecretStore extends SecretStore {
   take(key: string): Promise<string | undefined>;
+  /** The keys held that start with `prefix` (for sweeping what was left behind). */
+  keysStartingWith(prefix: string): string[];
 }

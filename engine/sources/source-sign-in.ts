@@ -33,7 +33,7 @@ import { sha256Hex } from '../digest.ts';
 import { HubError, isHubError } from '../errors.ts';
 import { randomId } from '../hex.ts';
 import type { Clock, Random } from '../ports.ts';
-import { secretKey, type TakingSecretStore } from '../secrets/secret-store.ts';
+import type { TakingSecretStore } from '../secrets/secret-store.ts';
 import {
   type FetchLike,
   guardedFetch,
@@ -241,6 +241,24 @@ export class SourceSignIns {
     return { grant, url: pending.url, purpose: pending.purpose };
   }
 
+  /**
+   * Deletes the sign-ins left waiting past their lifetime (the person never came back); returns
+   * how many. One that cannot be read any more goes too.
+   */
+  async sweep(): Promise<number> {
+    const secrets = this.#deps.secrets;
+    if (!secrets) return 0;
+    let swept = 0;
+    for (const key of secrets.keysStartingWith(PENDING_PREFIX)) {
+      const value = await secrets.get(key).catch(() => undefined);
+      const parsed = value === undefined ? undefined : PendingSignIn.safeParse(safeJson(value));
+      if (parsed?.success && parsed.data.expiresAt > this.#deps.clock.now()) continue;
+      await secrets.delete(key);
+      swept++;
+    }
+    return swept;
+  }
+
   /** The client the hub signs in as: its metadata document, or one registered now for this redirect URI. */
   async #client(
     metadata: AuthorizationServerMetadata,
@@ -322,9 +340,15 @@ export function clientMetadataOf(clientName: string, redirectUrl: string) {
   };
 }
 
+/**
+ * What every pending sign-in's key starts with: lowercase and a colon, which no connection's key
+ * (`secretKey`: uppercase, digits and `_`) holds, so a sweep never touches a connection's secret.
+ */
+const PENDING_PREFIX = 'oauth-sign-in:';
+
 /** The secret store's key of the sign-in `state` started: from its hash, never the state itself. */
 async function pendingKey(state: string): Promise<string> {
-  return secretKey('sign-in', (await sha256Hex(state)).slice(0, 40), 'pending');
+  return `${PENDING_PREFIX}${(await sha256Hex(state)).slice(0, 40)}`;
 }
 
 /**

@@ -32,6 +32,9 @@ class MemorySecrets implements TakingSecretStore {
     this.values.delete(key);
     return value;
   }
+  keysStartingWith(prefix: string) {
+    return [...this.values.keys()].filter((key) => key.startsWith(prefix));
+  }
 }
 
 let board: OAuthBoard;
@@ -76,7 +79,7 @@ describe('signing the hub in to a source from its pages', () => {
     const state = answer.state ?? '';
     expect(state).toMatch(/^signin_[0-9a-f]{48}$/);
     // Kept under the state's hash, never the state itself.
-    expect([...h.secrets.values.keys()].join()).not.toContain(state.slice(7).toUpperCase());
+    expect([...h.secrets.values.keys()].join()).not.toContain(state.slice(7));
     expect([...h.secrets.values.values()].join()).not.toContain(state);
     const finished = await h.signIns.finish({ ...answer, who: 'github:ana' });
     expect(finished.purpose).toEqual({ kind: 'add' });
@@ -192,6 +195,32 @@ describe('signing the hub in to a source from its pages', () => {
         redirectUrl: CALLBACK,
       }),
     ).rejects.toThrow(/neither registers clients on its own/);
+  });
+
+  it('sweeps the sign-ins left waiting past their lifetime, and only those', async () => {
+    const h = hub();
+    await h.signIns.start({
+      url: board.url,
+      who: 'github:ana',
+      purpose: { kind: 'add' },
+      redirectUrl: CALLBACK,
+    });
+    // A connection's secret, even of a source named like the sign-ins, is never swept.
+    h.secrets.values.set('BOARD__DEFAULT__OAUTH', 'a connection’s grant, not a sign-in');
+    h.secrets.values.set('OAUTH_SIGN_IN__DEFAULT__OAUTH', 'a connection’s grant, not a sign-in');
+    expect(await h.signIns.sweep()).toBe(0);
+    h.clock.at += SIGN_IN_LIFETIME_MS / 2;
+    await h.signIns.start({
+      url: board.url,
+      who: 'github:ana',
+      purpose: { kind: 'add' },
+      redirectUrl: CALLBACK,
+    });
+    h.clock.at += SIGN_IN_LIFETIME_MS / 2;
+    expect(await h.signIns.sweep()).toBe(1);
+    expect([...h.secrets.values.keys()].filter((k) => k.startsWith('oauth-sign-in:'))).toHaveLength(1);
+    expect(h.secrets.values.has('BOARD__DEFAULT__OAUTH')).toBe(true);
+    expect(h.secrets.values.has('OAUTH_SIGN_IN__DEFAULT__OAUTH')).toBe(true);
   });
 
   it('reaches no private address where the host refuses them', async () => {
