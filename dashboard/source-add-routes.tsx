@@ -69,6 +69,7 @@ export function sourceAddRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps, ad
         fields={fields}
         error={error}
         stdio={deps.wording.addStdioSource}
+        signsIn={deps.signIns !== undefined}
       />,
       status,
     );

@@ -143,6 +143,7 @@ describe('the hosted hub signs in to an OAuth source, under wrangler dev', { tim
     const review = (await page.textContent('body')) ?? '';
     expect(review, review).toContain('Review before adding');
     expect(review).toContain('list_posts');
+    expect(review).toContain('your sign-in (OAuth), for the default connection');
     for (const token of [...board.accessTokens, ...board.refreshTokens]) expect(review).not.toContain(token);
     expect(await page.locator('input[name=namespace]').inputValue()).toBe('board');
     await page.getByRole('button', { name: /^Confirm/ }).click();
