@@ -16,7 +16,7 @@ import type { OAuthResourceAuth } from '@cloudflare/workers-oauth-provider';
 import { Hono } from 'hono';
 import { type HubEnv, HubObject, SOURCE_CLIENT_NAME } from '../durable-objects/hub-object.ts';
 import { withSignedIn } from '../durable-objects/signed-in-header.ts';
-import { clientDocumentOf, SIGN_IN_PATHS } from '../engine/sources/source-sign-in.ts';
+import { clientDocumentOf, SIGN_IN_PATHS } from '../engine/sources/sign-in-client.ts';
 import { createMcpHttpHandler } from '../engine/surface/index.ts';
 import pkg from '../package.json';
 import { mcpRoute } from './app.ts';

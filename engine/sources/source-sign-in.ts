@@ -22,7 +22,6 @@ import {
   type AuthorizationServerMetadata,
   discoverOAuthServerInfo,
   exchangeAuthorization,
-  extractWWWAuthenticateParams,
   type OAuthClientInformationMixed,
   OAuthError,
   registerClient,
@@ -41,6 +40,7 @@ import {
   privateAddressRefusal,
 } from './guarded-fetch.ts';
 import { grantOf, type OAuthGrant } from './oauth-grant.ts';
+import { challengeOf, clientMetadataOf } from './sign-in-client.ts';
 
 /** How long a started sign-in waits for the browser to come back. */
 export const SIGN_IN_LIFETIME_MS = 10 * 60_000;
@@ -311,35 +311,6 @@ export class SourceSignIns {
   }
 }
 
-/** Where a hub that signs in from its pages keeps its callback and its client ID metadata document. */
-export const SIGN_IN_PATHS = {
-  callback: '/sources/oauth/callback',
-  clientDocument: '/sources/oauth/client.json',
-} as const;
-
-/**
- * The hub's client ID metadata document (SEP-991) at `origin`: its URL is the client id, for an
- * authorization server that reads such documents instead of registering clients.
- */
-export function clientDocumentOf(clientName: string, origin: string) {
-  return {
-    client_id: `${origin}${SIGN_IN_PATHS.clientDocument}`,
-    client_uri: origin,
-    ...clientMetadataOf(clientName, `${origin}${SIGN_IN_PATHS.callback}`),
-  };
-}
-
-/** The hub as an OAuth client (RFC 7591): public, code and refresh grants, one redirect URI. */
-export function clientMetadataOf(clientName: string, redirectUrl: string) {
-  return {
-    client_name: clientName,
-    redirect_uris: [redirectUrl],
-    grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'],
-    token_endpoint_auth_method: 'none',
-  };
-}
-
 /**
  * What every pending sign-in's key starts with: lowercase and a colon, which no connection's key
  * (`secretKey`: uppercase, digits and `_`) holds, so a sweep never touches a connection's secret.
@@ -349,33 +320,6 @@ const PENDING_PREFIX = 'oauth-sign-in:';
 /** The secret store's key of the sign-in `state` started: from its hash, never the state itself. */
 async function pendingKey(state: string): Promise<string> {
   return `${PENDING_PREFIX}${(await sha256Hex(state)).slice(0, 40)}`;
-}
-
-/**
- * The `resource_metadata` the source's 401 names (RFC 9728 §5.1), asked with an MCP initialize
- * sent without a credential; undefined when it names none or cannot be asked.
- */
-async function challengeOf(url: URL, clientName: string, fetchFn: FetchLike): Promise<URL | undefined> {
-  try {
-    const response = await fetchFn(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: clientName, version: '0' },
-        },
-      }),
-    });
-    await response.body?.cancel();
-    return response.status === 401 ? extractWWWAuthenticateParams(response).resourceMetadataUrl : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** An error met while signing in, as the person should see it. */
