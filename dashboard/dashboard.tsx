@@ -19,6 +19,7 @@ import type { DashboardEnv, SessionMiddleware } from './session.ts';
 import { line } from './shown.ts';
 import { type SourceAdding, sourceAddRoutes } from './source-add-routes.tsx';
 import { type SourceReview, sourceRoutes } from './source-routes.tsx';
+import { type SourceSigningIn, sourceSignInRoutes } from './source-sign-in-routes.tsx';
 
 export type { DashboardEnv, PageSession, SessionMiddleware } from './session.ts';
 
@@ -52,6 +53,12 @@ export interface DashboardDeps {
    */
   signOut?: string;
   /**
+   * Signing the hub in to sources that ask for OAuth (engine/sources/source-sign-in.ts), where the
+   * host can: with it and `review`, Add a source signs in to such a server, a source's page offers
+   * Sign in again, and the dashboard serves the callback (source-sign-in-routes.tsx).
+   */
+  signIns?: SourceSigningIn;
+  /**
    * Called with the run once a decision on it is recorded, before the page answers: the host
    * goes on with a one-call run that waits on no one now (engine/runs/one-call-resume.ts).
    */
@@ -64,7 +71,8 @@ export interface DashboardDeps {
  * it waits, its timeline), `POST /runs/:runId/decide`; with `review`, `GET /sources`, `GET
  * /sources/:namespace`, `POST /sources/:namespace/review`; with `review` and `adding`, `GET|POST
  * /sources/new`, `GET /sources/new/:draft`, `POST /sources/new/:draft/confirm|cancel`
- * (source-add-routes.tsx). Any other path is a 404 page.
+ * (source-add-routes.tsx); with `review` and `signIns`, `GET /sources/oauth/callback` and
+ * `POST /sources/:namespace/sign-in` (source-sign-in-routes.tsx). Any other path is a 404 page.
  */
 export function createDashboard(deps: DashboardDeps): Hono<DashboardEnv> {
   const app = new Hono<DashboardEnv>();
@@ -79,6 +87,7 @@ export function createDashboard(deps: DashboardDeps): Hono<DashboardEnv> {
   runsRoutes(app, deps);
   approvalRoutes(app, deps);
   // Before the sources' own pages, so `/sources/new` is the form and never a namespace.
+  if (deps.review && deps.signIns) sourceSignInRoutes(app, deps, deps.signIns, deps.review, deps.adding);
   if (deps.review && deps.adding) sourceAddRoutes(app, deps, deps.adding);
   if (deps.review) sourceRoutes(app, deps, deps.review);
   app.notFound((c) =>

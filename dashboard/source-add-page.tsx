@@ -59,6 +59,8 @@ export interface AddSourcePageProps {
   error?: string | undefined;
   /** The host's sentence on adding a stdio server (HostWording.addStdioSource). */
   stdio: string;
+  /** True where the hub signs in to a server that asks for OAuth (source-sign-in-routes.tsx). */
+  signsIn?: boolean | undefined;
 }
 
 export function AddSourcePage(props: AddSourcePageProps) {
@@ -124,6 +126,12 @@ export function AddSourcePage(props: AddSourcePageProps) {
             No page shows it again. An OpenAPI document names the credentials its operations take: you enter
             its key on the next page instead.
           </p>
+          {props.signsIn ? (
+            <p class="muted">
+              A server that asks for an OAuth sign-in needs none: leave it empty, and the hub sends you to
+              sign in there.
+            </p>
+          ) : null}
           <label for="credential">Token or key</label>
           <input id="credential" name="credential" type="password" autocomplete="off" />
           <label for="header">Sent in the header</label>
@@ -195,9 +203,11 @@ export function DraftReviewPage(props: DraftReviewPageProps) {
           </dd>
           <dt>Credential</dt>
           <dd>
-            {record.credential
-              ? `one, for the default connection, sent in the ${line(record.credential.delivery.kind === 'header' ? record.credential.delivery.name : '')} header`
-              : 'none'}
+            {record.credential?.delivery.kind === 'oauth'
+              ? 'your sign-in (OAuth), for the default connection: its token is sent to this server only'
+              : record.credential
+                ? `one, for the default connection, sent in the ${line(record.credential.delivery.kind === 'header' ? record.credential.delivery.name : '')} header`
+                : 'none'}
           </dd>
           <dt>Tools</dt>
           <dd>{count}</dd>

@@ -33,6 +33,7 @@ import {
   DEFAULT_FIELDS,
   DraftReviewPage,
 } from './source-add-page.tsx';
+import { startAddSignIn } from './source-sign-in-routes.tsx';
 
 /** What adding a source needs of the engine (the host passes `engine.drafts`). */
 export type SourceAdding = Pick<SourceDrafts, 'begin' | 'get' | 'confirm' | 'cancel' | 'sweep'>;
@@ -70,6 +71,7 @@ export function sourceAddRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps, ad
         fields={fields}
         error={error}
         stdio={deps.wording.addStdioSource}
+        signsIn={deps.signIns !== undefined}
       />,
       status,
     );
@@ -124,6 +126,20 @@ export function sourceAddRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps, ad
       return review(c, draft, draft.record.source.namespace);
     } catch (error) {
       if (!isHubError(error)) throw error;
+      // A server that asks for a sign-in, where the host can sign in: the browser goes to sign in.
+      if (
+        error.code === 'unauthorized' &&
+        request.kind === 'mcp-http' &&
+        !request.credential &&
+        deps.signIns
+      ) {
+        try {
+          return await startAddSignIn(c, deps.signIns, fields.url);
+        } catch (failed) {
+          if (!isHubError(failed)) throw failed;
+          return form(c, fields, said(failed), failed.code === 'denied' ? 400 : 502);
+        }
+      }
       // The person's input (or where it points: a private address) is refused as 400; the server's failure is 502.
       const status = error.code === 'invalid_input' || error.code === 'denied' ? 400 : 502;
       return form(c, fields, said(error), status);

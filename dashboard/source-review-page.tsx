@@ -53,6 +53,8 @@ export interface SourceReviewPageProps {
   rules: ToolRuleRow[];
   /** The source's history, newest first. */
   history: SourceEvent[];
+  /** Where Sign in again posts, relative to the page; absent where the host cannot sign in. */
+  signInAction?: string | undefined;
 }
 
 export function SourceReviewPage(props: SourceReviewPageProps) {
@@ -66,6 +68,9 @@ export function SourceReviewPage(props: SourceReviewPageProps) {
       <h1>Source {ns}</h1>
       <SourceFacts summary={summary} />
       <h2>Credential</h2>
+      {props.signInAction && summary.source.kind === 'mcp-http' ? (
+        <SignInForms summary={summary} csrf={props.csrf} action={props.signInAction} />
+      ) : null}
       <ConnectionForm source={summary.source} csrf={props.csrf} action={props.connectionAction} />
       <h2>Review</h2>
       {summary.listedAt === null ? (
@@ -201,5 +206,42 @@ function ContractChange(props: { before: ManifestTool; now: ManifestTool }) {
         );
       })}
     </div>
+  );
+}
+
+/**
+ * Sign in again, for each connection that signs in with OAuth (saying when the source refused its
+ * last token, or when the hub holds no grant yet: a pushed connection); Sign in with OAuth for a
+ * source without one.
+ */
+function SignInForms(props: { summary: SourceSummary; csrf: string; action: string }) {
+  const signed = props.summary.connections.filter((c) =>
+    c.secrets.some((ref) => ref.delivery.kind === 'oauth'),
+  );
+  const form = (connection: string, label: string) => (
+    <form method="post" action={props.action}>
+      <input type="hidden" name="csrf" value={props.csrf} />
+      <input type="hidden" name="connection" value={connection} />
+      <button type="submit">{label}</button>
+    </form>
+  );
+  if (signed.length === 0) return form('default', 'Sign in with OAuth');
+  return (
+    <>
+      {signed.map((connection) => {
+        const refused = connection.secrets.some((ref) => ref.delivery.kind === 'oauth' && ref.refused);
+        return (
+          <div>
+            <p>
+              Connection {line(connection.name)} signs in with OAuth
+              {refused
+                ? ': the source refused its last token (401). If a refresh does not mend it, calls on it wait until you sign in again.'
+                : '.'}
+            </p>
+            {form(connection.name, 'Sign in again')}
+          </div>
+        );
+      })}
+    </>
   );
 }

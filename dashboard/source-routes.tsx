@@ -75,6 +75,7 @@ export function sourceRoutes(app: Hono<DashboardEnv>, deps: DashboardDeps, revie
         connectionAction={`${encodeURIComponent(namespace)}/connection`}
         rules={desk.sources.rules(namespace)}
         history={deps.desk.sources.history({ namespace })}
+        signInAction={deps.signIns ? `${encodeURIComponent(namespace)}/sign-in` : undefined}
       />,
     );
   });

@@ -14,7 +14,11 @@
  * synchronous key-value APIs read and write one store, so values kept before read back the same.
  */
 import { HubError } from '../engine/errors.ts';
-import type { PreparedSecretWrite, TransactionalSecretStore } from '../engine/secrets/secret-store.ts';
+import type {
+  PreparedSecretWrite,
+  TakingSecretStore,
+  TransactionalSecretStore,
+} from '../engine/secrets/secret-store.ts';
 
 /** The shortest SECRETS_KEY accepted: 32 characters of a random secret. */
 export const MIN_SECRETS_KEY_LENGTH = 32;
@@ -33,6 +37,7 @@ export interface SecretStorage {
     get<T>(key: string): T | undefined;
     put<T>(key: string, value: T): void;
     delete(key: string): boolean;
+    list<T>(options?: { prefix?: string }): Iterable<[string, T]>;
   };
 }
 
@@ -52,7 +57,7 @@ async function hubKey(secretsKey: string, hub: string): Promise<CryptoKey> {
   );
 }
 
-export class EncryptedSecretStore implements TransactionalSecretStore {
+export class EncryptedSecretStore implements TransactionalSecretStore, TakingSecretStore {
   readonly where = "this hub's encrypted storage";
   readonly #storage: SecretStorage;
   readonly #key: Promise<CryptoKey>;
@@ -69,7 +74,26 @@ export class EncryptedSecretStore implements TransactionalSecretStore {
   }
 
   async get(key: string): Promise<string | undefined> {
+    return this.#open(key, this.#storage.kv.get<Sealed>(PREFIX + key));
+  }
+
+  /**
+   * The value under `key`, deleted in the same synchronous step it is read in (before anything
+   * is awaited): of two takers in this object, one gets it.
+   */
+  async take(key: string): Promise<string | undefined> {
     const sealed = this.#storage.kv.get<Sealed>(PREFIX + key);
+    if (sealed) this.#storage.kv.delete(PREFIX + key);
+    return this.#open(key, sealed);
+  }
+
+  keysStartingWith(prefix: string): string[] {
+    return [...this.#storage.kv.list<Sealed>({ prefix: PREFIX + prefix })].map(([key]) =>
+      key.slice(PREFIX.length),
+    );
+  }
+
+  async #open(key: string, sealed: Sealed | undefined): Promise<string | undefined> {
     if (!sealed) return undefined;
     try {
       const plain = await crypto.subtle.decrypt(

@@ -13,11 +13,10 @@ export const hostedWording: HostWording = {
   addSourceAgain: "Add it again in the hub's dashboard",
   enterSecretAgain: (namespace, connection) =>
     `Enter it again for connection "${namespace}/${connection}" on the source's page in the hub's dashboard.`,
-  // The hosted hub has no OAuth sign-in of its own for sources yet, and `hub push` never carries
-  // the local hub's sign-in (its tokens belong to the local machine's client): an OAuth connection
-  // works on the local hub only, for now. The local `hub push` says the same (hub-hosted-config.ts).
+  // The hub signs in to an MCP server itself, from the source's page (source-sign-in-routes.tsx);
+  // `hub push` never carries the local hub's sign-in (its tokens belong to the local machine's client).
   signInAgain: (namespace, connection) =>
-    `the hosted hub cannot sign in to a source with OAuth yet, and a push never carries the local hub's sign-in, so make the calls on "${namespace}/${connection}" from the local hub`,
+    `use Sign in again for "${namespace}/${connection}" on the source's page in the hub's dashboard`,
   // The same for an OpenAPI source's API: its sign-in runs on a local hub, and stays there.
   signInToApi: (namespace) =>
     `A hub in the cloud cannot sign in to an API with OAuth yet, and a push never carries a local hub's sign-in: call "${namespace}" from a local hub signed in to it, or give it a key if its document takes one.`,

@@ -15,7 +15,8 @@
  *
  * Over `fetch` it renders its person's dashboard (dashboard/), for requests the Worker forwards
  * after checking their sign-in (signed-in-header.ts says who); connection secrets are kept
- * encrypted in its storage (encrypted-secret-store.ts) when the Worker has a SECRETS_KEY.
+ * encrypted in its storage (encrypted-secret-store.ts) when the Worker has a SECRETS_KEY, and so
+ * are OAuth grants and the sign-ins to sources waiting for their callback (source-sign-in.ts).
  *
  * Housekeeping rides on the Durable Object alarm: after each run that may leave a request
  * open, and once a day, `alarm()` sweeps (expired requests end their runs; runs that ended
@@ -44,6 +45,7 @@ import { hubOwnSecrets } from '../engine/secrets/hub-secrets.ts';
 import { KindConnector } from '../engine/sources/kind-connector.ts';
 import { McpConnector } from '../engine/sources/mcp-connector.ts';
 import { OpenApiConnector } from '../engine/sources/openapi-connector.ts';
+import { SourceSignIns } from '../engine/sources/source-sign-in.ts';
 import { openHubStore } from '../engine/store/hub-store.ts';
 import * as schema from '../engine/store/schema.ts';
 import type { SyncDb } from '../engine/store/sync-db.ts';
@@ -107,6 +109,9 @@ interface BridgeExports {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** What a source's consent page calls the hub, as it calls the local hub (upstream-sign-in.ts). */
+export const SOURCE_CLIENT_NAME = 'capabilities hub';
 
 export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
   #store: HubStore | undefined;
@@ -288,6 +293,7 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
       wording: this.engine.wording,
       review: this.engine.sources,
       adding: this.engine.drafts,
+      signIns: this.#signIns(),
       decided: (runId) => resumeDecidedOneCall(this.engine, runId),
       // The Worker's sign-in routes end the session (worker/sign-in/routes.ts), checking its CSRF token.
       signOut: '/logout',
@@ -331,8 +337,9 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
   async #sweep(): Promise<void> {
     const { nextExpiry } = (await this.engine.runs()).sweep();
     this.engine.pages.sweep();
-    // An abandoned source draft's credential goes with it.
+    // An abandoned source draft's credential goes with it, and so does a sign-in never finished.
     await this.engine.drafts.sweep();
+    await this.#signIns().sweep();
     const now = Date.now();
     const next = Math.min(nextExpiry ?? now + DAY_MS, now + DAY_MS);
     const current = await this.ctx.storage.getAlarm();
@@ -379,6 +386,17 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
       cannotRun: hostedCannotRun(this.env.ALLOW_PRIVATE_UPSTREAMS === '1'),
     });
     return this.#push;
+  }
+
+  /** Signing this hub in to sources that ask for OAuth; pending sign-ins wait encrypted, like secrets. */
+  #signIns(): SourceSignIns {
+    return new SourceSignIns({
+      secrets: this.#secrets(),
+      clock: systemClock,
+      random: cryptoRandom,
+      privateAddresses: this.env.ALLOW_PRIVATE_UPSTREAMS === '1' ? 'allow' : 'refuse',
+      clientName: SOURCE_CLIENT_NAME,
+    });
   }
 
   /** Connection secrets, encrypted at rest under this hub's own key; none without SECRETS_KEY. */

@@ -6,17 +6,24 @@
  * name another), over RPC with the same MCP handler as the local hub, and so is the management
  * API under `/mcp/hub/` (worker/hub-api.ts) for a token with the configure scope; the provider
  * answers its own endpoints (metadata, `/token`, `/register`); everything else is ours: `/healthz`, GitHub
- * sign-in (`/login`, `/login/callback`, `/logout`, worker/sign-in/), the consent page
+ * sign-in (`/login`, `/login/callback`, `/logout`, worker/sign-in/), the hub's client ID metadata
+ * document for signing in to sources (`/sources/oauth/client.json`), the consent page
  * (`/authorize`, worker/consent.ts), and the dashboard, which the signed-in person's HubObject
  * renders (its `fetch`, told who is signed in by durable-objects/signed-in-header.ts). An MCP
  * token never opens a page and a sign-in cookie never opens `/mcp`: the two ways in are apart.
  */
 import type { OAuthResourceAuth } from '@cloudflare/workers-oauth-provider';
 import { Hono } from 'hono';
-import { type HubEnv, HubObject, type ProfileSurface } from '../durable-objects/hub-object.ts';
+import {
+  type HubEnv,
+  HubObject,
+  type ProfileSurface,
+  SOURCE_CLIENT_NAME,
+} from '../durable-objects/hub-object.ts';
 import { withSignedIn } from '../durable-objects/signed-in-header.ts';
 import { DEFAULT_PROFILE, ProfileName } from '../engine/contracts/profiles.ts';
 import { isHubError } from '../engine/errors.ts';
+import { clientDocumentOf, SIGN_IN_PATHS } from '../engine/sources/sign-in-client.ts';
 import { createMcpHttpHandler } from '../engine/surface/index.ts';
 import pkg from '../package.json';
 import { mcpRoute } from './app.ts';
@@ -94,6 +101,14 @@ pagesApp.get('/healthz', async (c) => {
   return c.json(await hubNamed(c.env, selfHostedHub(c.env)).health());
 });
 pagesApp.route('/', signInRoutes());
+/**
+ * The hub's client ID metadata document (SEP-991), public: an authorization server that reads such
+ * documents knows the hub as a client by this URL when the hub signs in to a source.
+ */
+pagesApp.get(SIGN_IN_PATHS.clientDocument, (c) => {
+  const origin = new URL(c.req.url).origin;
+  return c.json(clientDocumentOf(SOURCE_CLIENT_NAME, origin), 200, { 'cache-control': 'max-age=3600' });
+});
 pagesApp.route('/', consentRoutes(signedIn) as unknown as Hono<{ Bindings: HubEnv }>);
 
 /** The dashboard: the signed-in person's own hub renders it; anyone else signs in first. */

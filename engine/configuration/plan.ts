@@ -209,6 +209,9 @@ function plannedConnection(
   fresh: boolean,
 ): PlannedConnection {
   const planned = connection.secrets.map((ref): PlannedSecret => {
+    // A sign-in never travels: the hosted hub's own stays where nothing moved, else a person signs in there.
+    if (ref.delivery.kind === 'oauth')
+      return plannedSecret(ref, secrets.held.has(ref.key) && current && !fresh ? 'keep' : 'sign-in');
     const sent = secrets.sent.get(ref.key);
     if (sent === 'new') return plannedSecret(ref, 'set');
     if (sent === 'different') return plannedSecret(ref, 'replace');

@@ -198,7 +198,17 @@ export class ConfigurationPush {
     const held = new Set<string>();
     const keys = new Set<string>();
     for (const entry of parsed.configuration.sources) {
-      for (const connection of entry.connections) for (const ref of connection.secrets) keys.add(ref.key);
+      for (const connection of entry.connections) {
+        for (const ref of connection.secrets) {
+          keys.add(ref.key);
+          if (ref.delivery.kind === 'oauth' && parsed.secrets[ref.key] !== undefined) {
+            throw new HubError(
+              'invalid_input',
+              `the push carries the sign-in of "${entry.source.namespace}/${connection.name}", and a push never carries a sign-in's tokens: push without it, then sign in again on the hosted hub (the source's page)`,
+            );
+          }
+        }
+      }
     }
     for (const connection of this.#deps.store.listConnections()) {
       for (const ref of connection.secrets) keys.add(ref.key);
@@ -263,7 +273,11 @@ export class ConfigurationPush {
       const value = parsed.secrets[secret.key];
       if ((secret.value === 'set' || secret.value === 'replace') && value !== undefined) {
         writes.push(await store.prepareSet(secret.key, value));
-      } else if (secret.value === 'forget' || (secret.value === 'remove' && !kept.has(secret.key))) {
+      } else if (
+        secret.value === 'forget' ||
+        secret.value === 'sign-in' ||
+        (secret.value === 'remove' && !kept.has(secret.key))
+      ) {
         writes.push(store.prepareDelete(secret.key));
       }
     }

@@ -128,9 +128,11 @@ export const PlannedSecret = z.object({
    * has one to use, so calls will wait for it (enter it on the source's page or push with --secrets);
    * `forget`: the hosted value is deleted, not sent to where the source now is (its URL or hosts
    * changed, or the connection is new), so calls wait for it as for `missing`; `remove`: the
-   * connection goes, with its value.
+   * connection goes, with its value; `sign-in`: an OAuth sign-in, which a push never carries (its
+   * tokens belong to the client that signed in): a person signs in again on the hosted hub (the
+   * source's page), and until then calls wait for it; a grant the hosted hub held for it is deleted.
    */
-  value: z.enum(['set', 'replace', 'keep', 'missing', 'forget', 'remove']),
+  value: z.enum(['set', 'replace', 'keep', 'missing', 'forget', 'remove', 'sign-in']),
 });
 export type PlannedSecret = z.infer<typeof PlannedSecret>;
 

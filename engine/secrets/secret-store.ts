@@ -34,3 +34,14 @@ export interface TransactionalSecretStore extends SecretStore {
   prepareSet(key: string, value: string): Promise<PreparedSecretWrite>;
   prepareDelete(key: string): PreparedSecretWrite;
 }
+
+/**
+ * A secret store that can hand a value out once: `take` reads and deletes in one step, so of two
+ * takers of one key only one gets the value (a pending sign-in's `state`, single use). The
+ * hosted hub's encrypted store is one.
+ */
+export interface TakingSecretStore extends SecretStore {
+  take(key: string): Promise<string | undefined>;
+  /** The keys held that start with `prefix` (for sweeping what was left behind). */
+  keysStartingWith(prefix: string): string[];
+}

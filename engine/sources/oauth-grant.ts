@@ -105,3 +105,58 @@ export function renewedGrant(
       : {}),
   };
 }
+
+/** What a sign-in learned besides the tokens: where they came from, for whom, and for what. */
+export interface GrantOrigin {
+  /** The authorization server's metadata as discovered (RFC 8414). */
+  metadata: {
+    issuer: string;
+    token_endpoint: string;
+    token_endpoint_auth_methods_supported?: string[] | undefined;
+    revocation_endpoint?: unknown;
+  };
+  /** The protected resource the tokens are for (RFC 8707), when the source named one. */
+  resource?: string | undefined;
+  /** The origin of the source signed in to: the access token goes nowhere else (I4). */
+  issuedFor: string;
+  client: { client_id: string; client_secret?: string | undefined };
+}
+
+/**
+ * The grant a sign-in ends with: the token response (`expires_in` in seconds, read at `now`) and
+ * what a refresh needs without the person. Both hubs' sign-ins make it here.
+ */
+export function grantOf(
+  tokens: {
+    access_token: string;
+    token_type?: string;
+    refresh_token?: string;
+    expires_in?: number;
+    scope?: string;
+  },
+  origin: GrantOrigin,
+  now: number,
+): OAuthGrant {
+  const { metadata, resource, client } = origin;
+  return {
+    access_token: tokens.access_token,
+    token_type: tokens.token_type ?? 'Bearer',
+    ...(tokens.refresh_token ? { refresh_token: tokens.refresh_token } : {}),
+    ...(typeof tokens.expires_in === 'number'
+      ? { expires_at: now + tokens.expires_in * 1000, lifetime_ms: tokens.expires_in * 1000 }
+      : {}),
+    ...(tokens.scope ? { scope: tokens.scope } : {}),
+    authorization_server: metadata.issuer,
+    token_endpoint: metadata.token_endpoint,
+    ...(metadata.token_endpoint_auth_methods_supported
+      ? { token_endpoint_auth_methods_supported: metadata.token_endpoint_auth_methods_supported }
+      : {}),
+    ...(typeof metadata.revocation_endpoint === 'string'
+      ? { revocation_endpoint: metadata.revocation_endpoint }
+      : {}),
+    ...(resource ? { resource } : {}),
+    issued_for: origin.issuedFor,
+    client_id: client.client_id,
+    ...(client.client_secret ? { client_secret: client.client_secret } : {}),
+  };
+}

@@ -26,6 +26,7 @@ import { basicCredential } from '../openapi/security.ts';
 import type { Clock, HubStore, Random } from '../ports.ts';
 import { type SecretStore, secretKey } from '../secrets/secret-store.ts';
 import { deliver, NO_CREDENTIALS } from './connector.ts';
+import { grantSecretValues, type OAuthGrant } from './oauth-grant.ts';
 import { type ReviewItem, reviewItem } from './review.ts';
 import { MIN_STORED_SECRET_LENGTH } from './save-credential.ts';
 import type { Inspection, Sources } from './sources.ts';
@@ -50,6 +51,8 @@ export type NewRemoteSource =
       kind?: 'mcp-http' | undefined;
       url: string;
       credential?: ServerCredential | undefined;
+      /** The grant of a sign-in to the server (source-sign-in.ts): listed with it, kept as its `default`. */
+      grant?: OAuthGrant | undefined;
     }
   | {
       kind: 'openapi';
@@ -136,6 +139,7 @@ export class SourceDrafts {
     await this.sweep();
     if (request.kind === 'openapi') return this.#keep(await this.#readDocument(request));
     const url = remoteUrl(request.url).href;
+    if (request.grant) return this.#signedIn(url, request.grant);
     const credential = request.credential;
     const delivery = credential && this.#delivery(credential);
     const credentials =
@@ -144,6 +148,16 @@ export class SourceDrafts {
         : NO_CREDENTIALS;
     const inspection = await this.#deps.sources.inspect({ kind: 'mcp-http', url }, undefined, credentials);
     return this.#keep(inspection, credential && delivery ? { delivery, value: credential.value } : undefined);
+  }
+
+  /** The server at `url` listed with a sign-in's grant, kept as the draft's credential (`oauth`). */
+  async #signedIn(url: string, grant: OAuthGrant): Promise<OpenDraft> {
+    heldSecrets(this.#deps.secrets);
+    const delivered = deliver(DRAFT_CONNECTION, [{ delivery: { kind: 'oauth' }, value: grant.access_token }]);
+    const value = JSON.stringify(grant);
+    const credentials = { ...delivered, secrets: [...delivered.secrets, ...grantSecretValues(grant), value] };
+    const inspection = await this.#deps.sources.inspect({ kind: 'mcp-http', url }, undefined, credentials);
+    return this.#keep(inspection, { delivery: { kind: 'oauth' }, value });
   }
 
   /** The document at `request.url` read, its server the one given or its own. */

@@ -167,13 +167,13 @@ function pushedSkillFiles(open: OpenHub, names: readonly string[]) {
 /**
  * What becomes of a pushed connection that signs in with OAuth, said as the hosted hub's own
  * wording (hosted-wording.ts, signInAgain) says it: its sign-in stays here, and calls on it there
- * wait for a sign-in the hosted hub cannot make yet.
+ * wait until the person signs in again on the hosted hub.
  */
 function signInKeptText(namespace: string, connection: string): string {
   const name = `${inertLine(namespace)}/${inertLine(connection)}`;
   return (
     `${name} signs in with OAuth: its sign-in stays on this machine and is never pushed (its tokens were issued to this computer, and a refresh on the hosted hub would replace them under this hub). ` +
-    `The hosted hub cannot sign in to a source with OAuth yet, so a call on ${name} there waits for a sign-in; make those calls from this hub.`
+    `Sign in again on the hosted hub (Sign in again on the source's page in its dashboard); until then a call on ${name} there waits for that sign-in.`
   );
 }
 

@@ -53,6 +53,8 @@ const SECRET_FATE: Record<PlannedSecret['value'], string> = {
   forget:
     'forget (the hosted value is deleted, not sent where the source now is: calls wait until it is entered again or pushed with --secrets)',
   remove: 'remove (goes with its connection)',
+  'sign-in':
+    'sign in again on the hosted hub (a sign-in is never pushed: use Sign in again on the source’s page in its dashboard; calls there wait until then)',
 };
 
 /** The lines of one source of a plan, indented under its heading. */

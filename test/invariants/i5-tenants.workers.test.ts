@@ -21,6 +21,7 @@
  * | Dashboard     | decide A's pending call with B's session and CSRF token     | 404; nothing recorded                 |
  * | Dashboard     | A's source page and its review form                         | 404; A's policy unchanged             |
  * | Dashboard     | set a rule on A's tool; A's removal page; remove A's source | 404; A's source, rules, secret intact |
+ * | Dashboard     | finish A's sign-in to a source with A's `state` (a stolen callback URL) | refused; A's, once, for A |
  * | Token         | a revoked access token (RFC 7009), a revoked refresh token  | 401 / invalid_grant at once           |
  * | Token         | a deleted grant (the library's revokeGrant)                 | access and refresh stop at once       |
  * | Token         | B's client revokes A's token                                | A's token still works                 |
@@ -40,6 +41,7 @@ import { type OAuthHandlers, oauthOptions } from '../../worker/oauth.ts';
 import { call, envelope, hubEnv, mcpClient, ORIGIN, RESOURCE, tokenFor } from '../workers/oauth-flow.ts';
 import { decisionsOf, hubOf, reviewedSource, signedIn, waitingRun } from '../workers/people.ts';
 import { WORKERS_TEST_TOKEN } from '../workers/token.ts';
+import { upstreamRoom } from '../workers/upstream.ts';
 import { worker, workerTransport } from '../workers/worker-client.ts';
 
 /** A's source: its namespace, tools, and the key its URL carries (a credential A entered). */
@@ -407,6 +409,40 @@ describe('I5: tenants are isolated (hosted)', () => {
       expect(review.status).toBe(404);
       expect(await footprint(a.person)).toEqual(before);
       expect((await footprint(b.person)).policy).toEqual([]);
+    });
+    it('B finishing A’s sign-in to a source with A’s state is refused; it still waits for A, once', async () => {
+      const { a, b } = await twoPeople();
+      const room = upstreamRoom('signin');
+      const started = await post('/sources/new', a.browser.cookie, {
+        csrf: a.browser.csrf,
+        kind: 'mcp-http',
+        url: `${room.base}/signin/mcp`,
+        header: 'Authorization',
+        scheme: 'Bearer',
+      });
+      const html = await started.text();
+      expect(started.status, html).toBe(200);
+      const href = /<a href="([^"]+)">Continue to/.exec(html)?.[1]?.replaceAll('&amp;', '&') ?? '';
+      const authorize = new URL(href);
+      expect(authorize.origin + authorize.pathname).toBe(`${room.base}/signin/authorize`);
+      expect(authorize.searchParams.get('redirect_uri')).toBe(`${ORIGIN}/sources/oauth/callback`);
+      const callback = `/sources/oauth/callback?code=a-code-for-ana&state=${authorize.searchParams.get('state')}`;
+      const before = await footprint(a.person);
+      const stolen = await page(callback, b.browser.cookie);
+      expect(stolen.status).toBe(400);
+      expect(await stolen.text()).toContain('No sign-in of yours waits for this answer');
+      expect(await room.calls()).not.toContain('token');
+      expect(await footprint(a.person)).toEqual(before);
+      expect((await footprint(b.person)).sources).toEqual([]);
+      // A's own callback still finds it: its code goes to the token endpoint (which refuses this one).
+      const own = await page(callback, a.browser.cookie);
+      expect(own.status).toBe(400);
+      expect(await own.text()).toContain('refused the sign-in (invalid_grant');
+      expect(await room.calls()).toEqual(['token']);
+      // Once: the same state again finds nothing waiting, and nothing is redeemed.
+      const replayed = await page(callback, a.browser.cookie);
+      expect(await replayed.text()).toContain('No sign-in of yours waits for this answer');
+      expect(await room.calls()).toEqual(['token']);
     });
   });
 

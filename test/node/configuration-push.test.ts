@@ -640,3 +640,83 @@ describe('profiles and skills', () => {
     expect(hosted.store.listSkills()).toEqual([]);
   });
 });
+
+describe('OAuth sign-ins and pushes (issue #36)', () => {
+  const OAUTH_KEY = 'BOARD__SIGNED__OAUTH';
+  const GRANT = JSON.stringify({
+    access_token: 'hosted-access-token-0123456789',
+    refresh_token: 'hosted-refresh-token-0123456789',
+    authorization_server: 'https://auth.board.example',
+    token_endpoint: 'https://auth.board.example/token',
+    issued_for: 'https://board.example',
+    client_id: 'hosted-client',
+  });
+
+  /** The local hub, with a second connection of the board that signs in with OAuth. */
+  async function signedInLocally(): Promise<void> {
+    await localHub(local.store);
+    local.store.putConnection({
+      namespace: 'board',
+      name: 'signed',
+      isDefault: false,
+      secrets: [{ key: OAUTH_KEY, delivery: { kind: 'oauth' }, setAt: 4 }],
+      createdAt: 4,
+    });
+  }
+
+  const signedPlan = (plan: Awaited<ReturnType<ConfigurationPush['plan']>>['plan']) =>
+    plan.sources.find((s) => s.namespace === 'board')?.connections.find((c) => c.name === 'signed');
+
+  it('a pushed OAuth connection plans as "sign in again on the hosted hub", and no value travels', async () => {
+    await signedInLocally();
+    const { push } = receiver();
+    const shown = await push.plan(request());
+    expect(signedPlan(shown.plan)?.secrets).toEqual([
+      { key: OAUTH_KEY, delivery: 'OAuth sign-in', value: 'sign-in' },
+    ]);
+    await push.apply({ ...request(), planHash: shown.hash });
+    expect(hosted.store.getConnection('board', 'signed')?.secrets[0]?.delivery).toEqual({ kind: 'oauth' });
+    expect(secrets.values.has(OAUTH_KEY)).toBe(false);
+  });
+
+  it('refuses a push that carries a sign-in’s tokens, and changes nothing', async () => {
+    await signedInLocally();
+    const { push } = receiver();
+    const error = await refusal(push.plan(request({ [OAUTH_KEY]: GRANT })));
+    expect(error.code).toBe('invalid_input');
+    expect(error.message).toContain('a push never carries a sign-in');
+    const applied = await refusal(
+      push.apply({ ...request({ [OAUTH_KEY]: GRANT }), planHash: 'a'.repeat(64) }),
+    );
+    expect(applied.code).toBe('invalid_input');
+    expect(hosted.store.listSources()).toEqual([]);
+    expect(secrets.values.size).toBe(0);
+  });
+
+  it('keeps the hosted hub’s own sign-in on a push that moves nothing, and forgets it when the source moves', async () => {
+    await signedInLocally();
+    const { push } = receiver();
+    const first = await push.plan(request());
+    await push.apply({ ...request(), planHash: first.hash });
+    // The person signed in on the hosted hub.
+    secrets.values.set(OAUTH_KEY, GRANT);
+    const again = await push.plan(request());
+    // Nothing moved: the board is kept as it is, its sign-in with it.
+    expect(again.plan.sources.find((s) => s.namespace === 'board')?.change).toBe('keep');
+    expect(again.plan.empty).toBe(true);
+    await push.apply({ ...request(), planHash: again.hash });
+    expect(secrets.values.get(OAUTH_KEY)).toBe(GRANT);
+
+    const source = local.store.getSource('board');
+    if (source?.kind !== 'mcp-http') throw new Error('no board');
+    local.store.updateSource({
+      ...source,
+      url: 'https://elsewhere.example/mcp',
+      allowedHosts: ['elsewhere.example'],
+    });
+    const moved = await push.plan(request());
+    expect(signedPlan(moved.plan)?.secrets[0]?.value).toBe('sign-in');
+    await push.apply({ ...request(), planHash: moved.hash });
+    expect(secrets.values.has(OAUTH_KEY)).toBe(false);
+  });
+});

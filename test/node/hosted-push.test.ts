@@ -218,9 +218,9 @@ describe('push', () => {
       expect(outcome.signInsKept).toEqual([{ namespace: 'board', connection: 'signed' }]);
       expect(JSON.stringify(hosted.requests)).not.toContain('-local-0123456789abcdef');
       expect(hosted.secrets.values.has(key)).toBe(false);
-      // What the hosted hub tells a person of that connection says the same.
+      // What the hosted hub tells a person of that connection: sign in there, on the source's page.
       expect(hostedWording.signInAgain('board', 'signed')).toBe(
-        `the hosted hub cannot sign in to a source with OAuth yet, and a push never carries the local hub's sign-in, so make the calls on "board/signed" from the local hub`,
+        `use Sign in again for "board/signed" on the source's page in the hub's dashboard`,
       );
     } finally {
       localSecrets.delete(key);

@@ -50,6 +50,21 @@ describe('encryption at rest', () => {
     });
   });
 
+  it('hands a value out once: of two takers at once, one gets it; keys list by prefix', async () => {
+    await inHub('github:9104', async (storage) => {
+      const store = new EncryptedSecretStore(storage, KEY, 'github:9104');
+      await store.set('oauth-sign-in:abc', VALUE);
+      await store.set('GH__DEFAULT__TOKEN', VALUE);
+      expect(store.keysStartingWith('oauth-sign-in:')).toEqual(['oauth-sign-in:abc']);
+      const both = await Promise.all([store.take('oauth-sign-in:abc'), store.take('oauth-sign-in:abc')]);
+      expect(both.filter((value) => value === VALUE)).toHaveLength(1);
+      expect(both.filter((value) => value === undefined)).toHaveLength(1);
+      expect(await store.get('oauth-sign-in:abc')).toBeUndefined();
+      expect(store.keysStartingWith('oauth-sign-in:')).toEqual([]);
+      expect(await store.get('GH__DEFAULT__TOKEN')).toBe(VALUE);
+    });
+  });
+
   it('refuses a SECRETS_KEY shorter than 32 characters, saying how to set one', async () => {
     await inHub('short-key', async (storage) => {
       expect(() => new EncryptedSecretStore(storage, 'too-short', 'h')).toThrow(
