@@ -13,6 +13,8 @@
  * | ------------- | ----------------------------------------------------------- | ------------------------------------- |
  * | MCP search    | search for A's tool, and list A's namespace                 | nothing found                         |
  * | MCP describe  | describe A's tool address and namespace                     | not found                             |
+ * | MCP profiles  | A's profile endpoint `/mcp/<A's profile>` with B's token    | 404 naming B's profiles only          |
+ * | MCP skills    | read A's skill resource, skills/get it, list skills         | not found; never listed               |
  * | MCP execute   | code calling A's tool; `hub.search`/`hub.describe` inside   | no such tool; A's hub untouched       |
  * | MCP execute   | `resume` A's waiting run id                                 | not found; no prompt of A's calls     |
  * | MCP prompt    | replay A's signed requestState with answers through B's hub | refused (-32602); nothing recorded    |
@@ -33,10 +35,12 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { getOAuthApi } from '@cloudflare/workers-oauth-provider';
 import { Client, type JSONRPCMessage, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { describe, expect, it } from 'vitest';
 import type { HubObject } from '../../durable-objects/hub-object.ts';
 import { SIGNED_IN_HEADER } from '../../durable-objects/signed-in-header.ts';
 import type { ListedTool } from '../../engine/manifest.ts';
+import { skillFromBundle } from '../../engine/skills/skill-bundle.ts';
 import { type OAuthHandlers, oauthOptions } from '../../worker/oauth.ts';
 import { call, envelope, hubEnv, mcpClient, ORIGIN, RESOURCE, tokenFor } from '../workers/oauth-flow.ts';
 import { decisionsOf, hubOf, reviewedSource, signedIn, waitingRun } from '../workers/people.ts';
@@ -193,6 +197,63 @@ describe('I5: tenants are isolated (hosted)', () => {
           expect(answer).not.toContain(TOOL);
           expect(answer).not.toContain(DESCRIPTION);
         }
+      });
+    });
+
+    it('B’s token on A’s profile endpoint is a 404 of B’s hub, and A’s skill is no resource of B’s', async () => {
+      const { a, b } = await twoPeople();
+      const skillText =
+        '---\nname: ana-savings-plan\ndescription: Move the private savings monthly.\n---\nSteps.\n';
+      await runInDurableObject(hubOf(a.person), async (hub: HubObject) => {
+        const files = [{ path: 'SKILL.md', data: new TextEncoder().encode(skillText) }];
+        hub.store.addSkill(await skillFromBundle({ source: '/ana/skills/plan', files }, 1), files);
+        hub.store.addProfile({
+          name: 'vault-reads',
+          mode: 'code',
+          namespaces: [NAMESPACE],
+          createdAt: 1,
+          updatedAt: 1,
+        });
+      });
+      // A reaches both: they would be found if they were B's.
+      const url = `${ORIGIN}/mcp/vault-reads`;
+      const own = await withClient(
+        a.token.access,
+        async (c) => [
+          said(await c.listResources()),
+          said(await c.callTool({ name: 'search', arguments: { query: 'savings' } })),
+        ],
+        { url },
+      );
+      expect(own.join()).toContain('skill://ana-savings-plan/SKILL.md');
+      expect(own.join()).toContain(TOOL);
+
+      const refused = await call('/mcp/vault-reads', {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${b.token.access}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      expect(refused.status).toBe(404);
+      const message = await refused.text();
+      expect(message, message).toContain("no profile");
+      expect(message).not.toContain(NAMESPACE);
+      await expect(mcpClient(b.token.access, { url })).rejects.toThrow();
+
+      await withClient(b.token.access, async (c) => {
+        expect((await c.listResources()).resources).toEqual([]);
+        const read = await c.readResource({ uri: 'skill://ana-savings-plan/SKILL.md' }).catch(String);
+        expect(String(read)).not.toContain('Steps');
+        const skills = new SkillsClient(c);
+        expect((await skills.list()).skills).toEqual([]);
+        await expect(skills.get('skill://ana-savings-plan/SKILL.md')).rejects.toThrow();
+        const found = said(
+          await c.callTool({ name: 'search', arguments: { query: 'move the private savings monthly' } }),
+        );
+        expect(found).not.toContain('ana-savings-plan');
       });
     });
 
