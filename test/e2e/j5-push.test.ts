@@ -11,7 +11,8 @@
  * storage, its output or the run's page. A second identical push is an empty plan. The stdio
  * server is skipped with its reason. A profile and a skill made locally (`hub profiles create`,
  * `hub skills add`) go with the push: the agent on the profile's own endpoint `/mcp/<name>` sees
- * only that profile's tools, and finds the skill with search and reads it as a resource.
+ * only that profile's tools, and finds the skill with search and reads it as a resource. A rule
+ * change and the source's removal on the hosted dashboard, in Chromium, hold on the agent's next call.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import {
@@ -346,6 +347,39 @@ describe('J5: a local hub goes hosted', { timeout: 120_000 }, () => {
     expect(status.stdout).toMatch(/board/);
     expect(status.stdout).toContain(appliedHash.slice(0, 12));
     expect(status.stdout).toMatch(/match/i);
+  });
+
+  it('a rule change and a removal from the hosted dashboard, in Chromium, take effect on the next call', async () => {
+    const agent = new Client({ name: 'j5-agent', version: '1.0.0' });
+    await agent.connect(
+      new StreamableHTTPClientTransport(new URL('/mcp', worker.url), { authProvider: provider }),
+    );
+    // The whole envelope, as the model reads it.
+    const list = async () =>
+      JSON.stringify(
+        (await agent.callTool({ name: 'execute', arguments: { code: 'return await board.list_posts({})' } }))
+          .structuredContent,
+      );
+    expect(await list()).toContain('"status":"completed"');
+    expect(await list()).not.toContain('denied');
+
+    const page = await ana.newPage();
+    await page.goto(`${worker.url}/sources/board`);
+    await page.getByLabel('Rule for board.list_posts').selectOption('deny');
+    await page
+      .locator('section', { has: page.getByRole('heading', { name: 'board.list_posts' }) })
+      .getByRole('button', { name: 'Set the rule' })
+      .click();
+    await page.waitForURL(`${worker.url}/sources/board`);
+    expect(await page.textContent('body')).toContain('board.list_posts: rule set to deny');
+    expect(await list()).toMatch(/denied/);
+
+    await page.getByRole('link', { name: 'Remove board…' }).click();
+    await page.getByRole('button', { name: 'Remove board' }).click();
+    await page.waitForURL(`${worker.url}/sources`);
+    await page.close();
+    expect(await list()).toMatch(/board'? is not defined/);
+    await agent.close();
   });
 
   it('hub logout revokes and forgets the sign-in; then push says to sign in', async () => {
