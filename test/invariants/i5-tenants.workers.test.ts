@@ -239,7 +239,7 @@ describe('I5: tenants are isolated (hosted)', () => {
       });
       expect(refused.status).toBe(404);
       const message = await refused.text();
-      expect(message, message).toContain("no profile");
+      expect(message, message).toContain('no profile');
       expect(message).not.toContain(NAMESPACE);
       await expect(mcpClient(b.token.access, { url })).rejects.toThrow();
 
