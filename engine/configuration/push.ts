@@ -32,18 +32,17 @@ import {
   PushRequest,
 } from '../contracts/configuration.ts';
 import type { Connection } from '../contracts/connections.ts';
-import type { Skill, SkillFileData } from '../contracts/skills.ts';
 import { sha256Hex } from '../digest.ts';
 import { HubError } from '../errors.ts';
 import { hex } from '../hex.ts';
 import type { Clock, HubStore, Random } from '../ports.ts';
 import type { HubSecrets } from '../secrets/hub-secrets.ts';
 import type { PreparedSecretWrite, TransactionalSecretStore } from '../secrets/secret-store.ts';
-import { skillFromBundle } from '../skills/skill-bundle.ts';
 import { rescrubStored } from '../sources/scrub-listed.ts';
 import { checkWhole } from './check-whole.ts';
 import { configurationOf } from './configuration-of.ts';
 import { type CannotRun, planOf, type SecretFacts, sourceWhere } from './plan.ts';
+import { verifiedSkills, writeSkillsAndProfiles } from './push-views.ts';
 
 export interface PushDeps {
   store: HubStore;
@@ -65,16 +64,6 @@ const LastPlan = z.object({ hash: z.string(), appliedAt: z.number() });
 const HASH_KEY_SETTING = 'plan_hash_key';
 
 type Parsed = { configuration: HubConfiguration; secrets: Record<string, string> };
-type ParsedApply = Parsed & {
-  planHash: string;
-  skillFiles: Record<string, { path: string; base64: string }[]>;
-};
-
-/** A skill an apply stores, with the files that made its record. */
-interface SkillWrite {
-  skill: Skill;
-  contents: SkillFileData[];
-}
 
 /** A plan with what it was made from, so `apply` can make it again and compare. */
 interface Planned {
@@ -103,7 +92,7 @@ export class ConfigurationPush {
     const { store } = this.#deps;
     const now = this.#deps.clock.now();
     const writes = await this.#prepareSecrets(parsed, planned);
-    const skills = await this.#verifiedSkills(parsed as ParsedApply, planned, now);
+    const skills = await verifiedSkills(parsed, planned.answer.plan, now);
     const values = Object.values(parsed.secrets);
     store.atomically(() => {
       // Made again inside the transaction: nothing can change the hub between this and the writes.
@@ -113,7 +102,7 @@ export class ConfigurationPush {
         throw changedSinceShown();
       }
       this.#write(own, parsed, planned, now);
-      this.#writeSkillsAndProfiles(own, parsed, planned, skills, now);
+      writeSkillsAndProfiles(store, own, parsed.configuration, planned.answer.plan, skills, now);
       for (const write of writes) write();
       store.putSetting(LAST_PLAN_SETTING, JSON.stringify({ hash: planned.answer.hash, appliedAt: now }));
     });
@@ -299,77 +288,6 @@ export class ConfigurationPush {
     }
   }
 
-  /**
-   * The files of each skill the plan adds or changes, made into its record again and compared with
-   * the pushed one: bytes that do not make the record the plan (and its hash) was made from are
-   * refused, and so is a skill the apply sends no files for.
-   */
-  async #verifiedSkills(
-    parsed: ParsedApply,
-    planned: Planned,
-    now: number,
-  ): Promise<Map<string, SkillWrite>> {
-    const pushed = new Map(parsed.configuration.skills.map((skill) => [skill.name, skill]));
-    const verified = new Map<string, SkillWrite>();
-    for (const name of Object.keys(parsed.skillFiles)) {
-      if (!pushed.has(name)) refuseSkill(name, 'the push carries files for it but no record');
-    }
-    for (const entry of planned.answer.plan.skills) {
-      if (entry.change !== 'add' && entry.change !== 'change') continue;
-      const record = pushed.get(entry.name);
-      const files = parsed.skillFiles[entry.name];
-      if (!record || !files) {
-        refuseSkill(entry.name, 'the plan adds or changes it, and the apply carries none of its files');
-      }
-      const contents = files.map((file) => ({ path: file.path, data: fromBase64(file.base64, entry.name) }));
-      const made = await skillFromBundle({ source: record.source, files: contents }, now);
-      if (
-        made.name !== record.name ||
-        made.digest !== record.digest ||
-        made.description !== record.description ||
-        made.text !== record.text
-      ) {
-        refuseSkill(entry.name, 'its files do not make the record the plan was made from');
-      }
-      verified.set(record.name, { skill: { ...record, ...made }, contents });
-    }
-    return verified;
-  }
-
-  /** Makes the hub's skills and profiles the pushed ones, inside the apply's transaction. */
-  #writeSkillsAndProfiles(
-    own: HubConfiguration,
-    parsed: Parsed,
-    planned: Planned,
-    skills: ReadonlyMap<string, SkillWrite>,
-    now: number,
-  ): void {
-    const { store } = this.#deps;
-    const ownSkills = new Map(own.skills.map((skill) => [skill.name, skill]));
-    for (const skill of planned.answer.plan.skills) {
-      if (skill.change === 'remove') store.removeSkill(skill.name);
-      const write = skills.get(skill.name);
-      if (!write) continue;
-      const addedAt = ownSkills.get(skill.name)?.addedAt ?? now;
-      const record = { ...write.skill, addedAt, updatedAt: now };
-      if (skill.change === 'add') store.addSkill(record, write.contents);
-      else store.replaceSkill(record, write.contents);
-    }
-    const ownProfiles = new Map(own.profiles.map((profile) => [profile.name, profile]));
-    const pushedProfiles = new Map(parsed.configuration.profiles.map((profile) => [profile.name, profile]));
-    for (const profile of planned.answer.plan.profiles) {
-      if (profile.change === 'keep') continue;
-      if (profile.change === 'remove') {
-        store.removeProfile(profile.name);
-        continue;
-      }
-      const pushed = pushedProfiles.get(profile.name);
-      if (!pushed) continue;
-      const createdAt = ownProfiles.get(profile.name)?.createdAt ?? now;
-      store.putProfile({ ...pushed, createdAt, updatedAt: now });
-    }
-  }
-
   /** Stores one pushed source whole, keeping when each held value was set (the scrubber reads by it). */
   #store(
     entry: ConfiguredSource,
@@ -427,24 +345,6 @@ function basisOf(
     manifest: entry.manifest && { ...entry.manifest, fetchedAt: 0 },
   }));
   return canonicalJson({ plan, hub, incoming, secrets: sealed });
-}
-
-function refuseSkill(name: string, why: string): never {
-  throw new HubError(
-    'invalid_input',
-    `the push's skill ${JSON.stringify(name)} does not hold together: ${why}; nothing was applied. Push again.`,
-  );
-}
-
-/** A file's bytes from the base64 an apply carries them in. */
-function fromBase64(base64: string, skill: string): Uint8Array {
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(base64) || base64.length % 4 !== 0) {
-    refuseSkill(skill, 'a file of it is not base64');
-  }
-  const binary = atob(base64);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
 }
 
 function changedSinceShown(): HubError {
