@@ -78,9 +78,11 @@ describe('a profile in the engine', () => {
     expect(messages[0]).toMatch(
       /no namespace "githb" \(did you mean "github"\?\).*see the sources in the hub's dashboard/,
     );
-    expect(messages[2]).toMatch(/no skill "nope"; skills: none yet\. The hosted hub holds no skills yet\./);
+    expect(messages[2]).toMatch(
+      /no skill "nope"; skills: none yet\. Skills come from a local hub: add one there, then push the local hub to this one\./,
+    );
     expect(messages[3]).toMatch(
-      /no profile "nope"; profiles: default\. The hosted hub serves its default profile only, so far\./,
+      /no profile "nope"; profiles: default\. Profiles come from a local hub: create one there, then push the local hub to this one\./,
     );
     for (const message of messages) expect(message).not.toMatch(/capabilities hub|`/);
     expect(profiles.list().map((p) => p.name)).toEqual(['default']);
