@@ -6,6 +6,7 @@
  * (engine/sandbox/sandbox.ts).
  */
 import type { Connection } from './contracts/connections.ts';
+import type { NotificationOutcome, NotifySettings, PushDevice } from './contracts/notify.ts';
 import type { PageLink, PageLinkRedemption, PageSession } from './contracts/pages.ts';
 import type { PolicyRule } from './contracts/policy.ts';
 import type { Profile } from './contracts/profiles.ts';
@@ -280,4 +281,23 @@ export interface HubStore {
   addSourceEvent(event: SourceEvent): void;
   /** A source's history (or every source's), newest first, at most `limit` (200) events. */
   listSourceEvents(filter?: { namespace?: string; limit?: number }): SourceEvent[];
+
+  /** Keeps a device's push subscription; the same endpoint again replaces it (contracts/notify.ts). */
+  putPushDevice(device: PushDevice): void;
+  /** Every subscribed device, oldest first. */
+  listPushDevices(): PushDevice[];
+  /** Forgets a device; false when there was none. */
+  removePushDevice(id: string): boolean;
+  getNotifySettings(): NotifySettings;
+  putNotifySettings(settings: NotifySettings): void;
+  /**
+   * Claims a waiting call's one notification: undefined when claimed before, `capped` past
+   * `perMinute` claims in the minute before `at` (never sent later either), else `sent`.
+   */
+  claimNotification(
+    call: { pendingId: string; runId: string; at: number },
+    perMinute: number,
+  ): NotificationOutcome | undefined;
+  /** Forgets the notification claims made before `before`; how many. */
+  pruneNotifications(before: number): number;
 }

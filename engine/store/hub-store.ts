@@ -13,8 +13,8 @@ import { Decision, JournalEntry, PendingInput, type Run, type RunStatus } from '
 import { HubError } from '../errors.ts';
 import { noRun } from '../not-found.ts';
 import type { HubStore, JournalStart, RunExpectation, RunUpdate } from '../ports.ts';
-import { HistoryRecords } from './history-records.ts';
 import { latestSchemaVersion, type MigrationBundle, migrate } from './migrate.ts';
+import { NotifyRecords } from './notify-records.ts';
 import * as rows from './rows.ts';
 import * as t from './schema.ts';
 import type { StoreHost } from './sqlite-records.ts';
@@ -88,7 +88,7 @@ function runParams(run: Run) {
   };
 }
 
-export class SqliteHubStore extends HistoryRecords implements HubStore {
+export class SqliteHubStore extends NotifyRecords implements HubStore {
   readonly schemaVersion: number;
   readonly #insertRun = this.prepare((db) =>
     db

@@ -358,3 +358,31 @@ export const hubSourceHistory = sqliteTable(
   },
   (t) => [index('hub_source_history_namespace').on(t.namespace, t.at)],
 );
+
+/**
+ * The devices a person subscribed to Web Push from the hosted dashboard (contracts/notify.ts),
+ * one per browser endpoint. Added in 0015.
+ */
+export const hubPushDevices = sqliteTable('hub_push_devices', {
+  id: text('id').primaryKey(),
+  endpoint: text('endpoint').notNull().unique(),
+  p256dh: text('p256dh').notNull(),
+  auth: text('auth').notNull(),
+  label: text('label').notNull(),
+  createdAt: integer('created_at').notNull(),
+});
+
+/**
+ * One row per waiting call the hub notified about (or would have, past the per-minute cap):
+ * the claim that makes it one notification per call. Added in 0015.
+ */
+export const hubNotifications = sqliteTable(
+  'hub_notifications',
+  {
+    pendingId: text('pending_id').primaryKey(),
+    runId: text('run_id').notNull(),
+    outcome: text('outcome', { enum: ['sent', 'capped'] }).notNull(),
+    at: integer('at').notNull(),
+  },
+  (t) => [index('hub_notifications_at').on(t.at)],
+);

@@ -15,6 +15,7 @@ import { digest, fixtures, LATEST_SCHEMA_VERSION, rejectsWith, T0 } from './hub-
 import { describeDraftRecords } from './hub-store-drafts.suite.ts';
 import { describeHistoryRecords } from './hub-store-history.suite.ts';
 import { describeLeaseRecords } from './hub-store-leases.suite.ts';
+import { describeNotifyRecords } from './hub-store-notify.suite.ts';
 import { describePageRecords } from './hub-store-pages.suite.ts';
 import { describeProfileRecords } from './hub-store-profiles.suite.ts';
 import { describeRunRecords } from './hub-store-runs.suite.ts';
@@ -393,5 +394,6 @@ export function describeHubStore(h: HubStoreHarness): void {
     describeProfileRecords(check);
     describeSearchRecords(check);
     describeHistoryRecords(check);
+    describeNotifyRecords(check);
   });
 }
