@@ -169,10 +169,10 @@ export interface VapidKeys {
   publicPoint: Uint8Array;
 }
 
-/** The VAPID keys from their JWK (`d`, `x`, `y`): the form VAPID_PRIVATE_KEY is kept in. */
+/** The VAPID keys from their JWK (`d`, `x`, `y`): the form the hub keeps them in (vapid-keys.ts). */
 export async function importVapidKeys(jwk: Jwk): Promise<VapidKeys> {
   if (jwk.kty !== 'EC' || jwk.crv !== 'P-256' || !jwk.d || !jwk.x || !jwk.y) {
-    throw new Error('VAPID_PRIVATE_KEY is a P-256 private key as JWK (kty EC, crv P-256, d, x, y)');
+    throw new Error('a VAPID key is a P-256 private key as JWK (kty EC, crv P-256, d, x, y)');
   }
   const { kty, crv, d, x, y } = jwk;
   const privateKey = await crypto.subtle.importKey(
@@ -185,7 +185,7 @@ export async function importVapidKeys(jwk: Jwk): Promise<VapidKeys> {
   return { privateKey, publicPoint: concat(new Uint8Array([4]), fromBase64url(x), fromBase64url(y)) };
 }
 
-/** A fresh VAPID key pair as the JWK to keep (`scripts/vapid-key.ts` prints one). */
+/** A fresh VAPID key pair as the JWK to keep (vapid-keys.ts makes one per hub). */
 export async function generateVapidJwk(): Promise<Jwk> {
   const pair = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, [
     'sign',

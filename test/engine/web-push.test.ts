@@ -83,7 +83,7 @@ describe('VAPID (RFC 8292)', () => {
 
   it('refuses a key that is not a P-256 private JWK', async () => {
     await expect(importVapidKeys({ kty: 'EC', crv: 'P-256', x: 'a', y: 'b' })).rejects.toThrow(
-      /VAPID_PRIVATE_KEY/,
+      /a VAPID key is a P-256 private key as JWK/,
     );
   });
 });
