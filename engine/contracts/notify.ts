@@ -11,7 +11,20 @@ import { Id, Timestamp } from './names.ts';
 /** base64url without padding, as a browser's `PushSubscription.toJSON()` spells keys. */
 const Base64url = z.string().regex(/^[A-Za-z0-9_-]+$/);
 
-/** An https URL a browser's push service gave (or, for a webhook, the person typed). */
+/** An http(s) URL: a push service's endpoint as a browser gave it, or a webhook a person typed. */
+export const WebUrl = z
+  .string()
+  .max(2048)
+  .refine((value) => {
+    try {
+      const { protocol } = new URL(value);
+      return protocol === 'https:' || protocol === 'http:';
+    } catch {
+      return false;
+    }
+  }, 'an http(s):// URL');
+
+/** An https URL, as a webhook must be. */
 export const HttpsUrl = z
   .string()
   .max(2048)
@@ -26,7 +39,12 @@ export const HttpsUrl = z
 /** One device's Web Push subscription (the browser's `PushSubscription`), per person and device. */
 export const PushDevice = z.object({
   id: Id,
-  endpoint: HttpsUrl,
+  /**
+   * Where the push service takes messages for the device. Browsers give https; the notify desk
+   * refuses anything else, but a hub run for development (private addresses allowed) also takes
+   * a loopback http stand-in, so the record itself allows http.
+   */
+  endpoint: WebUrl,
   /** The user agent's P-256 public key, 65 octets (RFC 8291 §3.2). */
   p256dh: Base64url.min(86).max(88),
   /** The authentication secret, 16 octets (RFC 8291 §3.2). */

@@ -11,6 +11,7 @@ import { randomId } from '../hex.ts';
 import type { Clock, HubStore, Random } from '../ports.ts';
 import type { VapidKeySource } from '../push/vapid-keys.ts';
 import { openInputs } from '../runs/open-inputs.ts';
+import { type PrivateAddresses, privateAddressRefusal } from '../sources/guarded-fetch.ts';
 
 /** What a browser's `PushSubscription.toJSON()` gives, with the label the page names it by. */
 export interface DeviceSubscription {
@@ -25,6 +26,11 @@ export interface NotifyDeskDeps {
   clock: Clock;
   random: Random;
   vapid: VapidKeySource;
+  /**
+   * `refuse` (the hosted hub): an endpoint is https at a public address, as browsers give;
+   * `allow` (development) also takes a loopback http push service.
+   */
+  privateAddresses: PrivateAddresses;
 }
 
 export class NotifyDesk {
@@ -66,6 +72,17 @@ export class NotifyDesk {
         'invalid_input',
         `not a push subscription (${fields.join(', ')}): turn notifications on again from this page`,
       );
+    }
+    const endpoint = new URL(checked.data.endpoint);
+    if (this.#deps.privateAddresses === 'refuse') {
+      if (endpoint.protocol !== 'https:') {
+        throw new HubError(
+          'invalid_input',
+          'a push endpoint is an https:// URL: turn notifications on again from this page',
+        );
+      }
+      const refused = privateAddressRefusal(endpoint, 'refuse', 'cannot send notifications to');
+      if (refused) throw refused;
     }
     this.#deps.store.putPushDevice(checked.data);
     return (

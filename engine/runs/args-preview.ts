@@ -34,7 +34,7 @@ const STEPS: readonly { chars: number; members: number }[] = [
 const count = (n: number) => n.toLocaleString('en-US');
 
 /** `text` shortened in its middle to about `chars`, saying how much is not shown. */
-function shorten(text: string, chars: number): string {
+export function shorten(text: string, chars: number): string {
   if (text.length <= chars) return text;
   const keep = Math.max(4, Math.floor(chars / 2));
   const hidden = text.length - 2 * keep;
