@@ -61,6 +61,7 @@ import type { HubHealth } from '../worker/app.ts';
 import { EncryptedSecretStore } from './encrypted-secret-store.ts';
 import { hostedCannotRun, waitingRuns } from './hosted-configuration.ts';
 import { hostedWording } from './hosted-wording.ts';
+import { type HubNotifications, hubNotifications } from './hub-notifications.ts';
 import { answerBridgeCall, type BridgeProps, type BridgeRouter } from './sandbox-bridge.ts';
 import { readSignedIn } from './signed-in-header.ts';
 import { WorkerLoaderSandbox } from './worker-loader-sandbox.ts';
@@ -120,6 +121,7 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
   #dashboard: Hono<DashboardEnv> | undefined;
   #push: ConfigurationPush | undefined;
   #secretStore: EncryptedSecretStore | null | undefined;
+  #notifications: HubNotifications | undefined;
   #hubId = '';
 
   constructor(ctx: DurableObjectState, env: HubEnv) {
@@ -319,6 +321,10 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
 
   /** A run may leave a request open, and every run is pruned one day: keep an alarm set. */
   async #afterRun(envelope: ExecuteEnvelope): Promise<ExecuteEnvelope> {
+    // The person is told beside the answer, never before it (hub-notifications.ts).
+    if (envelope.status === 'awaiting_approval') {
+      this.ctx.waitUntil(this.#notify(envelope.runId));
+    }
     try {
       if (envelope.status === 'awaiting_approval' || (await this.ctx.storage.getAlarm()) === null) {
         await this.#sweep();
@@ -334,8 +340,31 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
     return envelope;
   }
 
+  /** Notifies the person of what `runId` waits on; a failure is logged, the call waits in the inbox. */
+  async #notify(runId: string): Promise<void> {
+    try {
+      await this.#notifying().notifier.notifyWaiting(runId);
+    } catch (error) {
+      console.error('the hub could not notify', error instanceof Error ? error.message : error);
+    }
+  }
+
+  #notifying(): HubNotifications {
+    this.#notifications ??= hubNotifications({
+      store: this.store,
+      secrets: this.#secrets(),
+      clock: systemClock,
+      random: cryptoRandom,
+      scrubber: () => this.engine.secrets.scrubber,
+      privateAddresses: this.env.ALLOW_PRIVATE_UPSTREAMS === '1' ? 'allow' : 'refuse',
+    });
+    return this.#notifications;
+  }
+
   async #sweep(): Promise<void> {
     const { nextExpiry } = (await this.engine.runs()).sweep();
+    // A waiting call lasts a day at most: its notification's claim is kept a week, then forgotten.
+    this.store.pruneNotifications(Date.now() - 7 * DAY_MS);
     this.engine.pages.sweep();
     // An abandoned source draft's credential goes with it, and so does a sign-in never finished.
     await this.engine.drafts.sweep();

@@ -35,8 +35,8 @@ export interface NotifierDeps {
   vapid: VapidKeySource;
   /** The hub's scrubber as it is now (engine.secrets.scrubber, refreshed by the run). */
   scrubber: () => Scrubber;
-  /** The VAPID `sub`: a contact for the push service, `mailto:` or `https:`. */
-  subject: string;
+  /** The VAPID `sub` as it is now: a contact for the push service, `mailto:` or `https:`. */
+  subject: () => string;
   privateAddresses: PrivateAddresses;
   fetch?: FetchLike;
   perMinute?: number;
@@ -125,7 +125,7 @@ export class Notifier {
         headers: {
           authorization: await vapidAuthorization(
             device.endpoint,
-            this.#deps.subject,
+            this.#deps.subject(),
             keys,
             this.#deps.clock.now(),
           ),

@@ -82,7 +82,7 @@ function notifier(options: { perMinute?: number; privateAddresses?: 'refuse' | '
     clock: world.clock,
     vapid,
     scrubber: () => createScrubber([SECRET]),
-    subject: 'https://hub.example',
+    subject: () => 'https://hub.example',
     privateAddresses: options.privateAddresses ?? 'refuse',
     fetch: pushService,
     ...(options.perMinute === undefined ? {} : { perMinute: options.perMinute }),
