@@ -3,7 +3,9 @@
  * and decides only through the engine (its desk; the review of sources through `Sources`, as the
  * CLI's `hub review` does), takes time from the hub's clock, and trusts the host for who is at
  * the browser: the host's session middleware runs first on every route (see session.ts). Every
- * response carries the security headers (headers.ts), refusals included.
+ * response carries the security headers (headers.ts), refusals included: a dashboard with
+ * notifications (the hosted hub) is an installable web app whose pages run the hub's own script,
+ * one without (the local hub) runs none.
  */
 import { type Handler, Hono } from 'hono';
 import type { Desk } from '../engine/desk/index.ts';
@@ -11,8 +13,9 @@ import type { Clock } from '../engine/ports.ts';
 import type { HostWording } from '../engine/wording.ts';
 import { approvalRoutes } from './approval-routes.tsx';
 import { page } from './frame.tsx';
-import { securityHeaders } from './headers.ts';
+import { APP_SECURITY_HEADERS, SECURITY_HEADERS, securityHeadersOf } from './headers.ts';
 import { OPEN_PATH } from './link-session.tsx';
+import { type NotifySettingsDesk, notifyRoutes } from './notify-routes.tsx';
 import { ProblemPage } from './problem-page.tsx';
 import { runsRoutes } from './runs-routes.tsx';
 import type { DashboardEnv, SessionMiddleware } from './session.ts';
@@ -63,6 +66,13 @@ export interface DashboardDeps {
    * goes on with a one-call run that waits on no one now (engine/runs/one-call-resume.ts).
    */
   decided?: (runId: string) => Promise<unknown>;
+  /**
+   * Notifications of waiting calls (engine/desk/notify-desk.ts; the hosted hub's): with it the
+   * dashboard is an installable web app (the manifest, the page script, app-shell.ts, which the
+   * host serves), the navigation links to Notifications, and the dashboard serves their settings
+   * (notify-routes.tsx). A host without it (the local hub) runs no script on its pages.
+   */
+  notify?: NotifySettingsDesk;
 }
 
 /**
@@ -72,14 +82,17 @@ export interface DashboardDeps {
  * /sources/:namespace`, `POST /sources/:namespace/review`; with `review` and `adding`, `GET|POST
  * /sources/new`, `GET /sources/new/:draft`, `POST /sources/new/:draft/confirm|cancel`
  * (source-add-routes.tsx); with `review` and `signIns`, `GET /sources/oauth/callback` and
- * `POST /sources/:namespace/sign-in` (source-sign-in-routes.tsx). Any other path is a 404 page.
+ * `POST /sources/:namespace/sign-in` (source-sign-in-routes.tsx); with `notify`, `GET
+ * /settings/notifications` and its POSTs (notify-routes.tsx). Any other path is a 404 page.
  */
 export function createDashboard(deps: DashboardDeps): Hono<DashboardEnv> {
   const app = new Hono<DashboardEnv>();
-  app.use('*', securityHeaders);
+  const { notify } = deps;
+  app.use('*', securityHeadersOf(notify ? APP_SECURITY_HEADERS : SECURITY_HEADERS));
   app.use('*', async (c, next) => {
     c.set('wording', deps.wording);
     if (deps.signOut) c.set('signOut', deps.signOut);
+    if (notify) c.set('waiting', () => notify.waiting());
     await next();
   });
   if (deps.exchange) app.get(OPEN_PATH, deps.exchange);
@@ -90,6 +103,7 @@ export function createDashboard(deps: DashboardDeps): Hono<DashboardEnv> {
   if (deps.review && deps.signIns) sourceSignInRoutes(app, deps, deps.signIns, deps.review, deps.adding);
   if (deps.review && deps.adding) sourceAddRoutes(app, deps, deps.adding);
   if (deps.review) sourceRoutes(app, deps, deps.review);
+  if (notify) notifyRoutes(app, notify);
   app.notFound((c) =>
     page(
       c,

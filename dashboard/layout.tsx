@@ -1,11 +1,15 @@
 /**
  * The frame of every dashboard page: a complete HTML document, readable on a phone (viewport,
- * one column, large buttons), legible in light and dark, with no script: everything a page does
- * is a plain form. The navigation (nav.tsx) heads every page, with the host's sign-out where it has
- * one (frame.tsx). The style sits inline, which the
- * Content-Security-Policy allows for styles only; a page may add its own rules (`style`).
+ * one column, large buttons), legible in light and dark. Everything a page does is a plain form;
+ * on a host with notifications (the hosted hub, frame.tsx `app`) the page also links the web
+ * app's manifest and loads the hub's page script (app-scripts.ts), handing it the calls still
+ * waiting in `data-waiting` on the body; the local hub's pages run no script at all. The
+ * navigation (nav.tsx) heads every page, with the host's sign-out where it has one (frame.tsx).
+ * The style sits inline, which the Content-Security-Policy allows for styles only; a page may
+ * add its own rules (`style`).
  */
 import type { Child } from 'hono/jsx';
+import { APP_PATHS, THEME_COLOR } from './app-shell.ts';
 import { useFrame } from './frame.tsx';
 import { NAV_STYLE, Nav, type Section } from './nav.tsx';
 
@@ -50,6 +54,7 @@ export interface LayoutProps {
 }
 
 export function Layout(props: LayoutProps) {
+  const { signOut, app } = useFrame();
   return (
     <html lang="en">
       <head>
@@ -57,10 +62,18 @@ export function Layout(props: LayoutProps) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="same-origin" />
         <title>{props.title}</title>
+        {app ? <link rel="manifest" href={APP_PATHS.manifest} /> : null}
+        {app ? <meta name="theme-color" content={THEME_COLOR} /> : null}
+        {app ? <script src={APP_PATHS.pageScript} defer /> : null}
         <style>{`${STYLE}${NAV_STYLE}${props.style ?? ''}`}</style>
       </head>
-      <body>
-        <Nav root={props.root ?? '/'} current={props.current} signOut={useFrame().signOut} />
+      <body data-waiting={app ? app.waiting.join(' ') : undefined}>
+        <Nav
+          root={props.root ?? '/'}
+          current={props.current}
+          signOut={signOut}
+          notifications={app !== undefined}
+        />
         <main>{props.children}</main>
       </body>
     </html>

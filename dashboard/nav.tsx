@@ -1,7 +1,8 @@
 /**
  * The dashboard's navigation, on every page: the Inbox (what waits for a person), Runs (history)
- * and Sources. Plain links under the mount the host chose (root.ts); the page a person is on is
- * marked `aria-current` for screen readers and underlined for everyone else. Where the host has a
+ * and Sources, and Notifications on a host that sends them (the hosted hub). Plain links under the
+ * mount the host chose (root.ts); the page a person is on is marked `aria-current` for screen
+ * readers and underlined for everyone else. Where the host has a
  * sign-out (the hosted hub), the navigation ends with a Sign out button: a form posting the
  * session's CSRF token to the host's sign-out, which checks it.
  */
@@ -10,13 +11,17 @@ import { hrefIn } from './root.ts';
 import { line } from './shown.ts';
 
 /** The sections of the dashboard, as the nav names them. */
-export type Section = 'inbox' | 'runs' | 'sources';
+export type Section = 'inbox' | 'runs' | 'sources' | 'notifications';
 
 const SECTIONS: ReadonlyArray<{ section: Section; path: string; label: string }> = [
   { section: 'inbox', path: '', label: 'Inbox' },
   { section: 'runs', path: 'runs', label: 'Runs' },
   { section: 'sources', path: 'sources', label: 'Sources' },
 ];
+
+/** The notification settings' place in the navigation, on a host with notifications only. */
+export const NOTIFICATIONS_PATH = 'settings/notifications';
+const NOTIFICATIONS = { section: 'notifications', path: NOTIFICATIONS_PATH, label: 'Notifications' } as const;
 
 /** The navigation's rules, and the colour of every link (contrast over 7:1 in light and dark). */
 export const NAV_STYLE = `
@@ -32,12 +37,21 @@ nav.site li.sign-out { margin-left: auto; display: flex; align-items: center; ga
 nav.site li.sign-out button { min-height: 2.25rem; padding: .3rem .8rem; }
 `;
 
-export function Nav(props: { root: string; current?: Section | undefined; signOut?: Frame['signOut'] }) {
+export interface NavProps {
+  root: string;
+  current?: Section | undefined;
+  signOut?: Frame['signOut'];
+  /** The host sends notifications: the navigation links to their settings. */
+  notifications?: boolean | undefined;
+}
+
+export function Nav(props: NavProps) {
   const { signOut } = props;
+  const sections = props.notifications ? [...SECTIONS, NOTIFICATIONS] : SECTIONS;
   return (
     <nav class="site" aria-label="Dashboard">
       <ul>
-        {SECTIONS.map(({ section, path, label }) => (
+        {sections.map(({ section, path, label }) => (
           <li>
             <a href={hrefIn(props.root, path)} aria-current={section === props.current ? 'page' : undefined}>
               {label}

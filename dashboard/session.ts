@@ -28,9 +28,15 @@ export interface DashboardEnv {
   /**
    * `wording` is the host's (createDashboard sets it), for what a page tells a person to do;
    * `signOut`, where the host ends a sign-in session (a POST with the session's CSRF token), only
-   * on a host that has one.
+   * on a host that has one; `waiting`, on a host with notifications, the ids of the calls still
+   * waiting for a person, which every page hands its script (frame.tsx).
    */
-  Variables: { session: PageSession; wording: HostWording; signOut?: string | undefined };
+  Variables: {
+    session: PageSession;
+    wording: HostWording;
+    signOut?: string | undefined;
+    waiting?: (() => string[]) | undefined;
+  };
 }
 
 /** The host's session middleware: sets `session`, or answers the request itself (sign in, 403…). */

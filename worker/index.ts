@@ -5,15 +5,17 @@
  * and `/mcp/<profile>` with a valid token are served from the HubObject the token's grant names (`github:<id>`; nothing in a request can
  * name another), over RPC with the same MCP handler as the local hub, and so is the management
  * API under `/mcp/hub/` (worker/hub-api.ts) for a token with the configure scope; the provider
- * answers its own endpoints (metadata, `/token`, `/register`); everything else is ours: `/healthz`, GitHub
- * sign-in (`/login`, `/login/callback`, `/logout`, worker/sign-in/), the hub's client ID metadata
- * document for signing in to sources (`/sources/oauth/client.json`), the consent page
- * (`/authorize`, worker/consent.ts), and the dashboard, which the signed-in person's HubObject
- * renders (its `fetch`, told who is signed in by durable-objects/signed-in-header.ts). An MCP
- * token never opens a page and a sign-in cookie never opens `/mcp`: the two ways in are apart.
+ * answers its own endpoints (metadata, `/token`, `/register`); everything else is ours: `/healthz`,
+ * the web app's public files (`/manifest.webmanifest`, `/sw.js`, `/app.js`, icons;
+ * dashboard/app-shell.ts), GitHub sign-in (`/login`, `/login/callback`, `/logout`, worker/sign-in/),
+ * the hub's client ID metadata document for signing in to sources (`/sources/oauth/client.json`),
+ * the consent page (`/authorize`, worker/consent.ts), and the dashboard, which the signed-in
+ * person's HubObject renders (its `fetch`, told who is signed in by
+ * durable-objects/signed-in-header.ts). An MCP token never opens a page and a sign-in cookie never opens `/mcp`: the two ways in are apart.
  */
 import type { OAuthResourceAuth } from '@cloudflare/workers-oauth-provider';
 import { Hono } from 'hono';
+import { appShellRoutes } from '../dashboard/app-shell.ts';
 import {
   type HubEnv,
   HubObject,
@@ -100,6 +102,12 @@ pagesApp.get('/healthz', async (c) => {
   if (!c.env.HUB_TOKEN) return c.json({ status: 'ok', version: pkg.version });
   return c.json(await hubNamed(c.env, selfHostedHub(c.env)).health());
 });
+/**
+ * The installable dashboard's manifest, icons, service worker and page script (issue #37):
+ * public and the same for everyone, since a browser fetches a manifest and a service worker
+ * without cookies.
+ */
+pagesApp.route('/', appShellRoutes());
 pagesApp.route('/', signInRoutes());
 /**
  * The hub's client ID metadata document (SEP-991), public: an authorization server that reads such
