@@ -296,6 +296,7 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
       review: this.engine.sources,
       adding: this.engine.drafts,
       signIns: this.#signIns(),
+      notify: this.#notifying().desk,
       decided: (runId) => resumeDecidedOneCall(this.engine, runId),
       // The Worker's sign-in routes end the session (worker/sign-in/routes.ts), checking its CSRF token.
       signOut: '/logout',
