@@ -24,6 +24,7 @@
  * | Dashboard     | A's source page and its review form                         | 404; A's policy unchanged             |
  * | Dashboard     | set a rule on A's tool; A's removal page; remove A's source | 404; A's source, rules, secret intact |
  * | Dashboard     | finish A's sign-in to a source with A's `state` (a stolen callback URL) | refused; A's, once, for A |
+ * | Dashboard     | remove A's push device by its id; set a webhook; A's devices listed | 404; B's own; never shown |
  * | Token         | a revoked access token (RFC 7009), a revoked refresh token  | 401 / invalid_grant at once           |
  * | Token         | a deleted grant (the library's revokeGrant)                 | access and refresh stop at once       |
  * | Token         | B's client revokes A's token                                | A's token still works                 |
@@ -555,6 +556,46 @@ describe('I5: tenants are isolated (hosted)', () => {
       const mine = await footprint(b.person);
       expect(mine.policy).toEqual([]);
       expect(mine.sources).toEqual([]);
+    });
+  });
+
+  describe('notifications with B’s session', () => {
+    it('B removing A’s device by its id is not found, B’s webhook is B’s alone, and A’s devices stay A’s', async () => {
+      const { a, b } = await twoPeople();
+      const device = {
+        id: 'dev_ana_phone',
+        endpoint: 'https://push.example/ana-phone',
+        p256dh: `B${'A'.repeat(86)}`,
+        auth: 'AAAAAAAAAAAAAAAAAAAAAA',
+        label: 'Ana’s phone',
+        createdAt: Date.now(),
+      };
+      await runInDurableObject(hubOf(a.person), async (hub: HubObject) => hub.store.putPushDevice(device));
+      const settings = await page('/settings/notifications', b.browser.cookie);
+      expect(settings.status).toBe(200);
+      expect(await settings.text()).not.toContain('Ana’s phone');
+      const removed = await post(`/settings/notifications/devices/${device.id}/remove`, b.browser.cookie, {
+        csrf: b.browser.csrf,
+      });
+      expect(removed.status).toBe(404);
+      const withTheirs = await post(`/settings/notifications/devices/${device.id}/remove`, b.browser.cookie, {
+        csrf: a.browser.csrf,
+      });
+      expect([403, 404]).toContain(withTheirs.status);
+      const hook = await post('/settings/notifications/webhook', b.browser.cookie, {
+        csrf: b.browser.csrf,
+        webhook: 'https://hooks.example/bo',
+        action: 'save',
+      });
+      expect(hook.status).toBe(303);
+      await runInDurableObject(hubOf(a.person), async (hub: HubObject) => {
+        expect(hub.store.listPushDevices().map((d) => d.id)).toEqual([device.id]);
+        expect(hub.store.getNotifySettings().webhook).toBeUndefined();
+      });
+      await runInDurableObject(hubOf(b.person), async (hub: HubObject) => {
+        expect(hub.store.listPushDevices()).toEqual([]);
+        expect(hub.store.getNotifySettings().webhook).toBe('https://hooks.example/bo');
+      });
     });
   });
 
