@@ -82,7 +82,7 @@ export class NotifyDesk {
         );
       }
       const refused = privateAddressRefusal(endpoint, 'refuse', 'cannot send notifications to');
-      if (refused) throw refused;
+      if (refused) throw new HubError('invalid_input', refused.message);
     }
     this.#deps.store.putPushDevice(checked.data);
     return (
@@ -112,6 +112,10 @@ export class NotifyDesk {
         'invalid_input',
         `the webhook must be an https:// URL, not "${webhook.slice(0, 200)}"`,
       );
+    }
+    if (webhook !== undefined && this.#deps.privateAddresses === 'refuse') {
+      const refused = privateAddressRefusal(new URL(webhook), 'refuse', 'cannot send notifications to');
+      if (refused) throw new HubError('invalid_input', refused.message);
     }
     this.#deps.store.putNotifySettings(settings);
   }

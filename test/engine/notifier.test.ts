@@ -236,6 +236,8 @@ describe('the notifier', () => {
   it('never reaches a private address where the host refuses them, and the settings refuse one too', async () => {
     await expect(subscribe('https://127.0.0.1/push')).rejects.toThrow(/private address/);
     await expect(subscribe('http://push.example/plain')).rejects.toThrow(/https/);
+    expect(() => desk.setWebhook('https://10.0.0.8/hook', 'https://hub.example')).toThrow(/private address/);
+    expect(desk.settings().webhook).toBeUndefined();
     // One recorded while the hub allowed private addresses (development), then refused at send.
     const allowing = new NotifyDesk({
       store: world.store,
