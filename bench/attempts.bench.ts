@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isHubError } from '../engine/errors.ts';
-import { DEFAULT_LIMITS } from '../engine/runs/limits.ts';
+import { DEFAULT_LIMITS } from '../engine/limits.ts';
 import { Runs } from '../engine/runs/runs.ts';
 import type { SandboxHost } from '../engine/sandbox/sandbox.ts';
 import { cryptoRandom, systemClock } from '../engine/system.ts';

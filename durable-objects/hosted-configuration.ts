@@ -3,10 +3,11 @@
  * run, and the runs waiting for a person that `hub status` lists. The HubObject builds its
  * ConfigurationPush with `hostedCannotRun` and answers `GET /mcp/hub/status` with `waitingRuns`.
  */
+
+import { privateAddressReason } from '../engine/connectors/private-address.ts';
 import type { HostedStatus } from '../engine/contracts/configuration.ts';
 import type { Source } from '../engine/contracts/sources.ts';
 import type { RunDesk } from '../engine/desk/index.ts';
-import { privateAddressReason } from '../engine/sources/private-address.ts';
 
 /** Where a private host leaves a source: on the local hub, which reaches this computer and its network. */
 const STAYS_LOCAL = 'it stays on your local hub';

@@ -4,13 +4,14 @@
  * through, and the notifier the object hands each run that starts waiting for a person. The
  * local hub has none of this: it opens the approval page itself.
  */
+
+import type { PrivateAddresses } from '../engine/connectors/guarded-fetch.ts';
 import { NotifyDesk } from '../engine/desk/notify-desk.ts';
 import type { Clock, HubStore, Random } from '../engine/ports.ts';
 import { Notifier } from '../engine/push/notifier.ts';
 import { StoredVapidKeys } from '../engine/push/vapid-keys.ts';
 import type { Scrubber } from '../engine/secrets/scrub.ts';
 import type { SecretStore } from '../engine/secrets/secret-store.ts';
-import type { PrivateAddresses } from '../engine/sources/guarded-fetch.ts';
 
 /** The VAPID contact when the hub's origin is not https (a development hub): RFC 8292 §2.1 asks for one. */
 const FALLBACK_SUBJECT = 'mailto:notifications@capabilities.invalid';

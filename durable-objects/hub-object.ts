@@ -27,6 +27,9 @@ import { drizzle } from 'drizzle-orm/durable-sqlite';
 import type { Hono } from 'hono';
 import { createDashboard, type DashboardEnv } from '../dashboard/dashboard.tsx';
 import { ConfigurationPush } from '../engine/configuration/push.ts';
+import { KindConnector } from '../engine/connectors/kind-connector.ts';
+import { McpConnector } from '../engine/connectors/mcp-connector.ts';
+import { OpenApiConnector } from '../engine/connectors/openapi-connector.ts';
 import {
   CONFIGURATION_FORMAT,
   type HostedStatus,
@@ -38,13 +41,11 @@ import type { PromptOutcome, PromptRequest } from '../engine/contracts/prompt.ts
 import { createEngine, type Engine } from '../engine/engine.ts';
 import { HubError } from '../engine/errors.ts';
 import { type HubAnswer, toAnswer } from '../engine/hub-answer.ts';
+import type { HubHealth } from '../engine/hub-health.ts';
 import type { HubStore } from '../engine/ports.ts';
 import { ClientPrompt } from '../engine/runs/client-prompt.ts';
 import { resumeDecidedOneCall } from '../engine/runs/one-call-resume.ts';
 import { hubOwnSecrets } from '../engine/secrets/hub-secrets.ts';
-import { KindConnector } from '../engine/sources/kind-connector.ts';
-import { McpConnector } from '../engine/sources/mcp-connector.ts';
-import { OpenApiConnector } from '../engine/sources/openapi-connector.ts';
 import { SourceSignIns } from '../engine/sources/source-sign-in.ts';
 import { openHubStore } from '../engine/store/hub-store.ts';
 import * as schema from '../engine/store/schema.ts';
@@ -57,7 +58,6 @@ import type { ServedFile, ServedSkill } from '../engine/surface/skill-resources.
 import { cryptoRandom, systemClock } from '../engine/system.ts';
 import migrations from '../migrations/migrations.js';
 import pkg from '../package.json';
-import type { HubHealth } from '../worker/app.ts';
 import { EncryptedSecretStore } from './encrypted-secret-store.ts';
 import { hostedCannotRun, waitingRuns } from './hosted-configuration.ts';
 import { hostedWording } from './hosted-wording.ts';

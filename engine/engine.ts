@@ -11,18 +11,19 @@
  * One `HubSecrets` knows every secret the hub holds (every connection's, and the host's own
  * tokens and keys) and scrubs what the sources, the upstream calls, the runs and the lookups hand out.
  */
+
+import type { SourceConnector } from './connectors/connector.ts';
 import { createDesk, type Desk } from './desk/index.ts';
+import type { RunLimits } from './limits.ts';
 import { Lookup } from './lookup.ts';
 import { PageAccess } from './pages/page-access.ts';
 import type { Clock, HubStore, Random } from './ports.ts';
 import { Profiles } from './profiles/profiles.ts';
-import type { RunLimits } from './runs/limits.ts';
 import { Runs, type RunsDeps } from './runs/runs.ts';
 import type { Sandbox } from './sandbox/sandbox.ts';
 import { HubSecrets } from './secrets/hub-secrets.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
 import { Skills } from './skills/skills.ts';
-import type { SourceConnector } from './sources/connector.ts';
 import { ContractRecheck } from './sources/contract-recheck.ts';
 import { SourceDrafts } from './sources/source-drafts.ts';
 import { Sources } from './sources/sources.ts';

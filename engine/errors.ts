@@ -32,7 +32,7 @@ export class HubError extends Error {
    * the message alone, which names the source by its namespace.
    */
   readonly detail: string | undefined;
-  /** Set on a failed tool call's error by the connector that made it (engine/sources/call-delivery.ts). */
+  /** Set on a failed tool call's error by the connector that made it (engine/connectors/call-delivery.ts). */
   readonly delivery: CallDelivery | undefined;
 
   constructor(

@@ -3,24 +3,24 @@
  * contract digest. Tools keep the source's order; a name the source repeats keeps its first
  * occurrence (the later ones could never be addressed unambiguously).
  *
- * What a source may declare is bounded first (sources/declared-limits.ts): over-long names and
+ * What a source may declare is bounded first (connectors/declared-limits.ts): over-long names and
  * oversized schemas leave their tool out, long descriptions are cut, and each of those is a
  * notice. The contract digest is computed over the tool as the source declared it, before any
  * cut, so a change a source hides past a cut still changes the digest and asks a person again;
  * only what is stored and shown is cut.
  */
 import { toolAddress, toolIdentifiers } from './address.ts';
-import type { Manifest, ManifestTool } from './contracts/sources.ts';
-import { contractDigest } from './digest.ts';
+/** A tool exactly as its source lists it: the connector port's (connectors/connector.ts). */
+import type { ListedTool } from './connectors/connector.ts';
 import {
   DECLARED_LIMITS,
   type DeclaredLimits,
-  type DeclaredTool,
   keepDeclared,
-} from './sources/declared-limits.ts';
+} from './connectors/declared-limits.ts';
+import type { Manifest, ManifestTool } from './contracts/sources.ts';
+import { contractDigest } from './digest.ts';
 
-/** A tool exactly as an MCP server lists it (one type with what the limits read: DeclaredTool). */
-export type ListedTool = DeclaredTool;
+export type { ListedTool };
 
 export interface ManifestInput {
   namespace: string;

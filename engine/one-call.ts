@@ -11,8 +11,8 @@
  */
 import { ToolAddress } from './contracts/names.ts';
 import { HubError } from './errors.ts';
+import { DEFAULT_LIMITS } from './limits.ts';
 import { utf8Length } from './pipeline/utf8.ts';
-import { DEFAULT_LIMITS } from './runs/limits.ts';
 
 /** The most a call's input may take as UTF-8 JSON: what the sandbox lets one call's arguments take. */
 export const CALL_INPUT_BYTES = DEFAULT_LIMITS.resultBytes;

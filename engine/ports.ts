@@ -2,7 +2,7 @@
  * What a runtime must provide to the engine. The engine never reaches a runtime except
  * through these; each port has one contract suite in test/conformance/ that every
  * implementation runs. Three more ports live beside what uses them: SecretStore
- * (engine/secrets/secret-store.ts), SourceConnector (engine/sources/connector.ts) and Sandbox
+ * (engine/secrets/secret-store.ts), SourceConnector (engine/connectors/connector.ts) and Sandbox
  * (engine/sandbox/sandbox.ts).
  */
 import type { Connection } from './contracts/connections.ts';

@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { hostedWording } from '../durable-objects/hosted-wording.ts';
 import type { HostWording } from '../engine/wording.ts';
 import { localWording } from '../local/wording.ts';
+import { floorsOf, folderGraph, loopsOf } from './folder-graph.ts';
 import { checkImportGraph, formatViolations, runtimeOf, sourceFiles } from './import-graph.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -147,6 +148,67 @@ describe('the checker', () => {
         'engine/b.ts -> local/c.ts -> better-sqlite3 (a database driver)',
         'engine/b.ts -> local/c.ts -> drizzle-orm/better-sqlite3 (a drizzle driver (only drizzle-orm and drizzle-orm/sqlite-core are neutral))',
       ]);
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('floors without loops (issue #39)', () => {
+  it("engine/'s rooms import each other without a loop, on a dozen floors at most", () => {
+    const graph = folderGraph(REPO, 'engine');
+    expect(graph.rooms).toContain('engine/connectors/');
+    expect(loopsOf(graph)).toEqual([]);
+    expect(floorsOf(graph)).toBeLessThanOrEqual(12);
+  });
+
+  it('the connectors stand below the sources, the runs and the manifest', () => {
+    const { arrows } = folderGraph(REPO, 'engine');
+    const up = [...(arrows.get('engine/connectors/') ?? [])].filter((to) =>
+      ['engine/sources/', 'engine/runs/', 'engine/manifest.ts', 'engine/engine.ts'].includes(to),
+    );
+    expect(up).toEqual([]);
+  });
+
+  it('no file of durable-objects/ imports worker/: the Worker stands on the object, not the reverse', () => {
+    const up = sourceFiles(REPO, 'durable-objects').flatMap((file) =>
+      ts
+        .preProcessFile(readFileSync(join(REPO, file), 'utf8'), true, true)
+        .importedFiles.filter(({ fileName }) => join(dirname(file), fileName).startsWith('worker'))
+        .map(({ fileName }) => `${file} -> ${fileName}`),
+    );
+    expect(up).toEqual([]);
+  });
+
+  it('the checker finds a planted loop and names the imports that close it', () => {
+    const repo = mkdtempSync(join(tmpdir(), 'capabilities-floors-'));
+    const write = (path: string, text: string) => {
+      mkdirSync(dirname(join(repo, path)), { recursive: true });
+      writeFileSync(join(repo, path), text);
+    };
+    try {
+      write('engine/errors.ts', 'export const e = 1;');
+      write(
+        'engine/runs/runs.ts',
+        "import { e } from '../errors.ts';\nimport type { S } from '../sandbox/s.ts';",
+      );
+      write('engine/sandbox/s.ts', "import { limit } from '../runs/limits';\nexport type S = 1;");
+      write('engine/runs/limits.ts', 'export const limit = 1;');
+      write('engine/surface/x.ts', "import { r } from '../runs/runs.ts';");
+      const graph = folderGraph(repo, 'engine');
+      expect(loopsOf(graph)).toEqual([
+        {
+          rooms: ['engine/runs/', 'engine/sandbox/'],
+          imports: [
+            'engine/runs/runs.ts -> engine/sandbox/s.ts',
+            'engine/sandbox/s.ts -> engine/runs/limits',
+          ],
+        },
+      ]);
+      expect(floorsOf(graph)).toBe(3);
+      rmSync(join(repo, 'engine/sandbox/s.ts'));
+      write('engine/sandbox/s.ts', 'export type S = 1;');
+      expect(loopsOf(folderGraph(repo, 'engine'))).toEqual([]);
     } finally {
       rmSync(repo, { recursive: true, force: true });
     }

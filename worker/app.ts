@@ -15,13 +15,10 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { timingSafeEqual } from 'hono/utils/buffer';
 import { hostProof, NONCE_SHAPE } from '../engine/host-proof.ts';
+import type { HubHealth } from '../engine/hub-health.ts';
 import { MAX_REQUEST_BYTES } from '../engine/surface/http.ts';
 
-/** What /healthz reports. */
-export interface HubHealth {
-  hubId: string;
-  schemaVersion: number;
-}
+export type { HubHealth };
 
 /** The part of a hub the app needs; each host adapts its engine to it. */
 export interface AppHub {

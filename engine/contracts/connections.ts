@@ -23,7 +23,7 @@ export const SecretDelivery = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('query'), name: z.string().min(1).max(200) }),
   z.object({ kind: z.literal('cookie'), name: z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/) }),
-  /** An OAuth grant (engine/sources/oauth-grant.ts): its access token as `Authorization: Bearer`, refreshed when due. */
+  /** An OAuth grant (engine/secrets/oauth-grant.ts): its access token as `Authorization: Bearer`, refreshed when due. */
   z.object({ kind: z.literal('oauth') }),
 ]);
 
@@ -39,7 +39,7 @@ export const OAuthFlowAsk = z.object({
 export type OAuthFlowAsk = z.infer<typeof OAuthFlowAsk>;
 
 /**
- * One credential an OpenAPI document's operations use (engine/openapi/security.ts reads them):
+ * One credential an OpenAPI document's operations use (engine/connectors/openapi/security.ts reads them):
  * what `hub add` asks for, and what the dashboard's review of a document shows.
  */
 export const CredentialAsk = z.object({

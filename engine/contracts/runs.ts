@@ -55,7 +55,7 @@ export type Run = z.infer<typeof Run>;
 
 /**
  * The response headers of an HTTP API's answer that reach the code: only content-type,
- * retry-after, link and rate-limit headers (engine/openapi/http-call.ts), names lowercase.
+ * retry-after, link and rate-limit headers (engine/connectors/openapi/http-call.ts), names lowercase.
  */
 export const ResponseHeaders = z.record(z.string(), z.string());
 
@@ -72,7 +72,7 @@ export const CallOutcome = z.discriminatedUnion('ok', [
     response: HttpResponse.optional(),
     /**
      * What the hub noticed of the answer, for the run's notices: an answer that breaks the
-     * tool's declared output schema (engine/sources/output-check.ts), passed on as it came.
+     * tool's declared output schema (engine/connectors/output-check.ts), passed on as it came.
      */
     notice: z.string().optional(),
     ms: z.number().nonnegative(),

@@ -78,7 +78,7 @@ export const ToolAnnotations = z.looseObject({
   openWorldHint: z.boolean().optional(),
 });
 
-/** How an array or object parameter is written (OpenAPI `style`, engine/openapi/parameter-style.ts). */
+/** How an array or object parameter is written (OpenAPI `style`, engine/connectors/openapi/parameter-style.ts). */
 export const ParameterStyle = z.enum([
   'form',
   'spaceDelimited',

@@ -13,11 +13,12 @@
  * Requests go through guardedFetch, to the endpoint's own host only and, where the host refuses
  * private addresses, never to one.
  */
+
+import { type FetchLike, guardedFetch, type PrivateAddresses } from '../connectors/guarded-fetch.ts';
 import { NOTIFICATIONS_PER_MINUTE, type PushDevice } from '../contracts/notify.ts';
 import type { Clock, HubStore } from '../ports.ts';
 import { openInputs } from '../runs/open-inputs.ts';
 import type { Scrubber } from '../secrets/scrub.ts';
-import { type FetchLike, guardedFetch, type PrivateAddresses } from '../sources/guarded-fetch.ts';
 import { type Notice, noticeOf } from './notice.ts';
 import type { VapidKeySource } from './vapid-keys.ts';
 import { encryptPushBody, fromBase64url, vapidAuthorization } from './web-push.ts';

@@ -21,8 +21,8 @@
  * from being carried out (`hub approve` resumes the run it decided).
  */
 import { HubError } from '../errors.ts';
+import type { RunLimits } from '../limits.ts';
 import type { Clock, HubStore } from '../ports.ts';
-import type { RunLimits } from './limits.ts';
 
 /** A running run not marked for this long has lost its attempt (its process died). */
 export const ATTEMPT_LEASE_MS = 5_000;

@@ -6,9 +6,9 @@
  * person signs in again makes it.
  */
 import { parseToolAddress } from '../address.ts';
+import type { Credentials } from '../connectors/connector.ts';
 import type { Run } from '../contracts/runs.ts';
 import type { ManifestTool } from '../contracts/sources.ts';
-import type { Credentials } from '../sources/connector.ts';
 import { SignInNeeded } from '../sources/oauth-refresh.ts';
 import type { GateAnswer, GateDeps, GuestCall } from './call-gate.ts';
 import type { CallShape } from './decision-cover.ts';

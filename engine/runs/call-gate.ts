@@ -33,21 +33,21 @@
  */
 import { parseToolAddress } from '../address.ts';
 import { nestingDepth } from '../canonical-json.ts';
+import type { Credentials } from '../connectors/connector.ts';
 import type { Connection } from '../contracts/connections.ts';
 import type { ToolErrorCode } from '../contracts/error-codes.ts';
 import type { JsonValue } from '../contracts/names.ts';
 import type { CallOutcome, JournalEntry, Run } from '../contracts/runs.ts';
 import type { ManifestTool, Source } from '../contracts/sources.ts';
 import { HubError, isHubError } from '../errors.ts';
+import type { RunLimits } from '../limits.ts';
 import { decide, type PolicyDecision } from '../policy/decide.ts';
 import type { Clock, HubStore, JournalStart, Random } from '../ports.ts';
 import type { SecretScrubbing } from '../secrets/hub-secrets.ts';
-import type { Credentials } from '../sources/connector.ts';
 import { callArgsDigest } from './args-digest.ts';
 import type { EndingWitness } from './attempt-ending.ts';
 import { awaitConnection, type Prepare, signInWaits } from './call-gate-connection.ts';
 import { type CallShape, type Decided, personRuling } from './decision-cover.ts';
-import type { RunLimits } from './limits.ts';
 import { ensurePending } from './pending-call.ts';
 import { settleWithHandles } from './result-handles.ts';
 

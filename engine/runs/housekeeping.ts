@@ -12,8 +12,8 @@
  */
 import type { PendingInput } from '../contracts/runs.ts';
 import { isHubError } from '../errors.ts';
+import type { RunLimits } from '../limits.ts';
 import type { Clock, HubStore } from '../ports.ts';
-import type { RunLimits } from './limits.ts';
 
 /** What one sweep did, and when the next is needed. */
 export interface SweepReport {

@@ -14,11 +14,11 @@
 import type { JsonValue } from '../contracts/names.ts';
 import type { CallOutcome, Run } from '../contracts/runs.ts';
 import { randomId } from '../hex.ts';
+import type { RunLimits } from '../limits.ts';
 import { utf8Length } from '../pipeline/utf8.ts';
 import type { HubStore, Random, ResultBlob } from '../ports.ts';
 import type { ToolErrorInfo } from '../sandbox/sandbox.ts';
 import type { Scrubber } from '../secrets/scrub.ts';
-import type { RunLimits } from './limits.ts';
 
 /** A tool result larger than this, as UTF-8 JSON, reaches the guest as a handle; also the most one `hub.read` returns. */
 export const INLINE_CALL_RESULT_BYTES = 64 * 1024;

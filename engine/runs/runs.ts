@@ -16,6 +16,7 @@ import type { JsonValue } from '../contracts/names.ts';
 import type { Run } from '../contracts/runs.ts';
 import { HubError, isHubError } from '../errors.ts';
 import { hex, randomId } from '../hex.ts';
+import { limitsWithin, type RunLimits } from '../limits.ts';
 import { emptyHub, noRun } from '../not-found.ts';
 import { ONE_CALL_CODE_BYTES, oneCallOf } from '../one-call.ts';
 import { prepareCode } from '../pipeline/index.ts';
@@ -37,7 +38,6 @@ import { ATTEMPT_LEASE_MS, claimSlot, type SlotDeps, slotFreed } from './attempt
 import { type GateDeps, gateCall, type UpstreamCall } from './call-gate.ts';
 import { buildEnvelope, logsCutNotice } from './envelope.ts';
 import { expireRun, type SweepReport, sweepRuns } from './housekeeping.ts';
-import { limitsWithin, type RunLimits } from './limits.ts';
 import { openInputs } from './open-inputs.ts';
 import { ReplayPace } from './replay-pace.ts';
 import { ReadCache, readResult, resolvedResult } from './result-handles.ts';

@@ -1,10 +1,10 @@
 /**
- * An attempt's limits, as a view of the one limits model (engine/runs/limits.ts): the part of a
+ * An attempt's limits, as a view of the one limits model (engine/limits.ts): the part of a
  * run's limits the sandbox enforces, lowered by whatever the host asks by the same rule
  * (`lowered`), never raised.
  */
 
-import { DEFAULT_LIMITS, lowered, type RunLimits } from '../runs/limits.ts';
+import { DEFAULT_LIMITS, lowered, type RunLimits } from '../limits.ts';
 import type { SandboxLimits } from './sandbox.ts';
 
 /** The part of a run's limits that bounds one attempt in the sandbox. */

@@ -9,7 +9,7 @@ import type { HttpResponse } from '../contracts/runs.ts';
 
 /**
  * What bounds one attempt: a view of a run's limits (engine/sandbox/limits.ts, one model in
- * engine/runs/limits.ts). Hosts may lower these but never raise them.
+ * engine/limits.ts). Hosts may lower these but never raise them.
  */
 export interface SandboxLimits {
   /** Guest execution time, paused while tool calls are in flight. */

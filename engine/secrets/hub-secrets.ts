@@ -19,7 +19,7 @@
 import type { SecretRef } from '../contracts/connections.ts';
 import type { Clock, HubStore } from '../ports.ts';
 import { PROMPT_KEY_SETTING } from '../settings.ts';
-import { secretValuesOf } from '../sources/oauth-grant.ts';
+import { secretValuesOf } from './oauth-grant.ts';
 import { createScrubber, type Scrubber } from './scrub.ts';
 import type { SecretStore } from './secret-store.ts';
 

@@ -19,14 +19,15 @@
  * Pure but for the output check's cache of compiled schemas: the caller hands in the scrubber
  * and the time taken.
  */
+
+import { deliveryOf } from '../connectors/call-delivery.ts';
+import { ERROR_TEXT_CHARS, HEADER_CHARS, HINT_CHARS } from '../connectors/openapi/http-call.ts';
+import { outputMismatch } from '../connectors/output-check.ts';
+import { type McpCallResult, toolValue } from '../connectors/tool-result.ts';
 import type { CallOutcome } from '../contracts/runs.ts';
 import type { ManifestTool } from '../contracts/sources.ts';
 import { isHubError, unreachable } from '../errors.ts';
-import { ERROR_TEXT_CHARS, HEADER_CHARS, HINT_CHARS } from '../openapi/http-call.ts';
 import type { Scrubber } from '../secrets/scrub.ts';
-import { deliveryOf } from './call-delivery.ts';
-import { outputMismatch } from './output-check.ts';
-import { type McpCallResult, toolValue } from './tool-result.ts';
 
 /** The outcome of a call the server answered. */
 export function answeredCall(

@@ -3,9 +3,10 @@
  * an MCP server's URL, or an OpenAPI document with the server its calls go to. A URL must be
  * http(s), and where the connector refuses private places (the hosted hub) it must not name one.
  */
+
+import { type PrivateAddresses, privateAddressRefusal } from '../connectors/guarded-fetch.ts';
 import type { Source } from '../contracts/sources.ts';
 import { HubError } from '../errors.ts';
-import { type PrivateAddresses, privateAddressRefusal } from './guarded-fetch.ts';
 import type { SourceDraft } from './sources.ts';
 
 /** The URL a draft names, for proposing a namespace: the server's, or the document's. */

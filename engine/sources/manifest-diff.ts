@@ -32,7 +32,7 @@ export interface ManifestDiff {
 /**
  * The parts of the contract in which `before` and `after` differ; empty when digests agree. When
  * the digests differ but every stored part agrees, the change lies where the hub does not show it:
- * past a cut (digests are taken before sources/declared-limits.ts cuts; the description is the one
+ * past a cut (digests are taken before connectors/declared-limits.ts cuts; the description is the one
  * contract part it cuts), or under a secret scrubbed since; it is named `description`, and asks
  * again either way.
  */

@@ -19,14 +19,20 @@ import {
   refreshAuthorization,
   type FetchLike as SdkFetch,
 } from '@modelcontextprotocol/client';
+import { type FetchLike, guardedFetch, type PrivateAddresses } from '../connectors/guarded-fetch.ts';
 import type { Connection, SecretRef } from '../contracts/connections.ts';
 import { sha256Hex } from '../digest.ts';
 import { HubError } from '../errors.ts';
 import type { Clock, HubStore, Random } from '../ports.ts';
 import type { HubSecrets } from '../secrets/hub-secrets.ts';
+import {
+  grantSecretValues,
+  needsRefresh,
+  OAuthGrant,
+  parseGrant,
+  renewedGrant,
+} from '../secrets/oauth-grant.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
-import { type FetchLike, guardedFetch, type PrivateAddresses } from './guarded-fetch.ts';
-import { grantSecretValues, needsRefresh, OAuthGrant, parseGrant, renewedGrant } from './oauth-grant.ts';
 import { RefreshLeases } from './refresh-lease.ts';
 
 /** A token response is small; anything larger is not one. */

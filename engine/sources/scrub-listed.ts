@@ -15,11 +15,12 @@
  *
  * The caller hands in the scrubber (and, to rescrub, the store).
  */
+
+import type { ListedTools } from '../connectors/connector.ts';
+import { DECLARED_LIMITS, overCountNotice } from '../connectors/declared-limits.ts';
 import type { Manifest } from '../contracts/sources.ts';
 import type { HubStore } from '../ports.ts';
 import type { Scrubber } from '../secrets/scrub.ts';
-import type { ListedTools } from './connector.ts';
-import { DECLARED_LIMITS, overCountNotice } from './declared-limits.ts';
 
 export interface ScrubbedList {
   listed: ListedTools;

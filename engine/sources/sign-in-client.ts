@@ -5,7 +5,7 @@
  * resource metadata (its 401, RFC 9728 §5.1). No I/O but the one request `challengeOf` sends.
  */
 import { extractWWWAuthenticateParams } from '@modelcontextprotocol/client';
-import type { FetchLike } from './guarded-fetch.ts';
+import type { FetchLike } from '../connectors/guarded-fetch.ts';
 
 /** Where a hub that signs in from its pages keeps its callback and its client ID metadata document. */
 export const SIGN_IN_PATHS = {

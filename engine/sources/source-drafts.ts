@@ -15,6 +15,8 @@
  * and contracts come from the draft, and each decision must carry the contract it was shown with.
  */
 
+import { deliver, NO_CREDENTIALS } from '../connectors/connector.ts';
+import { basicCredential } from '../connectors/openapi/security.ts';
 import { type CredentialAsk, deliveryName, type SecretDelivery } from '../contracts/connections.ts';
 import { Namespace } from '../contracts/names.ts';
 import type { PolicyEffect } from '../contracts/policy.ts';
@@ -22,11 +24,9 @@ import type { SourceDraftRecord } from '../contracts/source-drafts.ts';
 import type { Source } from '../contracts/sources.ts';
 import { HubError } from '../errors.ts';
 import { randomId } from '../hex.ts';
-import { basicCredential } from '../openapi/security.ts';
 import type { Clock, HubStore, Random } from '../ports.ts';
+import { grantSecretValues, type OAuthGrant } from '../secrets/oauth-grant.ts';
 import { type SecretStore, secretKey } from '../secrets/secret-store.ts';
-import { deliver, NO_CREDENTIALS } from './connector.ts';
-import { grantSecretValues, type OAuthGrant } from './oauth-grant.ts';
 import { type ReviewItem, reviewItem } from './review.ts';
 import { MIN_STORED_SECRET_LENGTH } from './save-credential.ts';
 import type { Inspection, Sources } from './sources.ts';

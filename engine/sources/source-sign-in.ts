@@ -28,18 +28,18 @@ import {
   startAuthorization,
 } from '@modelcontextprotocol/client';
 import { z } from 'zod';
-import { sha256Hex } from '../digest.ts';
-import { HubError, isHubError } from '../errors.ts';
-import { randomId } from '../hex.ts';
-import type { Clock, Random } from '../ports.ts';
-import type { TakingSecretStore } from '../secrets/secret-store.ts';
 import {
   type FetchLike,
   guardedFetch,
   type PrivateAddresses,
   privateAddressRefusal,
-} from './guarded-fetch.ts';
-import { grantOf, type OAuthGrant } from './oauth-grant.ts';
+} from '../connectors/guarded-fetch.ts';
+import { sha256Hex } from '../digest.ts';
+import { HubError, isHubError } from '../errors.ts';
+import { randomId } from '../hex.ts';
+import type { Clock, Random } from '../ports.ts';
+import { grantOf, type OAuthGrant } from '../secrets/oauth-grant.ts';
+import type { TakingSecretStore } from '../secrets/secret-store.ts';
 import { challengeOf, clientMetadataOf } from './sign-in-client.ts';
 
 /** How long a started sign-in waits for the browser to come back. */

@@ -8,6 +8,14 @@
  * scrubbed of every secret the hub holds before it is stored or shown. The hub's calls to its
  * sources are `Upstream`'s.
  */
+
+import {
+  type Credentials,
+  type ListedTools,
+  NO_CREDENTIALS,
+  type SourceConnector,
+} from '../connectors/connector.ts';
+import type { CredentialAsk } from '../connectors/openapi/security.ts';
 import type { Connection, SecretRef } from '../contracts/connections.ts';
 import type { PolicyEffect } from '../contracts/policy.ts';
 import type { SourceChange } from '../contracts/source-history.ts';
@@ -15,12 +23,10 @@ import type { Manifest, Source, ToolReview } from '../contracts/sources.ts';
 import { HubError, isHubError } from '../errors.ts';
 import { randomId } from '../hex.ts';
 import { buildManifestWithNotices } from '../manifest.ts';
-import type { CredentialAsk } from '../openapi/security.ts';
 import type { Clock, HubStore, Random } from '../ports.ts';
 import type { HubSecrets } from '../secrets/hub-secrets.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import type { HostWording } from '../wording.ts';
-import { type Credentials, type ListedTools, NO_CREDENTIALS, type SourceConnector } from './connector.ts';
 import { draftUrl, sourceFromDraft } from './draft-source.ts';
 import { diffManifests, type ManifestDiff } from './manifest-diff.ts';
 import { proposeNamespace } from './namespace.ts';

@@ -6,6 +6,15 @@
  * person administers (adding, reviewing, refreshing sources, entering secrets) is `Sources`.
  */
 import { parseToolAddress } from '../address.ts';
+import {
+  type Credentials,
+  type DeliveredSecret,
+  deliver,
+  NO_CREDENTIALS,
+  type SourceConnector,
+} from '../connectors/connector.ts';
+import type { FetchLike } from '../connectors/guarded-fetch.ts';
+import type { McpCallResult } from '../connectors/tool-result.ts';
 import type { Connection, SecretRef } from '../contracts/connections.ts';
 import type { JsonValue } from '../contracts/names.ts';
 import type { CallOutcome } from '../contracts/runs.ts';
@@ -13,21 +22,12 @@ import type { ManifestTool, Source } from '../contracts/sources.ts';
 import { HubError, isHubError } from '../errors.ts';
 import type { Clock, HubStore, Random } from '../ports.ts';
 import type { HubSecrets } from '../secrets/hub-secrets.ts';
+import { grantSecretValues, type OAuthGrant, secretValuesOf } from '../secrets/oauth-grant.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import type { HostWording } from '../wording.ts';
 import { answeredCall, failedCall } from './call-outcome.ts';
-import {
-  type Credentials,
-  type DeliveredSecret,
-  deliver,
-  NO_CREDENTIALS,
-  type SourceConnector,
-} from './connector.ts';
-import type { FetchLike } from './guarded-fetch.ts';
-import { grantSecretValues, type OAuthGrant, secretValuesOf } from './oauth-grant.ts';
 import { OAuthRefresher, SignInNeeded } from './oauth-refresh.ts';
 import { storedConnection, storedSource } from './stored.ts';
-import type { McpCallResult } from './tool-result.ts';
 
 /** The default timeout of one upstream call (`upstreamTimeoutMs`). */
 export const UPSTREAM_TIMEOUT_MS = 30_000;

@@ -11,7 +11,7 @@
  * the spec's limit in UTF-8 bytes (any text over 64 K characters is over 64 KB too).
  */
 import { z } from 'zod';
-import { DEFAULT_LIMITS } from '../runs/limits.ts';
+import { DEFAULT_LIMITS } from '../limits.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY } from '../search/index.ts';
 import { FIELD } from './wording.ts';
 

@@ -8,13 +8,13 @@
  * credentials.
  */
 import { type Command, Option } from 'commander';
+import { basicCredential, type OAuthFlowAsk } from '../../engine/connectors/openapi/security.ts';
 import {
   describeDelivery as describeSecretDelivery,
   type SecretRef,
 } from '../../engine/contracts/connections.ts';
 import type { Source } from '../../engine/contracts/sources.ts';
 import { HubError } from '../../engine/errors.ts';
-import { basicCredential, type OAuthFlowAsk } from '../../engine/openapi/security.ts';
 import type { Sources } from '../../engine/sources/sources.ts';
 import { hubAction } from './hub-action.ts';
 import { readSecret } from './read-secret.ts';

@@ -13,7 +13,7 @@ import type { Command } from 'commander';
 import type { Source } from '../../engine/contracts/sources.ts';
 import { HubError, isHubError } from '../../engine/errors.ts';
 import { inertLine } from '../../engine/inert.ts';
-import type { OAuthGrant } from '../../engine/sources/oauth-grant.ts';
+import type { OAuthGrant } from '../../engine/secrets/oauth-grant.ts';
 import type { Inspection, Refreshed, SourceDraft, Sources } from '../../engine/sources/sources.ts';
 import { hubAction } from './hub-action.ts';
 import type { Output } from './output.ts';

@@ -9,13 +9,17 @@
  */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { guardedFetch } from '../../engine/connectors/guarded-fetch.ts';
+import { MAX_DOCUMENT_BYTES, openApiVersion, parseText } from '../../engine/connectors/openapi/document.ts';
+import {
+  basicCredential,
+  type CredentialAsk,
+  type OAuthFlowAsk,
+} from '../../engine/connectors/openapi/security.ts';
 import { describeDelivery, type SecretRef } from '../../engine/contracts/connections.ts';
 import { HubError, isHubError } from '../../engine/errors.ts';
 import { inertLine } from '../../engine/inert.ts';
-import { MAX_DOCUMENT_BYTES, openApiVersion, parseText } from '../../engine/openapi/document.ts';
-import { basicCredential, type CredentialAsk, type OAuthFlowAsk } from '../../engine/openapi/security.ts';
-import { guardedFetch } from '../../engine/sources/guarded-fetch.ts';
-import type { OAuthGrant } from '../../engine/sources/oauth-grant.ts';
+import type { OAuthGrant } from '../../engine/secrets/oauth-grant.ts';
 import type { Sources } from '../../engine/sources/sources.ts';
 import type { OnHub } from './hub-action.ts';
 import type { Output } from './output.ts';

@@ -5,10 +5,11 @@
  * grant as credentials for listing the source's tools before anything is stored. An OpenAPI
  * source's API signs in through the flow its document names instead (api-sign-in.ts).
  */
-import type { OAuthFlowAsk } from '../../engine/openapi/security.ts';
-import type { Credentials } from '../../engine/sources/connector.ts';
-import { deliver } from '../../engine/sources/connector.ts';
-import { grantSecretValues, type OAuthGrant } from '../../engine/sources/oauth-grant.ts';
+
+import type { Credentials } from '../../engine/connectors/connector.ts';
+import { deliver } from '../../engine/connectors/connector.ts';
+import type { OAuthFlowAsk } from '../../engine/connectors/openapi/security.ts';
+import { grantSecretValues, type OAuthGrant } from '../../engine/secrets/oauth-grant.ts';
 import { homePaths, readHubFile } from '../home.ts';
 import { challengeOf, type SignInPerson, signInToSource } from '../oauth/upstream-sign-in.ts';
 import { opensPages } from '../pages/page-opener.ts';

@@ -6,8 +6,9 @@
  * stored in hub.db: a token a harness keeps inside a URL or an argument (where the hub has no
  * way to put it back at run time) makes the item skipped, with what to do instead. Pure.
  */
+
+import { type Credentials, type DeliveredSecret, deliver } from '../../engine/connectors/connector.ts';
 import { deliveryName } from '../../engine/contracts/connections.ts';
-import { type Credentials, type DeliveredSecret, deliver } from '../../engine/sources/connector.ts';
 import { MIN_STORED_SECRET_LENGTH } from '../../engine/sources/save-credential.ts';
 import type { SourceDraft } from '../../engine/sources/sources.ts';
 import type { Credential } from './classify.ts';

@@ -8,7 +8,7 @@
  * methods. Otherwise the person registers the hub with the service and gives `--client-id`.
  *
  * The browser part is every sign-in's (browser-sign-in.ts): PKCE, the person's browser, the
- * loopback redirect. What comes back is the connection's grant (engine/sources/oauth-grant.ts),
+ * loopback redirect. What comes back is the connection's grant (engine/secrets/oauth-grant.ts),
  * issued for the API's origin only: the access token goes nowhere else (I4).
  */
 import { randomBytes } from 'node:crypto';
@@ -20,9 +20,9 @@ import {
   registerClient,
   startAuthorization,
 } from '@modelcontextprotocol/client';
+import type { OAuthFlowAsk } from '../../engine/connectors/openapi/security.ts';
 import { HubError } from '../../engine/errors.ts';
-import type { OAuthFlowAsk } from '../../engine/openapi/security.ts';
-import type { OAuthGrant } from '../../engine/sources/oauth-grant.ts';
+import type { OAuthGrant } from '../../engine/secrets/oauth-grant.ts';
 import { awaitBrowser } from './browser-sign-in.ts';
 import { startLoopbackRedirect } from './loopback-redirect.ts';
 import { type SignInPerson, SOURCE_CLIENT_NAME, signInFailure } from './upstream-sign-in.ts';

@@ -6,8 +6,9 @@
  * sign-in (revoke-token.ts, which gives up on a server that does not answer). The hub forgets the
  * grant whatever the server says; the caller tells the person when it could not be revoked.
  */
+
+import { type OAuthGrant, parseGrant } from '../../engine/secrets/oauth-grant.ts';
 import { secretKey } from '../../engine/secrets/secret-store.ts';
-import { type OAuthGrant, parseGrant } from '../../engine/sources/oauth-grant.ts';
 import { homePaths } from '../home.ts';
 import { openSecretStore } from '../secret-store.ts';
 import { revokeToken } from './revoke-token.ts';

@@ -6,7 +6,7 @@
  * dynamic (RFC 7591) for this exact loopback redirect URI, or the pre-registered client the person
  * named with `--client-id` (and its secret, read at a masked prompt). Then the browser sign-in
  * every OAuth sign-in of the CLI shares (browser-sign-in.ts): PKCE, the person's browser, the
- * loopback redirect. What comes back is the connection's grant (engine/sources/oauth-grant.ts):
+ * loopback redirect. What comes back is the connection's grant (engine/secrets/oauth-grant.ts):
  * the tokens and what a refresh needs without the person. Nothing is kept here: the caller stores
  * the grant once the source is added.
  *
@@ -20,7 +20,7 @@ import {
   type StoredOAuthClientInformation,
 } from '@modelcontextprotocol/client';
 import { HubError, isHubError } from '../../engine/errors.ts';
-import type { OAuthGrant } from '../../engine/sources/oauth-grant.ts';
+import type { OAuthGrant } from '../../engine/secrets/oauth-grant.ts';
 import { fetchFailure, firstLine } from '../hosted/hosted-errors.ts';
 import { signInWithBrowser } from './browser-sign-in.ts';
 import { startLoopbackRedirect } from './loopback-redirect.ts';

@@ -15,7 +15,7 @@
  * `run` never throws; every failure is an outcome, and the next attempt gets a healthy worker.
  */
 
-import { DEFAULT_LIMITS } from '../../engine/runs/limits.ts';
+import { DEFAULT_LIMITS } from '../../engine/limits.ts';
 import {
   type AttemptTally,
   computeLimit,

@@ -6,16 +6,16 @@
  */
 import { existsSync } from 'node:fs';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { HubError } from '../../engine/errors.ts';
-import { MAX_DOCUMENT_BYTES, tooLarge } from '../../engine/openapi/document.ts';
-import { DEFAULT_MAX_RESPONSE_BYTES } from '../../engine/sources/guarded-fetch.ts';
-import { KindConnector } from '../../engine/sources/kind-connector.ts';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../../engine/connectors/guarded-fetch.ts';
+import { KindConnector } from '../../engine/connectors/kind-connector.ts';
 import {
   McpConnector,
   type McpConnectorOptions,
   type StdioLauncher,
-} from '../../engine/sources/mcp-connector.ts';
-import { OpenApiConnector } from '../../engine/sources/openapi-connector.ts';
+} from '../../engine/connectors/mcp-connector.ts';
+import { MAX_DOCUMENT_BYTES, tooLarge } from '../../engine/connectors/openapi/document.ts';
+import { OpenApiConnector } from '../../engine/connectors/openapi-connector.ts';
+import { HubError } from '../../engine/errors.ts';
 import { localWording } from '../wording.ts';
 
 export const launchStdio: StdioLauncher = ([command, ...args], env, cwd) => {

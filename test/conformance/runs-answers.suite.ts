@@ -13,16 +13,16 @@
  * that cannot be reached is `upstream_unavailable`, said as not sent.
  */
 import { describe, expect, it } from 'vitest';
+import type { FetchLike } from '../../engine/connectors/guarded-fetch.ts';
+import { McpConnector } from '../../engine/connectors/mcp-connector.ts';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import type { DecisionChoice } from '../../engine/contracts/runs.ts';
+import type { RunLimits } from '../../engine/limits.ts';
 import { buildManifest, type ListedTool } from '../../engine/manifest.ts';
 import type { Clock, HubStore, Random } from '../../engine/ports.ts';
-import type { RunLimits } from '../../engine/runs/limits.ts';
 import { recordPersonDecision } from '../../engine/runs/person-input.ts';
 import { Runs } from '../../engine/runs/runs.ts';
 import { HubSecrets } from '../../engine/secrets/hub-secrets.ts';
-import type { FetchLike } from '../../engine/sources/guarded-fetch.ts';
-import { McpConnector } from '../../engine/sources/mcp-connector.ts';
 import { Upstream } from '../../engine/sources/upstream.ts';
 import { localWording } from '../../local/wording.ts';
 import { DRIFT_TOOLS, type DriftingUpstream, driftingUpstream } from '../fixtures/drifting-upstream.ts';

@@ -13,8 +13,8 @@ import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OAuthGrant } from '../../engine/secrets/oauth-grant.ts';
 import { secretKey } from '../../engine/secrets/secret-store.ts';
-import { OAuthGrant } from '../../engine/sources/oauth-grant.ts';
 import { homePaths } from '../../local/home.ts';
 import { EnvFileSecretStore } from '../../local/secret-store.ts';
 import { type OAuthBoard, startOAuthBoard } from '../fixtures/oauth-board-server.ts';

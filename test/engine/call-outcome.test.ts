@@ -1,5 +1,5 @@
 /**
- * What a failed call's outcome says of its request (engine/sources/call-delivery.ts,
+ * What a failed call's outcome says of its request (engine/connectors/call-delivery.ts,
  * call-outcome.ts), with the errors the MCP SDK client and fetch really throw: an answer (a
  * JSON-RPC error, an unreadable result, an HTTP refusal) is `upstream_error`; a request that left
  * and got no answer (a timeout, a closed connection, a reset, a 5xx) is `outcome_unknown`; one
@@ -9,12 +9,12 @@
  */
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
+import { deliveryOf } from '../../engine/connectors/call-delivery.ts';
+import { outputMismatch } from '../../engine/connectors/output-check.ts';
 import type { ManifestTool } from '../../engine/contracts/sources.ts';
 import { HubError } from '../../engine/errors.ts';
 import { createScrubber, SCRUBBED } from '../../engine/secrets/scrub.ts';
-import { deliveryOf } from '../../engine/sources/call-delivery.ts';
 import { answeredCall, failedCall } from '../../engine/sources/call-outcome.ts';
-import { outputMismatch } from '../../engine/sources/output-check.ts';
 
 /** What Node's fetch throws for a system error on `syscall` (connect, getaddrinfo, read, write). */
 const systemError = (code: string, syscall = 'connect') =>

@@ -10,8 +10,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createDashboard } from '../../dashboard/dashboard.tsx';
 import type { PageSession } from '../../dashboard/session.ts';
 import type { PageTarget } from '../../engine/contracts/pages.ts';
+import { OAuthGrant } from '../../engine/secrets/oauth-grant.ts';
 import { secretKey, type TakingSecretStore } from '../../engine/secrets/secret-store.ts';
-import { OAuthGrant } from '../../engine/sources/oauth-grant.ts';
 import { SourceSignIns } from '../../engine/sources/source-sign-in.ts';
 import { type OAuthBoard, startOAuthBoard } from '../fixtures/oauth-board-server.ts';
 import { CSRF, reviewOf, World } from './dashboard-add-world.ts';

@@ -1,14 +1,14 @@
 /**
- * What a source may declare (engine/sources/declared-limits.ts; issue #11, part 3), with exact
+ * What a source may declare (engine/connectors/declared-limits.ts; issue #11, part 3), with exact
  * expectations: every real corpus tool passes unchanged; what is over a limit is left out or cut
  * with a notice naming the tool; the contract is the tool as declared; a schema's extent counts
  * its references.
  */
 import { describe, expect, it } from 'vitest';
+import { cut, DECLARED_LIMITS, keepDeclared } from '../../engine/connectors/declared-limits.ts';
+import { schemaExtent } from '../../engine/connectors/schema-extent.ts';
 import { buildManifestWithNotices, type ListedTool } from '../../engine/manifest.ts';
-import { cut, DECLARED_LIMITS, keepDeclared } from '../../engine/sources/declared-limits.ts';
 import { changedParts } from '../../engine/sources/manifest-diff.ts';
-import { schemaExtent } from '../../engine/sources/schema-extent.ts';
 import { corpus } from '../corpus.ts';
 import { doublingSchema } from '../fixtures/hostile-tools.ts';
 

@@ -1,7 +1,7 @@
 /** The fetch an HTTP source gets: allowed hosts only, same-origin redirects only, a size cap, no private places where the host refuses them. */
 import { describe, expect, it } from 'vitest';
-import { deliver } from '../../engine/sources/connector.ts';
-import { type FetchLike, guardedFetch } from '../../engine/sources/guarded-fetch.ts';
+import { deliver } from '../../engine/connectors/connector.ts';
+import { type FetchLike, guardedFetch } from '../../engine/connectors/guarded-fetch.ts';
 import { hubErrorOf } from '../hub-error.ts';
 
 /** A test double for the network: answers by URL, records what was asked. */

@@ -1,13 +1,13 @@
 /**
- * A stdio answer whose result or error JSON-RPC does not allow (engine/sources/malformed-answer.ts),
+ * A stdio answer whose result or error JSON-RPC does not allow (engine/connectors/malformed-answer.ts),
  * with the errors the SDK's own read buffer reports for real lines: the one call waiting fails;
  * with several, none is blamed; JSON on stdout that is no answer (a log line, a bare number, a
  * malformed notification, a message without `jsonrpc`) blames nothing.
  */
 import { ReadBuffer } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
+import { malformedError, noteMalformed } from '../../engine/connectors/malformed-answer.ts';
 import { isHubError } from '../../engine/errors.ts';
-import { malformedError, noteMalformed } from '../../engine/sources/malformed-answer.ts';
 
 /** The error the SDK's read buffer throws for `line`. */
 function readError(line: string): Error {

@@ -1,12 +1,12 @@
 /**
- * Bringing in an OpenAPI document's same-origin references (engine/openapi/bundle.ts) keeps every
+ * Bringing in an OpenAPI document's same-origin references (engine/connectors/openapi/bundle.ts) keeps every
  * key the documents wrote as their own, `__proto__` among them: a schema holding a property named
  * `__proto__` keeps it, and inherits nothing from it (found in review, the class of bug
  * engine/secrets/scrub.ts had).
  */
 import { describe, expect, it } from 'vitest';
-import { bundleReferences } from '../../engine/openapi/bundle.ts';
-import { readDocument } from '../../engine/openapi/document.ts';
+import { bundleReferences } from '../../engine/connectors/openapi/bundle.ts';
+import { readDocument } from '../../engine/connectors/openapi/document.ts';
 
 const MAIN = 'https://api.example/openapi.json';
 const OTHER = 'https://api.example/schemas.json';

@@ -1,10 +1,10 @@
 /**
- * Which hosts name a private place (engine/sources/private-address.ts): every private, loopback,
+ * Which hosts name a private place (engine/connectors/private-address.ts): every private, loopback,
  * link-local and reserved range, IPv4 written in the odd forms URL parsing turns into dotted
  * decimal, IPv6 forms that carry an IPv4 address, local names; and public ones left alone.
  */
 import { describe, expect, it } from 'vitest';
-import { privateAddressReason, privateHostReason } from '../../engine/sources/private-address.ts';
+import { privateAddressReason, privateHostReason } from '../../engine/connectors/private-address.ts';
 
 const reason = (url: string) => privateAddressReason(new URL(url));
 

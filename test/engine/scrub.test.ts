@@ -174,7 +174,7 @@ describe('scrubbing deep values', () => {
 
 describe("a stderr tail's first line", () => {
   it('starts at a line, so it never begins in the middle of a secret the scrubber would miss', async () => {
-    const { keepTail } = await import('../../engine/sources/supervisor.ts');
+    const { keepTail } = await import('../../engine/connectors/supervisor.ts');
     const secret = 'tail-secret-0123456789abcdef';
     const text = `${'x'.repeat(4096 - 10)} token ${secret}\nlast line\n`;
     const tail = keepTail(text);

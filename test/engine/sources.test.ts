@@ -1,10 +1,10 @@
 /** Source logic with exact expectations: tool results, manifest diffs, namespace proposals, review classes. */
 import { describe, expect, it } from 'vitest';
+import { toolValue } from '../../engine/connectors/tool-result.ts';
 import { buildManifest } from '../../engine/manifest.ts';
 import { describeChange, diffManifests } from '../../engine/sources/manifest-diff.ts';
 import { proposeNamespace } from '../../engine/sources/namespace.ts';
 import { classify } from '../../engine/sources/review.ts';
-import { toolValue } from '../../engine/sources/tool-result.ts';
 
 describe('what a call returns to code', () => {
   it('prefers structured content', () => {

@@ -6,8 +6,8 @@
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
 import { describe, expect, it } from 'vitest';
+import { DECLARED_LIMITS } from '../../engine/connectors/declared-limits.ts';
 import { buildManifestWithNotices, type ListedTool } from '../../engine/manifest.ts';
-import { DECLARED_LIMITS } from '../../engine/sources/declared-limits.ts';
 import { renderAnswer } from '../../engine/typegen/answer.ts';
 import { countTokens, describeTargets } from '../../engine/typegen/index.ts';
 import { resolveTargets } from '../../engine/typegen/targets.ts';

@@ -75,7 +75,7 @@ const BREACHES: Breach[] = [
     file: 'i4-upstreams.test.ts',
     attack: 'refuses a redirect to another origin',
     plant: {
-      path: 'engine/sources/guarded-fetch.ts',
+      path: 'engine/connectors/guarded-fetch.ts',
       from: 'if (next.origin !== origin) {',
       to: 'if (next.origin !== origin && next.hostname !== url.hostname) {',
     },
@@ -131,7 +131,7 @@ const BREACHES: Breach[] = [
     file: 'i4-upstreams.workers.test.ts',
     attack: 'a redirect to a private address or another origin is not followed',
     plant: {
-      path: 'engine/sources/guarded-fetch.ts',
+      path: 'engine/connectors/guarded-fetch.ts',
       from: 'if (next.origin !== origin) {',
       to: 'if (next.origin !== origin && next.hostname !== url.hostname) {',
     },

@@ -34,7 +34,7 @@
  * |                   | `url`/`server`/`host` extras                             |                         |
  *
  * Not checked by the hub itself: a public name whose DNS answer is a private address (e.g.
- * 127.0.0.1.nip.io passes the guard). engine/sources/private-address.ts judges the host as written
+ * 127.0.0.1.nip.io passes the guard). engine/connectors/private-address.ts judges the host as written
  * and says so; the other half of the defence is the runtime: a deployed Worker's fetch goes out
  * through Cloudflare's network, which does not route to private or loopback addresses. That is the
  * platform's guarantee rather than a gap of the product, so it is stated here, not tested (a test

@@ -6,7 +6,7 @@
  *
  * One local hub (the counting board added through the CLI, `hub serve --http` beside `serve
  * --stdio`) and the official MCP client. The limits come from the one limits table
- * (engine/runs/limits.ts), never copies. After every attack the same client runs a normal read.
+ * (engine/limits.ts), never copies. After every attack the same client runs a normal read.
  *
  * | Way in        | Attack                                                        | Held                                       |
  * | ------------- | ------------------------------------------------------------- | ------------------------------------------ |
@@ -31,7 +31,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
-import { DEFAULT_LIMITS } from '../../engine/runs/limits.ts';
+import { DEFAULT_LIMITS } from '../../engine/limits.ts';
 import { addBoard, hubHome, startServe } from '../node/cli-process.ts';
 import { stdioClient, textOf } from '../node/surface-fixture.ts';
 

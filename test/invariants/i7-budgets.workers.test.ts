@@ -5,7 +5,7 @@
  * test/invariants/i7-budgets.test.ts in workerd: one person (an MCP token through the real OAuth
  * flow) whose hub holds the counting board of an upstream room (test/workers/upstream.ts), with
  * guest code in Worker Loader isolates. The limits come from the one limits table
- * (engine/runs/limits.ts). After every attack the same client runs a normal read.
+ * (engine/limits.ts). After every attack the same client runs a normal read.
  *
  * | Way in      | Attack                                        | Held                                                   |
  * | ----------- | --------------------------------------------- | ------------------------------------------------------ |
@@ -28,7 +28,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { HubObject } from '../../durable-objects/hub-object.ts';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
-import { DEFAULT_LIMITS } from '../../engine/runs/limits.ts';
+import { DEFAULT_LIMITS } from '../../engine/limits.ts';
 import { call, mcpClient, tokenFor } from '../workers/oauth-flow.ts';
 import { hubOf } from '../workers/people.ts';
 import { upstreamRoom } from '../workers/upstream.ts';

@@ -4,9 +4,9 @@
  * there instead of reusing the one to the old place. Two real board servers on loopback.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { NO_CREDENTIALS } from '../../engine/connectors/connector.ts';
+import { McpConnector } from '../../engine/connectors/mcp-connector.ts';
 import type { Source } from '../../engine/contracts/sources.ts';
-import { NO_CREDENTIALS } from '../../engine/sources/connector.ts';
-import { McpConnector } from '../../engine/sources/mcp-connector.ts';
 import { localWording } from '../../local/wording.ts';
 import { type RunningBoard, startBoardServer } from '../fixtures/board-http-server.ts';
 

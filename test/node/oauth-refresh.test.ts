@@ -7,13 +7,13 @@
  * person must sign in again, in the host's words, naming no token.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { SourceConnector } from '../../engine/connectors/connector.ts';
 import type { ManifestTool } from '../../engine/contracts/sources.ts';
 import { HubError } from '../../engine/errors.ts';
 import { HubSecrets } from '../../engine/secrets/hub-secrets.ts';
+import type { OAuthGrant } from '../../engine/secrets/oauth-grant.ts';
 import { SCRUBBED } from '../../engine/secrets/scrub.ts';
 import type { SecretStore } from '../../engine/secrets/secret-store.ts';
-import type { SourceConnector } from '../../engine/sources/connector.ts';
-import type { OAuthGrant } from '../../engine/sources/oauth-grant.ts';
 import { SignInNeeded } from '../../engine/sources/oauth-refresh.ts';
 import { Upstream } from '../../engine/sources/upstream.ts';
 import { cryptoRandom } from '../../engine/system.ts';

@@ -11,8 +11,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { OAuthGrant } from '../../engine/secrets/oauth-grant.ts';
 import { secretKey } from '../../engine/secrets/secret-store.ts';
-import { OAuthGrant } from '../../engine/sources/oauth-grant.ts';
 import { homePaths } from '../../local/home.ts';
 import { EnvFileSecretStore } from '../../local/secret-store.ts';
 import { type OAuthBoard, startOAuthBoard } from '../fixtures/oauth-board-server.ts';

@@ -6,15 +6,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { hostedCannotRun } from '../../durable-objects/hosted-configuration.ts';
+import { deliver, NO_CREDENTIALS } from '../../engine/connectors/connector.ts';
+import { readDocument } from '../../engine/connectors/openapi/document.ts';
+import { allowedHeaders, buildRequest, callResult } from '../../engine/connectors/openapi/http-call.ts';
+import { operationTools } from '../../engine/connectors/openapi/operations.ts';
+import { queryPieces } from '../../engine/connectors/openapi/parameter-style.ts';
+import { basicCredential } from '../../engine/connectors/openapi/security.ts';
 import type { ManifestTool, ToolOperation } from '../../engine/contracts/sources.ts';
-import { readDocument } from '../../engine/openapi/document.ts';
-import { allowedHeaders, buildRequest, callResult } from '../../engine/openapi/http-call.ts';
-import { operationTools } from '../../engine/openapi/operations.ts';
-import { queryPieces } from '../../engine/openapi/parameter-style.ts';
-import { basicCredential } from '../../engine/openapi/security.ts';
 import { createScrubber } from '../../engine/secrets/scrub.ts';
 import { answeredCall } from '../../engine/sources/call-outcome.ts';
-import { deliver, NO_CREDENTIALS } from '../../engine/sources/connector.ts';
 
 const operation: ToolOperation = {
   method: 'post',

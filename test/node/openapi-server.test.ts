@@ -4,7 +4,7 @@
  * (credentials in the URL, a query or fragment, an http server named by a document read over https).
  */
 import { describe, expect, it } from 'vitest';
-import { firstServer, readDocument } from '../../engine/openapi/document.ts';
+import { firstServer, readDocument } from '../../engine/connectors/openapi/document.ts';
 import { sourceFromDraft } from '../../engine/sources/draft-source.ts';
 import { localWording } from '../../local/wording.ts';
 import { hubErrorOf } from '../hub-error.ts';

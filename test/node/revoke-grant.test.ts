@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { OAuthGrant } from '../../engine/sources/oauth-grant.ts';
+import type { OAuthGrant } from '../../engine/secrets/oauth-grant.ts';
 import { revokeGrant } from '../../local/oauth/revoke-grant.ts';
 
 const servers: Server[] = [];

@@ -6,11 +6,11 @@
  * grant, each token on its own, is shorter than the hub keeps.
  */
 import { describe, expect, it } from 'vitest';
+import type { SourceConnector } from '../../engine/connectors/connector.ts';
 import type { SecretRef } from '../../engine/contracts/connections.ts';
 import { HubSecrets } from '../../engine/secrets/hub-secrets.ts';
+import type { OAuthGrant } from '../../engine/secrets/oauth-grant.ts';
 import { type SecretStore, secretKey } from '../../engine/secrets/secret-store.ts';
-import type { SourceConnector } from '../../engine/sources/connector.ts';
-import type { OAuthGrant } from '../../engine/sources/oauth-grant.ts';
 import { Sources } from '../../engine/sources/sources.ts';
 import { Upstream } from '../../engine/sources/upstream.ts';
 import { cryptoRandom } from '../../engine/system.ts';

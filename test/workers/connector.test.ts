@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { hostedWording } from '../../durable-objects/hosted-wording.ts';
-import { NO_CREDENTIALS } from '../../engine/sources/connector.ts';
-import { McpConnector } from '../../engine/sources/mcp-connector.ts';
+import { NO_CREDENTIALS } from '../../engine/connectors/connector.ts';
+import { McpConnector } from '../../engine/connectors/mcp-connector.ts';
 import { hubErrorOf } from '../hub-error.ts';
 
 const connector = new McpConnector({ version: 'test', connectTimeoutMs: 2_000, wording: hostedWording });

@@ -22,10 +22,10 @@ import { createDashboard } from '../../dashboard/dashboard.tsx';
 import type { SessionMiddleware } from '../../dashboard/session.ts';
 import { hostedWording } from '../../durable-objects/hosted-wording.ts';
 import type { HubEnv, HubObject } from '../../durable-objects/hub-object.ts';
+import { KindConnector } from '../../engine/connectors/kind-connector.ts';
+import { McpConnector } from '../../engine/connectors/mcp-connector.ts';
+import { OpenApiConnector } from '../../engine/connectors/openapi-connector.ts';
 import { createEngine } from '../../engine/engine.ts';
-import { KindConnector } from '../../engine/sources/kind-connector.ts';
-import { McpConnector } from '../../engine/sources/mcp-connector.ts';
-import { OpenApiConnector } from '../../engine/sources/openapi-connector.ts';
 import { cryptoRandom, systemClock } from '../../engine/system.ts';
 
 const hubs = (env as unknown as HubEnv).HUB;

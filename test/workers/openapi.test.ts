@@ -6,10 +6,10 @@
 import petstore2 from '@readme/oas-examples/2.0/json/petstore.json';
 import petstore from '@readme/oas-examples/3.0/json/petstore.json';
 import { describe, expect, it } from 'vitest';
-import { readDocument } from '../../engine/openapi/document.ts';
-import { operationTools } from '../../engine/openapi/operations.ts';
-import { NO_CREDENTIALS } from '../../engine/sources/connector.ts';
-import { OpenApiConnector } from '../../engine/sources/openapi-connector.ts';
+import { NO_CREDENTIALS } from '../../engine/connectors/connector.ts';
+import { readDocument } from '../../engine/connectors/openapi/document.ts';
+import { operationTools } from '../../engine/connectors/openapi/operations.ts';
+import { OpenApiConnector } from '../../engine/connectors/openapi-connector.ts';
 import { hubErrorOf } from '../hub-error.ts';
 
 describe('OpenAPI in workerd', () => {

@@ -7,8 +7,8 @@
  * and counted at every use), and a reference to another document are errors that say so (documents on the
  * document's own origin were brought in before: bundle.ts).
  */
-import type { JsonValue } from '../contracts/names.ts';
-import { HubError } from '../errors.ts';
+import type { JsonValue } from '../../contracts/names.ts';
+import { HubError } from '../../errors.ts';
 import { isObject, type JsonObject, type OpenApiDocument } from './document.ts';
 
 /** How many references in a row, or schema levels inside each other, the hub follows. */

@@ -6,10 +6,10 @@
  * for GET, HEAD and OPTIONS. Each tool carries its `operation`: how a call becomes a request. An
  * operation whose request body the hub cannot encode (multipart, binary) is left out, saying why.
  */
-import type { JsonValue } from '../contracts/names.ts';
-import type { ParameterStyle, ToolOperation } from '../contracts/sources.ts';
-import { HubError } from '../errors.ts';
-import type { ListedTool } from '../manifest.ts';
+import type { JsonValue } from '../../contracts/names.ts';
+import type { ParameterStyle, ToolOperation } from '../../contracts/sources.ts';
+import { HubError } from '../../errors.ts';
+import type { ListedTool } from '../connector.ts';
 import { isObject, type JsonObject, type OpenApiDocument } from './document.ts';
 import { bindingStyle } from './parameter-style.ts';
 import { Refs, type SchemaConversion } from './refs.ts';

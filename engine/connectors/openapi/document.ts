@@ -5,8 +5,8 @@
  * the API is: the document's first https server (else its first), resolved against the document's own URL.
  */
 import { normalize, upgrade } from '@scalar/openapi-parser';
-import type { JsonValue } from '../contracts/names.ts';
-import { HubError } from '../errors.ts';
+import type { JsonValue } from '../../contracts/names.ts';
+import { HubError } from '../../errors.ts';
 
 /** The largest document the hub reads: 4 MiB (the largest well-known public documents are under 3). */
 export const MAX_DOCUMENT_BYTES = 4 * 1024 * 1024;

@@ -7,11 +7,11 @@
  * OpenID Connect and the implicit, password and client credentials flows are named as not
  * supported. Operations with an unsupported scheme are still added, and called without it.
  */
-import type { CredentialAsk } from '../contracts/connections.ts';
+import type { CredentialAsk } from '../../contracts/connections.ts';
 import { isObject, type OpenApiDocument } from './document.ts';
 
 /** One credential `hub add` asks for, and an OAuth flow's part: defined with the connections. */
-export type { CredentialAsk, OAuthFlowAsk } from '../contracts/connections.ts';
+export type { CredentialAsk, OAuthFlowAsk } from '../../contracts/connections.ts';
 
 /** The schemes the document's operations use, in the order the document names them. */
 export function credentialAsks(document: OpenApiDocument): CredentialAsk[] {

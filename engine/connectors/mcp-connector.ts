@@ -17,12 +17,11 @@ import {
 } from '@modelcontextprotocol/client';
 import { hasConsent, type Source } from '../contracts/sources.ts';
 import { HubError, isHubError, withDelivery } from '../errors.ts';
-import type { ListedTool } from '../manifest.ts';
 import type { Clock } from '../ports.ts';
 import { systemClock } from '../system.ts';
 import type { HostWording } from '../wording.ts';
 import { beforeSending, deliveryOf } from './call-delivery.ts';
-import type { CallRequest, Credentials, ListedTools, SourceConnector } from './connector.ts';
+import type { CallRequest, Credentials, ListedTool, ListedTools, SourceConnector } from './connector.ts';
 import {
   DEFAULT_MAX_RESPONSE_BYTES,
   type FetchLike,

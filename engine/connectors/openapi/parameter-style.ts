@@ -12,8 +12,8 @@
  * location's default (see {@link bindingStyle}), so an operation that uses the defaults keeps its
  * contract digest.
  */
-import type { JsonValue } from '../contracts/names.ts';
-import type { OperationParameter, ParameterStyle } from '../contracts/sources.ts';
+import type { JsonValue } from '../../contracts/names.ts';
+import type { OperationParameter, ParameterStyle } from '../../contracts/sources.ts';
 
 type Location = OperationParameter['in'];
 

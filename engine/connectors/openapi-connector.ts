@@ -9,11 +9,6 @@
  */
 import type { Source } from '../contracts/sources.ts';
 import { HubError, isHubError, withDelivery } from '../errors.ts';
-import { bundleReferences } from '../openapi/bundle.ts';
-import { firstServer, MAX_DOCUMENT_BYTES, readDocument, tooLarge } from '../openapi/document.ts';
-import { buildRequest, callResult } from '../openapi/http-call.ts';
-import { operationTools, someTools } from '../openapi/operations.ts';
-import { credentialAsks } from '../openapi/security.ts';
 import { beforeSending, deliveryOf } from './call-delivery.ts';
 import type { CallRequest, Credentials, ListedTools, SourceConnector } from './connector.ts';
 import {
@@ -22,6 +17,11 @@ import {
   guardedFetch,
   type PrivateAddresses,
 } from './guarded-fetch.ts';
+import { bundleReferences } from './openapi/bundle.ts';
+import { firstServer, MAX_DOCUMENT_BYTES, readDocument, tooLarge } from './openapi/document.ts';
+import { buildRequest, callResult } from './openapi/http-call.ts';
+import { operationTools, someTools } from './openapi/operations.ts';
+import { credentialAsks } from './openapi/security.ts';
 import type { McpCallResult } from './tool-result.ts';
 
 /** Reads a document from an absolute file path: the local host's part (the Worker has none). */

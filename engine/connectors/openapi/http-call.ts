@@ -8,11 +8,11 @@
  * of 400 or more is an error whose text starts with the status, with a hint read from the body
  * when it says what went wrong.
  */
-import type { JsonValue } from '../contracts/names.ts';
-import type { ToolOperation } from '../contracts/sources.ts';
-import { HubError } from '../errors.ts';
-import type { Credentials } from '../sources/connector.ts';
-import type { McpCallResult } from '../sources/tool-result.ts';
+import type { JsonValue } from '../../contracts/names.ts';
+import type { ToolOperation } from '../../contracts/sources.ts';
+import { HubError } from '../../errors.ts';
+import type { Credentials } from '../connector.ts';
+import type { McpCallResult } from '../tool-result.ts';
 import { headerText, pathText, queryPieces } from './parameter-style.ts';
 
 /**

@@ -1,16 +1,19 @@
 /**
  * The SourceConnector port: how the engine reaches a source's MCP server. One adapter serves
- * both hosts, McpConnector (engine/sources/mcp-connector.ts): Streamable HTTP everywhere, and
+ * both hosts, McpConnector (engine/connectors/mcp-connector.ts): Streamable HTTP everywhere, and
  * stdio where the host hands it a launcher (the local hub's, local/sources/stdio-launcher.ts).
  * Credentials arrive already resolved, at the moment of the request, and never stay.
  */
 import type { SecretRef } from '../contracts/connections.ts';
 import type { JsonValue } from '../contracts/names.ts';
 import type { Source, ToolOperation } from '../contracts/sources.ts';
-import type { ListedTool } from '../manifest.ts';
-import type { CredentialAsk } from '../openapi/security.ts';
+import type { DeclaredTool } from './declared-limits.ts';
 import type { PrivateAddresses } from './guarded-fetch.ts';
+import type { CredentialAsk } from './openapi/security.ts';
 import type { McpCallResult } from './tool-result.ts';
+
+/** A tool exactly as its source lists it (one type with what the declared limits read: DeclaredTool). */
+export type ListedTool = DeclaredTool;
 
 /**
  * A connection's secrets resolved for one request: env for stdio, headers for HTTP, and query

@@ -6,9 +6,9 @@
  * and refs.ts refuses them; so do references from a document read from a file. At most
  * MAX_REFERENCED documents, each under the size cap, nested at most MAX_REF_HOPS deep.
  */
-import type { JsonValue } from '../contracts/names.ts';
-import { HubError } from '../errors.ts';
-import { setOwn } from '../own-property.ts';
+import type { JsonValue } from '../../contracts/names.ts';
+import { HubError } from '../../errors.ts';
+import { setOwn } from '../../own-property.ts';
 import {
   isObject,
   type JsonObject,
