@@ -76,6 +76,15 @@ export function toolAddress(namespace: string, tool: string): string {
   return `${namespace}.${tool}`;
 }
 
+/**
+ * The namespace of an address: the text before its first dot (the whole text when it has none).
+ * The one way the code reads it; `parseToolAddress` when the tool part matters too.
+ */
+export function namespaceOf(address: string): string {
+  const dot = address.indexOf('.');
+  return dot < 0 ? address : address.slice(0, dot);
+}
+
 /** Splits an address at its first dot; undefined when it has none. */
 export function parseToolAddress(address: string): { namespace: string; tool: string } | undefined {
   const dot = address.indexOf('.');

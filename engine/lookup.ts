@@ -18,12 +18,13 @@
  * call, in the same budget.
  */
 
+import { namespaceOf } from './address.ts';
 import type { PolicyEffect } from './contracts/policy.ts';
 import { IMPLICIT_DEFAULT, type ProfileMode } from './contracts/profiles.ts';
 import type { Skill } from './contracts/skills.ts';
 import type { ManifestTool } from './contracts/sources.ts';
 import { HubError } from './errors.ts';
-import { decideEffect } from './policy/decide.ts';
+import { policyEffect } from './policy/evaluate.ts';
 import type { HubStore, StoredSearchDocuments } from './ports.ts';
 import { ProfileView } from './profiles/profile-view.ts';
 import { firstSentence, parseSearchInput, SearchIndex, search, type ToolDocument } from './search/index.ts';
@@ -120,7 +121,7 @@ export class Lookup {
       signatureOf: (doc: ToolDocument) => doc.signature ?? this.#signatureNow(doc.address, view),
       effectOf: (doc: ToolDocument): PolicyEffect => {
         const call = { address: doc.address, connection: defaultConnection(doc.namespace) };
-        return decideEffect(call, doc, rules, reviewed.get(doc.address));
+        return policyEffect(call, doc, rules, reviewed.get(doc.address));
       },
       connectionsOf: (namespace: string) => this.#store.listConnections(namespace),
       aboutOf: (namespace: string) => this.#about(namespace, view),
@@ -324,10 +325,6 @@ function skillsKey(skills: readonly { name: string; description: string }[]): st
 
 /** The view of a Lookup made without a profile: the implicit default, everything. */
 const EVERYTHING = new ProfileView(IMPLICIT_DEFAULT);
-
-function namespaceOf(address: string): string {
-  return address.slice(0, address.indexOf('.'));
-}
 
 let hubDeclarationTokens: number | undefined;
 /** The o200k tokens of the hub's helpers' declarations, counted once. */

@@ -12,11 +12,7 @@
 import { toolAddress, toolIdentifiers } from './address.ts';
 /** A tool exactly as its source lists it: the connector port's (connectors/connector.ts). */
 import type { ListedTool } from './connectors/connector.ts';
-import {
-  DECLARED_LIMITS,
-  type DeclaredLimits,
-  keepDeclared,
-} from './connectors/declared-limits.ts';
+import { DECLARED_LIMITS, type DeclaredLimits, keepDeclared } from './connectors/declared-limits.ts';
 import type { Manifest, ManifestTool } from './contracts/sources.ts';
 import { contractDigest } from './digest.ts';
 

@@ -4,6 +4,7 @@
  * stored profile and every skill's record (never its bytes), read from the store. The local hub sends this; the hosted hub reads its own the same way to plan
  * against.
  */
+import { namespaceOf } from '../address.ts';
 import {
   CONFIGURATION_FORMAT,
   type ConfiguredSource,
@@ -14,7 +15,7 @@ import type { HubStore } from '../ports.ts';
 
 /** The namespace a rule belongs to: its source's, or its tool's source's. */
 export function ruleNamespace(rule: PolicyRule): string {
-  return rule.target.kind === 'source' ? rule.target.namespace : (rule.target.address.split('.')[0] ?? '');
+  return rule.target.kind === 'source' ? rule.target.namespace : namespaceOf(rule.target.address);
 }
 
 export function configurationOf(store: HubStore): HubConfiguration {

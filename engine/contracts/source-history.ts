@@ -14,7 +14,7 @@ export const SourceChange = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('rule'),
     address: ToolAddress,
-    /** `default`: no rule of the person's own, so the tool's annotations decide (policy/decide.ts). */
+    /** `default`: no rule of the person's own, so the tool's annotations decide (policy/evaluate.ts). */
     effect: z.union([PolicyEffect, z.literal('default')]),
     /** The contract the rule pins to, as the person was shown it. */
     contract: ContractDigest,

@@ -8,7 +8,7 @@ import type { Connection } from '../contracts/connections.ts';
 import type { PolicyRule } from '../contracts/policy.ts';
 import type { SourceEvent } from '../contracts/source-history.ts';
 import type { ManifestTool, Source } from '../contracts/sources.ts';
-import { decide, type PolicyDecision } from '../policy/decide.ts';
+import { evaluatePolicy, type PolicyVerdict } from '../policy/evaluate.ts';
 import type { HubStore } from '../ports.ts';
 import {
   otherRulesOf,
@@ -41,7 +41,7 @@ export interface ToolRuleRow {
   /** Other rules that can decide its calls (on its source, on one connection, unpinned). */
   others: PolicyRule[];
   /** How the policy decides its next call on the default connection, with the reason. */
-  now: PolicyDecision;
+  now: PolicyVerdict;
 }
 
 export interface SourceDeskDeps {
@@ -96,7 +96,12 @@ export class SourceDesk {
         tool,
         rule: ruleOf(rules, tool),
         others: otherRulesOf(rules, tool),
-        now: decide({ address: tool.address, connection }, tool, rules, store.getReview(tool.address)),
+        now: evaluatePolicy(
+          { address: tool.address, connection },
+          tool,
+          rules,
+          store.getReview(tool.address),
+        ),
       };
     });
   }

@@ -4,10 +4,9 @@
  * direct tools). One place decides, so a tool hidden by a profile is missing from all of them
  * alike, exactly as if it did not exist. It grants nothing: a visible tool still passes policy.
  */
+import { namespaceOf } from '../address.ts';
 import type { Profile } from '../contracts/profiles.ts';
 import type { Manifest } from '../contracts/sources.ts';
-
-const namespaceOf = (address: string): string => address.slice(0, address.indexOf('.'));
 
 export class ProfileView {
   readonly profile: Profile;

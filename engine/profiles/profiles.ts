@@ -8,6 +8,7 @@
  * Names a profile lists that disappear later (a source removed) simply match nothing; `visible`
  * reports them as missing.
  */
+import { namespaceOf } from '../address.ts';
 import { closest } from '../closest.ts';
 import {
   DEFAULT_PROFILE,
@@ -166,7 +167,7 @@ export class Profiles {
     }
     const manifests = this.#store.listManifests();
     for (const address of profile.tools ?? []) {
-      const namespace = address.slice(0, address.indexOf('.'));
+      const namespace = namespaceOf(address);
       const manifest = manifests.find((m) => m.namespace === namespace);
       if (!manifest) {
         throw new HubError(

@@ -41,7 +41,7 @@ import type { CallOutcome, JournalEntry, Run } from '../contracts/runs.ts';
 import type { ManifestTool, Source } from '../contracts/sources.ts';
 import { HubError, isHubError } from '../errors.ts';
 import type { RunLimits } from '../limits.ts';
-import { decide, type PolicyDecision } from '../policy/decide.ts';
+import { evaluatePolicy, type PolicyVerdict } from '../policy/evaluate.ts';
 import type { Clock, HubStore, JournalStart, Random } from '../ports.ts';
 import type { SecretScrubbing } from '../secrets/hub-secrets.ts';
 import { callArgsDigest } from './args-digest.ts';
@@ -169,7 +169,7 @@ async function gate(deps: GateDeps, run: Run, call: GuestCall): Promise<GateAnsw
   }
   // One transaction from the journal lookup to the journal's start: the count, the person's
   // decisions and the policy that let the call through are the ones in force when it starts.
-  const decide = (prepared: boolean) =>
+  const nextStep = (prepared: boolean) =>
     store.atomically((): GateAnswer | Send | Prepare => {
       // Only the attempt that owns the run sends: a cancel, or another process taking the run
       // over, stops this one at its next call.
@@ -185,7 +185,7 @@ async function gate(deps: GateDeps, run: Run, call: GuestCall): Promise<GateAnsw
       const entry = store.getJournalEntry(run.id, call.seq);
       return entry ? replay(store, call, digest, entry) : admit(deps, run, call, digest, prepared);
     });
-  let step = decide(false);
+  let step = nextStep(false);
   let credentials: Credentials | undefined;
   if (step.kind === 'prepare') {
     const prepare = step;
@@ -196,7 +196,7 @@ async function gate(deps: GateDeps, run: Run, call: GuestCall): Promise<GateAnsw
       return store.atomically(() => awaitConnection(deps, run, call, prepare, ready.reason));
     }
     credentials = ready.credentials;
-    step = decide(true);
+    step = nextStep(true);
   }
   if (step.kind === 'prepare') return { kind: 'end', ending: { kind: 'busy' } };
   if (step.kind !== 'send') return step;
@@ -336,7 +336,7 @@ function admit(
   return { kind: 'send', tool, connection, ...(source ? { stored: { source, connection: record } } : {}) };
 }
 
-type Effective = PolicyDecision & { by: 'policy' | 'person'; decisionId?: string; changed?: string };
+type Effective = PolicyVerdict & { by: 'policy' | 'person'; decisionId?: string; changed?: string };
 
 /**
  * A policy `deny` first (a person's decision never lifts one); then a person's decision covering
@@ -369,7 +369,7 @@ function personOrPolicy(store: HubStore, run: Run, call: CallShape, tool: Manife
 }
 
 function policyFor(store: HubStore, call: CallShape, tool: ManifestTool): Effective {
-  const policy = decide(
+  const policy = evaluatePolicy(
     { address: call.address, connection: call.connection },
     tool,
     store.listPolicyRules(call.address),

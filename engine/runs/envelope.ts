@@ -5,6 +5,7 @@
  * it has been scrubbed before it was stored; the budget cut happens here: result and logs
  * together fit in `inlineResultBytes`, the result first, with `truncated` flags saying what was cut.
  */
+import { namespaceOf } from '../address.ts';
 import type { ExecuteEnvelope } from '../contracts/envelope.ts';
 import type { JournalEntry, PendingInput, Run } from '../contracts/runs.ts';
 import type { HostWording } from '../wording.ts';
@@ -97,7 +98,7 @@ export function buildEnvelope({
   const open = waiting ? pending : [];
   if (open.length > 0) {
     envelope.pending = open.map((p) => {
-      const namespace = p.address.split('.')[0] ?? '';
+      const namespace = namespaceOf(p.address);
       // A connection named is one whose sign-in no longer works (call-gate-connection.ts); none
       // named, the source has no connection to use.
       const signIn = p.kind === 'connection' && p.connection !== null ? p.connection : undefined;

@@ -5,6 +5,7 @@
  * no longer works) is answered once a secret of that connection was entered or signed in again
  * after it asked (its `setAt` moved: `hub auth`, or a refresh another call made).
  */
+import { namespaceOf } from '../address.ts';
 import type { PendingInput } from '../contracts/runs.ts';
 import type { HubStore } from '../ports.ts';
 
@@ -20,7 +21,7 @@ export function openInputs(
 /** True when `pending` waits for a connection that was signed in again since it asked. */
 function signedInSince(store: Pick<HubStore, 'getConnection'>, pending: PendingInput): boolean {
   if (pending.kind !== 'connection' || pending.connection === null) return false;
-  const namespace = pending.address.slice(0, pending.address.indexOf('.'));
+  const namespace = namespaceOf(pending.address);
   const connection = store.getConnection(namespace, pending.connection);
   return connection?.secrets.some((ref) => (ref.setAt ?? 0) > pending.createdAt) ?? false;
 }

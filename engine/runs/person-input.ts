@@ -10,6 +10,7 @@
  * A decision is accepted once, for that exact pending call, before it expires. `always` also
  * writes a policy rule pinned to the tool's current contract, and records the review.
  */
+import { namespaceOf } from '../address.ts';
 import type { Decision, DecisionChannel, DecisionChoice, PendingInput } from '../contracts/runs.ts';
 import { HubError } from '../errors.ts';
 import { randomId } from '../hex.ts';
@@ -80,7 +81,7 @@ export function recordPersonDecision(
  * the tool changed upstream since the call asked: the person would pin a contract they never saw.
  */
 function pinAlways(store: HubStore, pending: PendingInput, now: number, ruleId: string): void {
-  const namespace = pending.address.slice(0, pending.address.indexOf('.'));
+  const namespace = namespaceOf(pending.address);
   const tool = store.getManifest(namespace)?.tools.find((t) => t.address === pending.address);
   if (!tool)
     throw new HubError(

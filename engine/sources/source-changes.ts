@@ -6,7 +6,7 @@
  *
  * Invariants: a rule changes only for the contract the person was shown (else `conflict`, nothing
  * changed), and a removal only while it takes what the page showed (`removalStamp`); a deny pinned to no contract, or on the tool's source, still wins over a rule set on
- * a page (policy/decide.ts), so the page shows such rules.
+ * a page (policy/evaluate.ts), so the page shows such rules.
  */
 import { canonicalJson } from '../canonical-json.ts';
 import type { PolicyEffect, PolicyRule } from '../contracts/policy.ts';

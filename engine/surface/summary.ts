@@ -9,6 +9,7 @@
  * It never holds a URL or a token: the approval path it names is the CLI's
  * `capabilities hub approve <runId>`, and the page (when there is one) is opened by the hub itself.
  */
+import { namespaceOf } from '../address.ts';
 import type { ExecuteEnvelope } from '../contracts/envelope.ts';
 import { unreachable } from '../errors.ts';
 import type { HostWording } from '../wording.ts';
@@ -45,7 +46,7 @@ function connectionWait(
   connection: string | undefined,
   wording: HostWording,
 ): string {
-  const namespace = (address ?? '').split('.')[0] || '<namespace>';
+  const namespace = namespaceOf(address ?? '') || '<namespace>';
   if (connection === undefined) {
     return `${namespace} needs a connection added (${wording.addConnection(namespace)})`;
   }

@@ -8,8 +8,10 @@
  * whole, with its sign-in, or not at all: a sign-in not kept (cancelled, or anything after it
  * failed) is revoked where it was issued.
  */
+
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
+import { namespaceOf } from '../../engine/address.ts';
 import type { Source } from '../../engine/contracts/sources.ts';
 import { HubError, isHubError } from '../../engine/errors.ts';
 import { inertLine } from '../../engine/inert.ts';
@@ -306,7 +308,7 @@ export function registerSources(hub: Command): void {
         }
         // A prompt can stay open for minutes: record only the contracts the person was shown.
         const shown = new Map(items.map((item) => [item.address, item.tool.contract]));
-        for (const ns of new Set(items.map((item) => item.address.split('.')[0] ?? ''))) {
+        for (const ns of new Set(items.map((item) => namespaceOf(item.address)))) {
           const mine = new Map([...effects].filter(([address]) => address.startsWith(`${ns}.`)));
           sources.acceptReview(ns, mine, shown, userInfo().username);
         }

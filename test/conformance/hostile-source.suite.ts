@@ -14,7 +14,7 @@ import { Tiktoken } from 'js-tiktoken/lite';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Lookup } from '../../engine/lookup.ts';
 import { buildManifest } from '../../engine/manifest.ts';
-import { decide } from '../../engine/policy/decide.ts';
+import { evaluatePolicy } from '../../engine/policy/evaluate.ts';
 import type { HubStore } from '../../engine/ports.ts';
 import { countTokens } from '../../engine/typegen/index.ts';
 import { localWording } from '../../local/wording.ts';
@@ -89,7 +89,7 @@ export function describeHostileSource(h: HostileSourceHarness): void {
         if (!note || !after) throw new Error('post_note is missing');
         expect(after.contract).not.toBe(note.contract);
         const review = store.getReview(note.address);
-        expect(decide({ address: note.address, connection: null }, after, [], review)).toEqual({
+        expect(evaluatePolicy({ address: note.address, connection: null }, after, [], review)).toEqual({
           effect: 'ask',
           reason: 'changed upstream since you approved it: description',
         });

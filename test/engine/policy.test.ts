@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PolicyRule } from '../../engine/contracts/policy.ts';
 import type { ManifestTool, ToolReview } from '../../engine/contracts/sources.ts';
-import { decide } from '../../engine/policy/decide.ts';
+import { evaluatePolicy } from '../../engine/policy/evaluate.ts';
 
 const C1 = '1'.repeat(64);
 const C2 = '2'.repeat(64);
@@ -218,7 +218,7 @@ describe('policy decides every call', () => {
   it.each(rows)('%s', (_title, given, effect, reason) => {
     const t = given.tool ?? tool();
     const review = given.review === null ? undefined : (given.review ?? reviewed(t));
-    const decision = decide(
+    const decision = evaluatePolicy(
       { address: 'github.create_issue', connection: given.connection ?? null },
       t,
       given.rules,

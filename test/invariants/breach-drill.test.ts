@@ -66,7 +66,7 @@ const BREACHES: Breach[] = [
     file: 'i3-authority.test.ts',
     attack: 'the tool now declares itself read-only',
     plant: {
-      path: 'engine/policy/decide.ts',
+      path: 'engine/policy/evaluate.ts',
       from: "if (reviewedContract !== tool.contract) return { effect: 'ask', by: 'changed' };",
       to: "if (reviewedContract !== tool.contract && tool.annotations?.readOnlyHint !== true) return { effect: 'ask', by: 'changed' };",
     },

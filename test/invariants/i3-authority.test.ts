@@ -22,7 +22,7 @@
  *
  * Also held by: test/node/review-rules.test.ts (a review drops every pinned rule, so an old
  * `always` never returns), test/e2e/approval-page.test.ts ("Always allow ... until the tool's
- * contract changes", through the page), test/engine policy tests of engine/policy/decide.ts,
+ * contract changes", through the page), test/engine policy tests of engine/policy/evaluate.ts,
  * test/invariants/i8-configuration.test.ts (the model cannot write a rule itself),
  * test/node/import-apply.test.ts (an import adds nothing unless a person says yes, at a terminal
  * or with --yes) and test/node/hosted-push.test.ts (a push plan that changed after it was shown is

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { SourceConnector } from '../../engine/connectors/connector.ts';
 import { buildManifest } from '../../engine/manifest.ts';
-import { decide } from '../../engine/policy/decide.ts';
+import { evaluatePolicy } from '../../engine/policy/evaluate.ts';
 import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
 import { localWording } from '../../local/wording.ts';
 import { addTestSources } from '../conformance/runs.suite.ts';
@@ -72,7 +72,7 @@ it('attack: an old "always" on no connection does not come back when the tool re
   const tool = store.getTool('board.post');
   if (!tool) throw new Error('no tool');
   expect(
-    decide(
+    evaluatePolicy(
       { address: 'board.post', connection: null },
       tool,
       store.listPolicyRules('board.post'),

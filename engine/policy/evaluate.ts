@@ -1,5 +1,7 @@
 /**
- * Policy: the rule that decides one tool call (spec: Security, "Policy decides every call").
+ * Policy: the rule that settles one tool call (spec: Security, "Policy decides every call"). Its
+ * evaluation is a verdict (`evaluatePolicy`, `PolicyVerdict`); a decision is only ever a person's
+ * (CONTEXT.md), recorded elsewhere (engine/runs/person-input.ts).
  *
  * 1. Any matching `deny` wins; a narrower rule never loosens it. A deny ignores contract pins:
  *    a tool changing upstream never lifts a deny.
@@ -10,7 +12,7 @@
  * 4. With no rule, a tool annotated `readOnlyHint: true` runs and anything else asks (an
  *    unannotated tool counts as possibly destructive, as the MCP specification advises).
  *
- * Pure: no I/O, no clock. Every decision carries its reason in words a person understands.
+ * Pure: no I/O, no clock. Every verdict carries its reason in words a person understands.
  */
 import { parseToolAddress } from '../address.ts';
 import type { PolicyEffect, PolicyRule } from '../contracts/policy.ts';
@@ -24,7 +26,7 @@ export interface PolicyCall {
   connection: string | null;
 }
 
-export interface PolicyDecision {
+export interface PolicyVerdict {
   effect: PolicyEffect;
   reason: string;
   /** The rule that decided, when one did. */
@@ -87,13 +89,13 @@ function rule(
     : { effect: 'ask', by: 'write' };
 }
 
-/** Decides one call on `tool` as it is listed now, against the person's review of it, with the reason. */
-export function decide(
+/** The verdict on one call to `tool` as it is listed now, against the person's review of it, with the reason. */
+export function evaluatePolicy(
   call: PolicyCall,
   tool: ManifestTool,
   rules: readonly PolicyRule[],
   review: ToolReview | undefined,
-): PolicyDecision {
+): PolicyVerdict {
   const ruling = rule(call, tool, rules, review?.contract);
   switch (ruling.by) {
     case 'rule': {
@@ -120,11 +122,11 @@ export function decide(
 }
 
 /**
- * The effect alone, as `decide` would rule it, from the tool's contract and annotations and the
+ * The effect alone, as `evaluatePolicy` would rule it, from the tool's contract and annotations and the
  * contract a person reviewed (search shows `[asks]` and hides denied tools without reading whole
  * tools and reviews).
  */
-export function decideEffect(
+export function policyEffect(
   call: PolicyCall,
   tool: PolicyTool,
   rules: readonly PolicyRule[],
