@@ -162,12 +162,19 @@ describe('floors without loops (issue #39)', () => {
     expect(floorsOf(graph)).toBeLessThanOrEqual(12);
   });
 
-  it('the connectors stand below the sources, the runs and the manifest', () => {
+  it('the connectors stand below the sources, the runs and the manifest; the approvals below the runs', () => {
     const { arrows } = folderGraph(REPO, 'engine');
-    const up = [...(arrows.get('engine/connectors/') ?? [])].filter((to) =>
-      ['engine/sources/', 'engine/runs/', 'engine/manifest.ts', 'engine/engine.ts'].includes(to),
-    );
-    expect(up).toEqual([]);
+    const above = (room: string, rooms: string[]) =>
+      [...(arrows.get(room) ?? [])].filter((to) => rooms.includes(to)).map((to) => `${room} -> ${to}`);
+    expect([
+      ...above('engine/connectors/', [
+        'engine/sources/',
+        'engine/runs/',
+        'engine/manifest.ts',
+        'engine/engine.ts',
+      ]),
+      ...above('engine/approvals/', ['engine/runs/', 'engine/desk/', 'engine/surface/', 'engine/engine.ts']),
+    ]).toEqual([]);
   });
 
   it('no file of durable-objects/ imports worker/: the Worker stands on the object, not the reverse', () => {

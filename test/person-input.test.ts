@@ -18,7 +18,7 @@ import { describe, expect, it } from 'vitest';
 import { checkImportGraph, sourceFiles } from './import-graph.ts';
 
 const REPO = resolve(import.meta.dirname, '..');
-const PERSON_INPUT = 'engine/runs/person-input.ts';
+const PERSON_INPUT = 'engine/approvals/person-input.ts';
 const CLIENT_PROMPT = 'engine/runs/client-prompt.ts';
 const RUN_DESK = 'engine/desk/run-desk.ts';
 const CODE_DIRS = ['engine', 'worker', 'durable-objects', 'local', 'dashboard'];

@@ -5,6 +5,7 @@
  * decided elsewhere. Sending is the notifier's (engine/push/notifier.ts); this reads and records.
  */
 
+import { openInputs } from '../approvals/open-inputs.ts';
 import { type PrivateAddresses, privateAddressRefusal } from '../connectors/guarded-fetch.ts';
 import type { NotifySettings, PushDevice } from '../contracts/notify.ts';
 import { PushDevice as PushDeviceSchema } from '../contracts/notify.ts';
@@ -12,7 +13,6 @@ import { HubError } from '../errors.ts';
 import { randomId } from '../hex.ts';
 import type { Clock, HubStore, Random } from '../ports.ts';
 import type { VapidKeySource } from '../push/vapid-keys.ts';
-import { openInputs } from '../runs/open-inputs.ts';
 
 /** What a browser's `PushSubscription.toJSON()` gives, with the label the page names it by. */
 export interface DeviceSubscription {

@@ -4,12 +4,13 @@
  * recorded through the person-input module. Running, resuming and cancelling stay with `Runs`.
  * An unknown run is the one `noRun`.
  */
+
+import { openInputs } from '../approvals/open-inputs.ts';
+import { type PersonInput, recordPersonDecision } from '../approvals/person-input.ts';
 import type { Decision, JournalEntry, PendingInput, Run, RunStatus } from '../contracts/runs.ts';
 import { HubError } from '../errors.ts';
 import { noRun } from '../not-found.ts';
 import type { Clock, HubStore, Random } from '../ports.ts';
-import { openInputs } from '../runs/open-inputs.ts';
-import { type PersonInput, recordPersonDecision } from '../runs/person-input.ts';
 import type { HostWording } from '../wording.ts';
 
 export interface RunDeskDeps {

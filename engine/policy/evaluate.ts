@@ -1,7 +1,7 @@
 /**
  * Policy: the rule that settles one tool call (spec: Security, "Policy decides every call"). Its
  * evaluation is a verdict (`evaluatePolicy`, `PolicyVerdict`); a decision is only ever a person's
- * (CONTEXT.md), recorded elsewhere (engine/runs/person-input.ts).
+ * (CONTEXT.md), recorded elsewhere (engine/approvals/person-input.ts).
  *
  * 1. Any matching `deny` wins; a narrower rule never loosens it. A deny ignores contract pins:
  *    a tool changing upstream never lifts a deny.

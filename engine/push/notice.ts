@@ -8,8 +8,9 @@
  * leaves part of a secret), long values keep only their ends, and the whole stays within
  * NOTICE_CHARS. Pure: the scrubbing is passed in.
  */
+
+import { shorten } from '../approvals/args-preview.ts';
 import type { PendingInput } from '../contracts/runs.ts';
-import { shorten } from '../runs/args-preview.ts';
 
 /** The most characters of the arguments a notice shows. */
 export const NOTICE_PREVIEW_CHARS = 160;

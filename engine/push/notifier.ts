@@ -14,10 +14,10 @@
  * private addresses, never to one.
  */
 
+import { openInputs } from '../approvals/open-inputs.ts';
 import { type FetchLike, guardedFetch, type PrivateAddresses } from '../connectors/guarded-fetch.ts';
 import { NOTIFICATIONS_PER_MINUTE, type PushDevice } from '../contracts/notify.ts';
 import type { Clock, HubStore } from '../ports.ts';
-import { openInputs } from '../runs/open-inputs.ts';
 import type { Scrubber } from '../secrets/scrub.ts';
 import { type Notice, noticeOf } from './notice.ts';
 import type { VapidKeySource } from './vapid-keys.ts';

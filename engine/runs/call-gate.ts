@@ -32,6 +32,9 @@
  * (engine/sandbox/guest-report.ts).
  */
 import { parseToolAddress } from '../address.ts';
+import { awaitConnection, type Prepare, signInWaits } from '../approvals/connection-wait.ts';
+import { type CallShape, type Decided, personRuling } from '../approvals/decision-cover.ts';
+import { ensurePending } from '../approvals/pending-call.ts';
 import { nestingDepth } from '../canonical-json.ts';
 import type { Credentials } from '../connectors/connector.ts';
 import type { Connection } from '../contracts/connections.ts';
@@ -46,9 +49,6 @@ import type { Clock, HubStore, JournalStart, Random } from '../ports.ts';
 import type { SecretScrubbing } from '../secrets/hub-secrets.ts';
 import { callArgsDigest } from './args-digest.ts';
 import type { EndingWitness } from './attempt-ending.ts';
-import { awaitConnection, type Prepare, signInWaits } from './call-gate-connection.ts';
-import { type CallShape, type Decided, personRuling } from './decision-cover.ts';
-import { ensurePending } from './pending-call.ts';
 import { settleWithHandles } from './result-handles.ts';
 
 /** One call as the sandbox's bridge hands it over. */
@@ -193,7 +193,8 @@ async function gate(deps: GateDeps, run: Run, call: GuestCall): Promise<GateAnsw
     // longer works stops the call unsent, waiting for a person, and the resumed run makes it.
     const ready = await signInWaits(deps, call, prepare.connection);
     if (ready.kind === 'waits') {
-      return store.atomically(() => awaitConnection(deps, run, call, prepare, ready.reason));
+      const ending = store.atomically(() => awaitConnection(deps, run, call, prepare, ready.reason));
+      return { kind: 'end', ending: { kind: ending } };
     }
     credentials = ready.credentials;
     step = nextStep(true);

@@ -19,12 +19,12 @@
  * Every method takes and returns plain data, so the HubObject can expose it over RPC as is.
  */
 import { z } from 'zod';
+import { openInputs } from '../approvals/open-inputs.ts';
+import { recordPersonDecision } from '../approvals/person-input.ts';
 import type { PromptOutcome, PromptRequest } from '../contracts/prompt.ts';
 import { DecisionChoice, type PendingInput } from '../contracts/runs.ts';
 import { HubError } from '../errors.ts';
 import { hex } from '../hex.ts';
-import { openInputs } from './open-inputs.ts';
-import { recordPersonDecision } from './person-input.ts';
 import { promptForm } from './prompt-form.ts';
 import { MAX_PROMPT_CALLS, type PromptClaim, PromptState, type PromptStateDeps } from './prompt-state.ts';
 

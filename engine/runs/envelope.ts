@@ -99,7 +99,7 @@ export function buildEnvelope({
   if (open.length > 0) {
     envelope.pending = open.map((p) => {
       const namespace = namespaceOf(p.address);
-      // A connection named is one whose sign-in no longer works (call-gate-connection.ts); none
+      // A connection named is one whose sign-in no longer works (approvals/connection-wait.ts); none
       // named, the source has no connection to use.
       const signIn = p.kind === 'connection' && p.connection !== null ? p.connection : undefined;
       let message: string;

@@ -11,6 +11,8 @@
  * AttemptEnding (attempt-ending.ts), which also writes the run's final status; the sweep of runs
  * left behind is housekeeping.ts.
  */
+
+import { openInputs } from '../approvals/open-inputs.ts';
 import type { ExecuteEnvelope } from '../contracts/envelope.ts';
 import type { JsonValue } from '../contracts/names.ts';
 import type { Run } from '../contracts/runs.ts';
@@ -38,7 +40,6 @@ import { ATTEMPT_LEASE_MS, claimSlot, type SlotDeps, slotFreed } from './attempt
 import { type GateDeps, gateCall, type UpstreamCall } from './call-gate.ts';
 import { buildEnvelope, logsCutNotice } from './envelope.ts';
 import { expireRun, type SweepReport, sweepRuns } from './housekeeping.ts';
-import { openInputs } from './open-inputs.ts';
 import { ReplayPace } from './replay-pace.ts';
 import { ReadCache, readResult, resolvedResult } from './result-handles.ts';
 

@@ -16,12 +16,12 @@
  */
 import { userInfo } from 'node:os';
 import { type Command, Option } from 'commander';
+import { SHORTENED_NOTE } from '../../engine/approvals/args-preview.ts';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import { FULL_VIEW } from '../../engine/contracts/profiles.ts';
 import type { DecisionChoice, PendingInput, RunStatus } from '../../engine/contracts/runs.ts';
 import { HubError, isHubError } from '../../engine/errors.ts';
 import { inertJson, inertLine } from '../../engine/inert.ts';
-import { SHORTENED_NOTE } from '../../engine/runs/args-preview.ts';
 import { hubAction } from './hub-action.ts';
 import type { Output } from './output.ts';
 

@@ -13,6 +13,7 @@
  * that cannot be reached is `upstream_unavailable`, said as not sent.
  */
 import { describe, expect, it } from 'vitest';
+import { recordPersonDecision } from '../../engine/approvals/person-input.ts';
 import type { FetchLike } from '../../engine/connectors/guarded-fetch.ts';
 import { McpConnector } from '../../engine/connectors/mcp-connector.ts';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
@@ -20,7 +21,6 @@ import type { DecisionChoice } from '../../engine/contracts/runs.ts';
 import type { RunLimits } from '../../engine/limits.ts';
 import { buildManifest, type ListedTool } from '../../engine/manifest.ts';
 import type { Clock, HubStore, Random } from '../../engine/ports.ts';
-import { recordPersonDecision } from '../../engine/runs/person-input.ts';
 import { Runs } from '../../engine/runs/runs.ts';
 import { HubSecrets } from '../../engine/secrets/hub-secrets.ts';
 import { Upstream } from '../../engine/sources/upstream.ts';

@@ -7,6 +7,7 @@
  * Real MCP servers behind the same gate are covered by test/node/runs.test.ts.
  */
 import { describe, expect, it } from 'vitest';
+import { recordPersonDecision } from '../../engine/approvals/person-input.ts';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import type { JsonValue } from '../../engine/contracts/names.ts';
 import type { CallOutcome, DecisionChoice } from '../../engine/contracts/runs.ts';
@@ -14,7 +15,6 @@ import { isHubError } from '../../engine/errors.ts';
 import type { RunLimits } from '../../engine/limits.ts';
 import { buildManifest, type ListedTool } from '../../engine/manifest.ts';
 import type { Clock, HubStore, Random } from '../../engine/ports.ts';
-import { recordPersonDecision } from '../../engine/runs/person-input.ts';
 import { Runs } from '../../engine/runs/runs.ts';
 import type { Sandbox } from '../../engine/sandbox/sandbox.ts';
 import { createScrubber } from '../../engine/secrets/scrub.ts';

@@ -1,6 +1,6 @@
 /** The arguments a person is shown (issue: security, finding 1 and its review): every field in sight. */
 import { describe, expect, it } from 'vitest';
-import { argsPreview, PREVIEW_CHARS } from '../../engine/runs/args-preview.ts';
+import { argsPreview, PREVIEW_CHARS } from '../../engine/approvals/args-preview.ts';
 
 describe('argsPreview', () => {
   it('shows small arguments whole, as pretty JSON', () => {

@@ -6,9 +6,9 @@
  * states are refused, and nothing is recorded when they are.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { recordPersonDecision } from '../../engine/approvals/person-input.ts';
 import { isHubError } from '../../engine/errors.ts';
 import { PROMPT_TTL_MS } from '../../engine/runs/client-prompt.ts';
-import { recordPersonDecision } from '../../engine/runs/person-input.ts';
 import { PROMPT_KEY_SETTING, PromptState } from '../../engine/runs/prompt-state.ts';
 import { DAY, type PromptWorld, promptWorld, T0 } from './prompt-fixture.ts';
 

@@ -4,8 +4,8 @@
  * not-found error, with what to do next; `hub call`'s guest code comes from the address module.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openInputs } from '../../engine/approvals/open-inputs.ts';
 import { createDesk, type Desk } from '../../engine/desk/index.ts';
-import { openInputs } from '../../engine/runs/open-inputs.ts';
 import { localWording } from '../../local/wording.ts';
 import { addTestSources } from '../conformance/runs.suite.ts';
 import { refusalOf } from '../hub-error.ts';

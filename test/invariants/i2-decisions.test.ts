@@ -423,7 +423,7 @@ describe('I2 in the import graph', () => {
     const { visited } = checkImportGraph(repo, roots);
     expect(visited.length).toBeGreaterThan(roots.length);
     for (const module of [
-      'engine/runs/person-input.ts',
+      'engine/approvals/person-input.ts',
       'engine/runs/client-prompt.ts',
       'engine/desk/run-desk.ts',
     ])

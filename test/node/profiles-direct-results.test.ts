@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openInputs } from '../../engine/runs/open-inputs.ts';
+import { openInputs } from '../../engine/approvals/open-inputs.ts';
 import { homePaths } from '../../local/home.ts';
 import { openLocalHub } from '../../local/local-hub.ts';
 import { cli, hubHome, REPO, runCli } from './cli-process.ts';

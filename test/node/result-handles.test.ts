@@ -5,12 +5,12 @@
  */
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { recordPersonDecision } from '../../engine/approvals/person-input.ts';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import type { Engine } from '../../engine/engine.ts';
 import { DEFAULT_LIMITS } from '../../engine/limits.ts';
 import { Lookup } from '../../engine/lookup.ts';
 import type { Clock } from '../../engine/ports.ts';
-import { recordPersonDecision } from '../../engine/runs/person-input.ts';
 import { INLINE_CALL_RESULT_BYTES, parsePath } from '../../engine/runs/result-handles.ts';
 import { Runs } from '../../engine/runs/runs.ts';
 import { type LocalStore, openLocalStore } from '../../local/open-store.ts';

@@ -8,12 +8,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { recordPersonDecision } from '../../engine/approvals/person-input.ts';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import type { DecisionChoice } from '../../engine/contracts/runs.ts';
 import type { Engine } from '../../engine/engine.ts';
 import { Lookup } from '../../engine/lookup.ts';
 import type { Clock } from '../../engine/ports.ts';
-import { recordPersonDecision } from '../../engine/runs/person-input.ts';
 import { Runs } from '../../engine/runs/runs.ts';
 import { type LocalStore, openLocalStore } from '../../local/open-store.ts';
 import { QuickJsSandbox } from '../../local/quickjs/sandbox.ts';

@@ -5,17 +5,34 @@
  * the person the call's address, connection, scrubbed arguments and why it waits, bound to the
  * arguments' digest and the tool's contract, and expires after `approvalTtlMs`.
  */
+import type { JsonValue } from '../contracts/names.ts';
 import type { PendingInput, Run } from '../contracts/runs.ts';
 import type { ManifestTool } from '../contracts/sources.ts';
 import { randomId } from '../hex.ts';
+import type { RunLimits } from '../limits.ts';
+import type { Clock, HubStore, Random } from '../ports.ts';
 import { firstSentence } from '../search/first-sentence.ts';
+import type { SecretScrubbing } from '../secrets/hub-secrets.ts';
 import { argsPreview } from './args-preview.ts';
-import type { GateDeps, GuestCall } from './call-gate.ts';
 import { type CallShape, showsExactly } from './decision-cover.ts';
 import { openInputs } from './open-inputs.ts';
 
-/** What recording a pending input needs of the gate's dependencies. */
-export type PendingDeps = Pick<GateDeps, 'store' | 'clock' | 'random' | 'scrubbing' | 'limits'>;
+/** What recording a pending input needs (the call gate's dependencies have it all). */
+export interface PendingDeps {
+  store: HubStore;
+  clock: Clock;
+  random: Random;
+  /** Every secret the hub holds: scrubbed from what a person is shown. */
+  scrubbing: SecretScrubbing;
+  limits: RunLimits;
+}
+
+/** The call that waits, as the guest made it (the call gate's GuestCall is one). */
+export interface AskedCall {
+  seq: number;
+  address: string;
+  args: { [key: string]: JsonValue };
+}
 
 /**
  * The pending input for this exact call: the one already waiting for it (an attempt taken over
@@ -25,7 +42,7 @@ export type PendingDeps = Pick<GateDeps, 'store' | 'clock' | 'random' | 'scrubbi
 export function ensurePending(
   deps: PendingDeps,
   run: Run,
-  call: GuestCall,
+  call: AskedCall,
   shape: CallShape,
   tool: ManifestTool,
   reason: string,
