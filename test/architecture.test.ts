@@ -160,6 +160,8 @@ describe('floors without loops (issue #39)', () => {
     expect(graph.rooms).toContain('engine/connectors/');
     expect(loopsOf(graph)).toEqual([]);
     expect(floorsOf(graph)).toBeLessThanOrEqual(12);
+    // Nor do its files: a type lives where its first user can import it without a way back.
+    expect(loopsOf(folderGraph(REPO, 'engine', 'files'))).toEqual([]);
   });
 
   it('the connectors stand below the sources, the runs and the manifest; the approvals below the runs', () => {

@@ -20,12 +20,14 @@ export interface FolderGraph {
 }
 
 /** The room of `file` (repo-relative) under `tree`: `tree/<folder>/` or `tree/<file>`. */
-function roomOf(tree: string, file: string): string {
+function roomIn(tree: string, file: string): string {
   const [first, ...rest] = relative(tree, file).split(/[\\/]/);
   return rest.length === 0 ? `${tree}/${first}` : `${tree}/${first}/`;
 }
 
-export function folderGraph(repo: string, tree: string): FolderGraph {
+/** The graph of `tree`'s rooms; with `files`, of its files one by one (each file its own room). */
+export function folderGraph(repo: string, tree: string, by: 'rooms' | 'files' = 'rooms'): FolderGraph {
+  const roomOf = by === 'rooms' ? roomIn : (_tree: string, file: string) => file;
   const files = sourceFiles(repo, tree).filter((file) => !file.endsWith('.d.ts'));
   const arrows = new Map<string, Set<string>>();
   const because = new Map<string, string[]>();

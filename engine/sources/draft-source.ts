@@ -7,7 +7,25 @@
 import { type PrivateAddresses, privateAddressRefusal } from '../connectors/guarded-fetch.ts';
 import type { Source } from '../contracts/sources.ts';
 import { HubError } from '../errors.ts';
-import type { SourceDraft } from './sources.ts';
+
+/** A source before it is stored: what `add` was given, with consent already asked for. */
+export type SourceDraft =
+  | {
+      kind: 'mcp-stdio';
+      command: string[];
+      env?: Record<string, string>;
+      /** Where the command runs (where the person added it); absent: the starting process's own. */
+      cwd?: string;
+      consented: boolean;
+    }
+  | { kind: 'mcp-http'; url: string; allowedHosts?: string[] }
+  | {
+      kind: 'openapi';
+      /** The document's http(s) URL or absolute file path. */
+      document: string;
+      /** The API's base URL; absent: the document's first server. */
+      server?: string | undefined;
+    };
 
 /** The URL a draft names, for proposing a namespace: the server's, or the document's. */
 export function draftUrl(draft: Exclude<SourceDraft, { kind: 'mcp-stdio' }>): string | undefined {

@@ -27,7 +27,7 @@ import type { Clock, HubStore, Random } from '../ports.ts';
 import type { HubSecrets } from '../secrets/hub-secrets.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import type { HostWording } from '../wording.ts';
-import { draftUrl, sourceFromDraft } from './draft-source.ts';
+import { draftUrl, type SourceDraft, sourceFromDraft } from './draft-source.ts';
 import { diffManifests, type ManifestDiff } from './manifest-diff.ts';
 import { proposeNamespace } from './namespace.ts';
 import { type ReviewItem, reviewItem } from './review.ts';
@@ -58,24 +58,7 @@ export interface SourcesDeps {
   wording: HostWording;
 }
 
-/** A source before it is stored: what `add` was given, with consent already asked for. */
-export type SourceDraft =
-  | {
-      kind: 'mcp-stdio';
-      command: string[];
-      env?: Record<string, string>;
-      /** Where the command runs (where the person added it); absent: the starting process's own. */
-      cwd?: string;
-      consented: boolean;
-    }
-  | { kind: 'mcp-http'; url: string; allowedHosts?: string[] }
-  | {
-      kind: 'openapi';
-      /** The document's http(s) URL or absolute file path. */
-      document: string;
-      /** The API's base URL; absent: the document's first server. */
-      server?: string | undefined;
-    };
+export type { SourceDraft };
 
 export interface Inspection {
   source: Source;
