@@ -179,6 +179,18 @@ describe('floors without loops (issue #39)', () => {
     ]).toEqual([]);
   });
 
+  it("the store's record modules are composed: each extends Records alone, none another module", () => {
+    const bases = sourceFiles(REPO, 'engine/store')
+      .filter((file) => file.endsWith('-records.ts'))
+      .flatMap((file) =>
+        [...readFileSync(join(REPO, file), 'utf8').matchAll(/class (\w+) extends (\w+)/g)].map(
+          ([, name, base]) => `${name} extends ${base}`,
+        ),
+      );
+    expect(bases.length).toBeGreaterThanOrEqual(11);
+    expect(bases.filter((line) => !line.endsWith(' extends Records'))).toEqual([]);
+  });
+
   it('no file of durable-objects/ imports worker/: the Worker stands on the object, not the reverse', () => {
     const up = sourceFiles(REPO, 'durable-objects').flatMap((file) =>
       ts

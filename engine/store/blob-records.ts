@@ -6,14 +6,14 @@
  */
 import { asc, eq, inArray, sum } from 'drizzle-orm';
 import type { ResultBlob, ResultBlobInfo } from '../ports.ts';
+import { Records } from './records.ts';
 import * as t from './schema.ts';
-import { SearchRecords } from './search-records.ts';
 import type { SyncDb } from './sync-db.ts';
 
 /** Characters per chunk: at most 3 bytes each in UTF-8, under the 2 MB a value may take. */
 export const BLOB_CHUNK_CHARS = 512 * 1024;
 
-export abstract class BlobRecords extends SearchRecords {
+export class BlobRecords extends Records {
   putResultBlob(blob: ResultBlob): void {
     this.write((db) => {
       this.requireRun(blob.runId);
@@ -77,7 +77,7 @@ export abstract class BlobRecords extends SearchRecords {
   }
 
   /** Deletes the blobs of these runs (inside pruneRuns' transaction). */
-  protected deleteResultBlobs(db: SyncDb, runIds: readonly string[]): void {
+  deleteResultBlobs(db: SyncDb, runIds: readonly string[]): void {
     const handles = db
       .select({ handle: t.hubResultBlobs.handle })
       .from(t.hubResultBlobs)

@@ -5,7 +5,7 @@
  */
 import { eq, lte } from 'drizzle-orm';
 import { SourceDraftRecord } from '../contracts/source-drafts.ts';
-import { PageRecords } from './page-records.ts';
+import { Records } from './records.ts';
 import { checkInput, parseRecord } from './rows.ts';
 import * as t from './schema.ts';
 
@@ -14,7 +14,7 @@ type DraftRow = typeof t.hubSourceDrafts.$inferSelect;
 const draftFromRow = (row: DraftRow): SourceDraftRecord =>
   parseRecord(SourceDraftRecord, row, `source draft ${row.id}`);
 
-export abstract class DraftRecords extends PageRecords {
+export class DraftRecords extends Records {
   addSourceDraft(draft: SourceDraftRecord): void {
     const record = checkInput(SourceDraftRecord, draft, 'source draft');
     this.once(`a source draft ${record.id} already exists`, () =>

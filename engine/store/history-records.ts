@@ -5,14 +5,14 @@
  */
 import { desc, eq, sql } from 'drizzle-orm';
 import { SourceEvent } from '../contracts/source-history.ts';
-import { BlobRecords } from './blob-records.ts';
+import { Records } from './records.ts';
 import { checkInput, parseRecord } from './rows.ts';
 import * as t from './schema.ts';
 
 /** The most events one listing returns when the caller names no limit. */
 const LIST_LIMIT = 200;
 
-export abstract class HistoryRecords extends BlobRecords {
+export class HistoryRecords extends Records {
   addSourceEvent(event: SourceEvent): void {
     const checked = checkInput(SourceEvent, event, 'source event');
     this.write((db) => {

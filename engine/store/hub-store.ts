@@ -1,24 +1,37 @@
 /**
  * The one HubStore implementation, over any synchronous drizzle SQLite database. The Durable
  * Object opens it over ctx.storage, the local host over <home>/hub/hub.db; both call
- * `openHubStore`, which migrates first. This file holds runs, the journal, pending inputs and
- * decisions; what a hub reaches is in source-records.ts.
+ * `openHubStore`, which migrates first.
+ *
+ * The store is assembled, not inherited: one StoreCore (store-core.ts: the database, its write
+ * transactions and its cache of hot records) shared by one module per concern, each its own file,
+ * in the order the HubStore port reads: what a hub reaches (sources, manifests, reviews,
+ * connections, policy), profiles, skills, the search index, runs (with the journal, pending inputs
+ * and decisions) and their result blobs, source drafts, pages, refresh leases, the sources'
+ * history, notifications. Their public methods are the store's (`adopt`).
  *
  * Invariants: records are validated on the way in and parsed on the way out; a method with
- * several writes runs them in one IMMEDIATE transaction; the journal is only ever appended to
- * (the migration's triggers refuse anything else even to raw SQL).
+ * several writes runs them in one IMMEDIATE transaction, and a write inside another joins it,
+ * whichever modules the two belong to (they share the core).
  */
-import { and, asc, count, desc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
-import { Decision, JournalEntry, PendingInput, type Run, type RunStatus } from '../contracts/runs.ts';
 import { HubError } from '../errors.ts';
-import { noRun } from '../not-found.ts';
-import type { HubStore, JournalStart, RunExpectation, RunUpdate } from '../ports.ts';
+import type { HubStore } from '../ports.ts';
+import { BlobRecords } from './blob-records.ts';
+import { DraftRecords } from './draft-records.ts';
+import { HistoryRecords } from './history-records.ts';
+import { LeaseRecords } from './lease-records.ts';
 import { latestSchemaVersion, type MigrationBundle, migrate } from './migrate.ts';
 import { NotifyRecords } from './notify-records.ts';
-import * as rows from './rows.ts';
-import * as t from './schema.ts';
-import type { StoreHost } from './sqlite-records.ts';
+import { PageRecords } from './page-records.ts';
+import { ProfileRecords } from './profile-records.ts';
+import { RunRecords } from './run-records.ts';
+import { SearchRecords } from './search-records.ts';
+import { SkillRecords } from './skill-records.ts';
+import { SourceRecords } from './source-records.ts';
+import { StoreCore, type StoreHost } from './store-core.ts';
 import type { SyncDb } from './sync-db.ts';
+
+export type { StoreHost };
 
 /**
  * Migrates `db` and opens the store over it. Where other connections may write the same database
@@ -39,342 +52,57 @@ export function openHubStore(
   return new SqliteHubStore(db, schemaVersion, host);
 }
 
-const ENDED_STATUSES: RunStatus[] = ['completed', 'failed', 'cancelled', 'expired'];
+/** A module's public methods: what the store takes over from it. */
+type Public<T> = Pick<T, keyof T>;
 
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
+export interface SqliteHubStore
+  extends Public<SourceRecords>,
+    Public<ProfileRecords>,
+    Public<SkillRecords>,
+    Public<SearchRecords>,
+    Public<RunRecords>,
+    Public<BlobRecords>,
+    Public<DraftRecords>,
+    Public<PageRecords>,
+    Public<LeaseRecords>,
+    Public<HistoryRecords>,
+    Public<NotifyRecords> {}
 
-const JournalStartInput = JournalEntry.omit({ outcome: true, settledAt: true });
-
-const runId = sql.placeholder('runId');
-const seq = sql.placeholder('seq');
-
-/** A placeholder whose value goes to SQLite as given: `runParams` encodes the JSON columns. */
-const raw = (name: string) => sql`${sql.placeholder(name)}`;
-
-/**
- * A run's columns for the prepared insert and update. Their values are encoded by `runParams`,
- * as drizzle would (JSON as text, null as NULL; a placeholder's own encoder would store null as
- * the text 'null').
- */
-const runColumns = {
-  profile: raw('profile'),
-  status: raw('status'),
-  code: raw('code'),
-  seed: raw('seed'),
-  clockOrigin: raw('clockOrigin'),
-  attempts: raw('attempts'),
-  result: raw('result'),
-  error: raw('error'),
-  logs: raw('logs'),
-  notices: raw('notices'),
-  createdAt: raw('createdAt'),
-  updatedAt: raw('updatedAt'),
-};
-
-const jsonText = (value: unknown) => (value === null ? null : JSON.stringify(value));
-
-function runParams(run: Run) {
-  const row = rows.runToRow(run);
-  return {
-    ...row,
-    result: jsonText(row.result),
-    error: jsonText(row.error),
-    logs: jsonText(row.logs),
-    notices: jsonText(row.notices),
-  };
-}
-
-export class SqliteHubStore extends NotifyRecords implements HubStore {
+export class SqliteHubStore implements HubStore {
   readonly schemaVersion: number;
-  readonly #insertRun = this.prepare((db) =>
-    db
-      .insert(t.hubRuns)
-      .values({ id: raw('id'), ...runColumns })
-      .prepare(),
-  );
-  readonly #updateRun = this.prepare((db) =>
-    db
-      .update(t.hubRuns)
-      .set(runColumns)
-      .where(eq(t.hubRuns.id, sql.placeholder('id')))
-      .prepare(),
-  );
-  readonly #run = this.prepare((db) =>
-    db
-      .select()
-      .from(t.hubRuns)
-      .where(eq(t.hubRuns.id, sql.placeholder('id')))
-      .prepare(),
-  );
-  readonly #runState = this.prepare((db) =>
-    db
-      .select({ status: t.hubRuns.status, attempts: t.hubRuns.attempts })
-      .from(t.hubRuns)
-      .where(eq(t.hubRuns.id, sql.placeholder('id')))
-      .prepare(),
-  );
-  readonly #insertJournal = this.prepare((db) =>
-    db
-      .insert(t.hubJournal)
-      .values({
-        runId,
-        seq,
-        address: sql.placeholder('address'),
-        connection: sql.placeholder('connection'),
-        argsDigest: sql.placeholder('argsDigest'),
-        decision: sql.placeholder('decision'),
-        startedAt: sql.placeholder('startedAt'),
-      })
-      .prepare(),
-  );
-  readonly #insertOutcome = this.prepare((db) =>
-    db
-      .insert(t.hubJournalOutcomes)
-      .values({
-        runId,
-        seq,
-        outcome: sql.placeholder('outcome'),
-        settledAt: sql.placeholder('settledAt'),
-      })
-      .prepare(),
-  );
-  readonly #liveAttempts = this.prepare((db) =>
-    db
-      .select({ n: count() })
-      .from(t.hubRuns)
-      .where(
-        and(
-          eq(t.hubRuns.status, 'running'),
-          gte(t.hubRuns.updatedAt, sql.placeholder('freshSince')),
-          gt(t.hubRuns.attempts, 0),
-        ),
-      )
-      .prepare(),
-  );
-  readonly #journalEntry = this.prepare((db) =>
-    db
-      .select()
-      .from(t.hubJournal)
-      .where(and(eq(t.hubJournal.runId, runId), eq(t.hubJournal.seq, seq)))
-      .prepare(),
-  );
-  readonly #journalHas = this.prepare((db) =>
-    db
-      .select({ seq: t.hubJournal.seq })
-      .from(t.hubJournal)
-      .where(and(eq(t.hubJournal.runId, runId), eq(t.hubJournal.seq, seq)))
-      .prepare(),
-  );
-  readonly #journalOutcome = this.prepare((db) =>
-    db
-      .select()
-      .from(t.hubJournalOutcomes)
-      .where(and(eq(t.hubJournalOutcomes.runId, runId), eq(t.hubJournalOutcomes.seq, seq)))
-      .prepare(),
-  );
-  readonly #journalEntries = this.prepare((db) =>
-    db
-      .select()
-      .from(t.hubJournal)
-      .where(eq(t.hubJournal.runId, runId))
-      .orderBy(asc(t.hubJournal.seq))
-      .prepare(),
-  );
-  readonly #journalOutcomes = this.prepare((db) =>
-    db.select().from(t.hubJournalOutcomes).where(eq(t.hubJournalOutcomes.runId, runId)).prepare(),
-  );
-  readonly #journalCount = this.prepare((db) =>
-    db.select({ n: count() }).from(t.hubJournal).where(eq(t.hubJournal.runId, runId)).prepare(),
-  );
-  readonly #pendingInputs = this.prepare((db) =>
-    db
-      .select()
-      .from(t.hubPendingInputs)
-      .where(eq(t.hubPendingInputs.runId, runId))
-      // In the order they were asked (rowid): several inputs at one seq are rounds of asking.
-      .orderBy(asc(t.hubPendingInputs.seq), sql`rowid`)
-      .prepare(),
-  );
-  // Ordered here, not in SQL: a run has a handful of decisions, usually none (the call gate asks
-  // on every call), and SQLite sets up a sorter for ORDER BY even when nothing comes back.
-  readonly #decisions = this.prepare((db) =>
-    db.select().from(t.hubDecisions).where(eq(t.hubDecisions.runId, runId)).prepare(),
-  );
 
   constructor(db: SyncDb, schemaVersion: number, host?: StoreHost) {
-    super(db, host);
     this.schemaVersion = schemaVersion;
+    const core = new StoreCore(db, host);
+    const blobs = new BlobRecords(core);
+    for (const module of [
+      new SourceRecords(core),
+      new ProfileRecords(core),
+      new SkillRecords(core),
+      new SearchRecords(core),
+      new RunRecords(core, blobs),
+      blobs,
+      new DraftRecords(core),
+      new PageRecords(core),
+      new LeaseRecords(core),
+      new HistoryRecords(core),
+      new NotifyRecords(core),
+    ]) {
+      adopt(this, module);
+    }
   }
+}
 
-  // ── runs ──
-  createRun(run: Run): void {
-    const record = rows.checkRun(run);
-    this.once(`a run with id ${record.id} already exists`, () => this.#insertRun().run(runParams(record)));
-  }
-
-  getRun(id: string): Run | undefined {
-    const row = this.#run().get({ id });
-    return row && rows.runFromRow(row);
-  }
-
-  getRunState(id: string): Pick<Run, 'status' | 'attempts'> | undefined {
-    const row = this.#runState().get({ id });
-    return row && rows.runStateFromRow(id, row);
-  }
-
-  updateRun(id: string, update: RunUpdate, expected?: RunExpectation): Run {
-    return this.write(() => {
-      const current = this.getRun(id);
-      if (!current) throw noRun(id);
-      if (
-        expected &&
-        (current.attempts !== expected.attempts ||
-          (expected.status !== undefined && current.status !== expected.status) ||
-          (expected.updatedAt !== undefined && current.updatedAt !== expected.updatedAt))
-      ) {
-        throw new HubError(
-          'conflict',
-          `run ${id} moved on (it is ${current.status} at attempt ${current.attempts}); another process is running it`,
-        );
-      }
-      const next = rows.checkRun({ ...current, ...update });
-      this.#updateRun().run(runParams(next));
-      return next;
-    });
-  }
-
-  listRuns(filter: { status?: RunStatus; limit?: number } = {}): Run[] {
-    const query = this.db.select().from(t.hubRuns);
-    const filtered = filter.status ? query.where(eq(t.hubRuns.status, filter.status)) : query;
-    return filtered
-      .orderBy(desc(t.hubRuns.createdAt), desc(t.hubRuns.id))
-      .limit(filter.limit ?? 100)
-      .all()
-      .map(rows.runFromRow);
-  }
-
-  countLiveAttempts(freshSince: number): number {
-    return this.#liveAttempts().get({ freshSince })?.n ?? 0;
-  }
-
-  pruneRuns(before: number): number {
-    return this.write((db) => {
-      const ended = db
-        .select({ id: t.hubRuns.id })
-        .from(t.hubRuns)
-        .where(and(inArray(t.hubRuns.status, ENDED_STATUSES), lt(t.hubRuns.updatedAt, before)))
-        .all()
-        .map((row) => row.id);
-      if (ended.length === 0) return 0;
-      // The run goes first: the journal's triggers let an entry go only once its run is gone.
-      for (const ids of chunks(ended, 500)) {
-        db.delete(t.hubRuns).where(inArray(t.hubRuns.id, ids)).run();
-        db.delete(t.hubJournalOutcomes).where(inArray(t.hubJournalOutcomes.runId, ids)).run();
-        db.delete(t.hubJournal).where(inArray(t.hubJournal.runId, ids)).run();
-        db.delete(t.hubDecisions).where(inArray(t.hubDecisions.runId, ids)).run();
-        db.delete(t.hubPendingInputs).where(inArray(t.hubPendingInputs.runId, ids)).run();
-        this.deleteResultBlobs(db, ids);
-      }
-      return ended.length;
-    });
-  }
-
-  // ── journal ──
-  appendJournal(entry: JournalStart): void {
-    const record = rows.checkInput(JournalStartInput, entry, 'journal entry');
-    this.write(() => {
-      this.requireRun(record.runId);
-      this.once(`run ${record.runId} already has a journal entry at seq ${record.seq}`, () =>
-        this.#insertJournal().run(record),
-      );
-    });
-  }
-
-  settleJournal(
-    runId: string,
-    seq: number,
-    outcome: NonNullable<JournalEntry['outcome']>,
-    settledAt: number,
-  ): void {
-    const record = rows.checkOutcome(outcome);
-    this.write(() => {
-      if (!this.#journalHas().get({ runId, seq }))
-        throw new HubError('not_found', `run ${runId} has no journal entry at seq ${seq} to settle`);
-      this.once(`the call at ${runId}#${seq} is already settled; an outcome is recorded once`, () =>
-        this.#insertOutcome().run({ runId, seq, outcome: record, settledAt }),
-      );
-    });
-  }
-
-  getJournalEntry(runId: string, seq: number): JournalEntry | undefined {
-    const entry = this.#journalEntry().get({ runId, seq });
-    if (!entry) return undefined;
-    return rows.journalFromRows(entry, this.#journalOutcome().get({ runId, seq }));
-  }
-
-  listJournal(runId: string): JournalEntry[] {
-    const entries = this.#journalEntries().all({ runId });
-    const outcomes = new Map(
-      this.#journalOutcomes()
-        .all({ runId })
-        .map((row) => [row.seq, row]),
-    );
-    return entries.map((entry) => rows.journalFromRows(entry, outcomes.get(entry.seq)));
-  }
-
-  countJournal(runId: string): number {
-    return this.#journalCount().get({ runId })?.n ?? 0;
-  }
-
-  // ── pending inputs and decisions ──
-  addPendingInput(pending: PendingInput): void {
-    const record = rows.checkInput(PendingInput, pending, 'pending input');
-    this.write((db) => {
-      this.requireRun(record.runId);
-      this.once(`a pending input with id ${record.id} already exists`, () =>
-        db.insert(t.hubPendingInputs).values(record).run(),
-      );
-    });
-  }
-
-  getPendingInput(id: string): PendingInput | undefined {
-    const row = this.db.select().from(t.hubPendingInputs).where(eq(t.hubPendingInputs.id, id)).get();
-    return row && rows.pendingFromRow(row);
-  }
-
-  listPendingInputs(runId: string): PendingInput[] {
-    return this.#pendingInputs().all({ runId }).map(rows.pendingFromRow);
-  }
-
-  recordDecision(decision: Decision): void {
-    const record = rows.checkInput(Decision, decision, 'decision');
-    this.write((db) => {
-      const pending = this.getPendingInput(record.pendingId);
-      if (!pending) throw new HubError('not_found', `no pending input ${record.pendingId} to decide`);
-      if (pending.runId !== record.runId) {
-        throw new HubError(
-          'invalid_input',
-          `pending input ${record.pendingId} belongs to run ${pending.runId}, not ${record.runId}`,
-        );
-      }
-      this.once(`pending input ${record.pendingId} is already decided; a decision is accepted once`, () =>
-        db.insert(t.hubDecisions).values(record).run(),
-      );
-    });
-  }
-
-  getDecision(pendingId: string): Decision | undefined {
-    const row = this.db.select().from(t.hubDecisions).where(eq(t.hubDecisions.pendingId, pendingId)).get();
-    return row && rows.decisionFromRow(row);
-  }
-
-  listDecisions(runId: string): Decision[] {
-    const found = this.#decisions().all({ runId });
-    if (found.length > 1) found.sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return found.map(rows.decisionFromRow);
+/**
+ * Makes each public method of `module` (its class's own) a method of `store`, bound to the
+ * module. Two modules never name one method: the second would be refused here, at construction.
+ */
+function adopt(store: object, module: object): void {
+  const prototype = Object.getPrototypeOf(module) as object;
+  for (const name of Object.getOwnPropertyNames(prototype)) {
+    const method: unknown = Reflect.get(prototype, name);
+    if (name === 'constructor' || typeof method !== 'function') continue;
+    if (Object.hasOwn(store, name)) throw new Error(`two store modules name the method ${name}`);
+    Object.defineProperty(store, name, { value: method.bind(module), enumerable: false });
   }
 }

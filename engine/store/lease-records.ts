@@ -7,10 +7,10 @@
 import { and, eq, lte, or } from 'drizzle-orm';
 import { HubError } from '../errors.ts';
 import type { RefreshLease } from '../ports.ts';
+import { Records } from './records.ts';
 import * as t from './schema.ts';
-import { SqliteRecords } from './sqlite-records.ts';
 
-export abstract class LeaseRecords extends SqliteRecords {
+export class LeaseRecords extends Records {
   takeRefreshLease(lease: RefreshLease, now: number): boolean {
     const { key, holder, expiresAt } = lease;
     if (key === '' || holder === '' || !Number.isSafeInteger(expiresAt) || !Number.isSafeInteger(now)) {

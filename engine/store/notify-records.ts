@@ -5,13 +5,13 @@
  */
 import { asc, count, eq, gt, lt } from 'drizzle-orm';
 import { type NotificationOutcome, NotifySettings, PushDevice } from '../contracts/notify.ts';
-import { HistoryRecords } from './history-records.ts';
+import { Records } from './records.ts';
 import { checkInput, parseRecord } from './rows.ts';
 import * as t from './schema.ts';
 
 const SETTINGS_KEY = 'notify_settings';
 
-export abstract class NotifyRecords extends HistoryRecords {
+export class NotifyRecords extends Records {
   /** Keeps a device's subscription; the same endpoint again (a browser re-subscribing) replaces it. */
   putPushDevice(device: PushDevice): void {
     const checked = checkInput(PushDevice, device, 'push device');

@@ -6,7 +6,7 @@
  */
 import { and, eq, isNull, lte } from 'drizzle-orm';
 import { PageLink, type PageLinkRedemption, PageSession, PageTarget } from '../contracts/pages.ts';
-import { LeaseRecords } from './lease-records.ts';
+import { Records } from './records.ts';
 import { checkInput, parseRecord } from './rows.ts';
 import * as t from './schema.ts';
 
@@ -25,7 +25,7 @@ function sessionFromRow(row: SessionRow): PageSession {
   return parseRecord(PageSession, row, `page session ${named(row.tokenHash)}`);
 }
 
-export abstract class PageRecords extends LeaseRecords {
+export class PageRecords extends Records {
   addPageLink(link: PageLink): void {
     const record = checkInput(PageLink.omit({ usedAt: true }), link, 'page link');
     this.once(`a page link with hash ${named(record.tokenHash)} already exists`, () =>

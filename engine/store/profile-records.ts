@@ -6,9 +6,9 @@
  */
 import { asc, eq, sql } from 'drizzle-orm';
 import { Profile } from '../contracts/profiles.ts';
+import { Records } from './records.ts';
 import { checkInput, parseRecord } from './rows.ts';
 import * as t from './schema.ts';
-import { SkillRecords } from './skill-records.ts';
 
 type ProfileRow = typeof t.hubProfiles.$inferSelect;
 
@@ -39,7 +39,7 @@ function rowOf(profile: Profile): ProfileRow {
   };
 }
 
-export abstract class ProfileRecords extends SkillRecords {
+export class ProfileRecords extends Records {
   addProfile(profile: Profile): void {
     const row = rowOf(profile);
     this.once(`a profile named ${row.name} already exists`, () =>

@@ -8,10 +8,10 @@
  */
 import { eq } from 'drizzle-orm';
 import type { StoredSearchDocuments } from '../ports.ts';
+import { Records } from './records.ts';
 import * as t from './schema.ts';
-import { SourceRecords } from './source-records.ts';
 
-export abstract class SearchRecords extends SourceRecords {
+export class SearchRecords extends Records {
   readonly #reviewedContracts = this.prepare((db) =>
     db
       .select({ address: t.hubReviews.address, contract: t.hubReviews.contract })

@@ -9,7 +9,7 @@ import { asc, eq } from 'drizzle-orm';
 import { Skill, type SkillFileData } from '../contracts/skills.ts';
 import { HubError } from '../errors.ts';
 import { base64, fromBase64 } from '../hex.ts';
-import { DraftRecords } from './draft-records.ts';
+import { Records } from './records.ts';
 import { checkInput, parseRecord } from './rows.ts';
 import * as t from './schema.ts';
 import type { SyncDb } from './sync-db.ts';
@@ -39,7 +39,7 @@ function checkContents(skill: Skill, contents: readonly SkillFileData[]): void {
   }
 }
 
-export abstract class SkillRecords extends DraftRecords {
+export class SkillRecords extends Records {
   addSkill(skill: Skill, contents: readonly SkillFileData[]): void {
     const record = checkInput(Skill, skill, 'skill');
     checkContents(record, contents);

@@ -8,11 +8,11 @@ import { Connection } from '../contracts/connections.ts';
 import { PolicyRule } from '../contracts/policy.ts';
 import { Manifest, type ManifestTool, Source, ToolReview } from '../contracts/sources.ts';
 import { HubError } from '../errors.ts';
-import { ProfileRecords } from './profile-records.ts';
+import { Records } from './records.ts';
 import * as rows from './rows.ts';
 import * as t from './schema.ts';
 
-export abstract class SourceRecords extends ProfileRecords {
+export class SourceRecords extends Records {
   readonly #source = this.prepare((db) =>
     db
       .select()

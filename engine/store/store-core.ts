@@ -1,6 +1,6 @@
 /**
- * The base of the store's record classes: the synchronous drizzle database and the few rules
- * every write follows. A write with several statements runs in one IMMEDIATE transaction (the
+ * The store's core, which every record module of the store shares (records.ts): the synchronous
+ * drizzle database and the few rules every write follows. A write with several statements runs in one IMMEDIATE transaction (the
  * write lock first, so no lock upgrade can fail across processes); an insert that hits a unique
  * key becomes a `conflict` with a message saying what exists.
  *
@@ -36,8 +36,8 @@ const UNREAD = Symbol('unread');
 /** More cached answers than this (misses for made-up addresses count too) and the cache starts over. */
 const MAX_CACHED = 10_000;
 
-export abstract class SqliteRecords {
-  protected readonly db: SyncDb;
+export class StoreCore {
+  readonly db: SyncDb;
   readonly #externalVersion: StoreHost['externalVersion'];
   readonly #immediate: StoreHost['immediate'];
   readonly #cache = new Map<string, unknown>();
@@ -57,7 +57,7 @@ export abstract class SqliteRecords {
     this.#immediate = host.immediate;
   }
 
-  // Hot statements are prepared once per store (here and in the subclasses): a call through a
+  // Hot statements are prepared once per store (here and in the record modules): a call through a
   // run reads and writes a dozen rows, and building each query's SQL with drizzle and having
   // SQLite parse it again cost more than running it.
   readonly #sourceExists = this.prepare((db) =>
@@ -76,7 +76,7 @@ export abstract class SqliteRecords {
   );
 
   /** A statement built and prepared on first use, then reused. */
-  protected prepare<T>(build: (db: SyncDb) => T): () => T {
+  prepare<T>(build: (db: SyncDb) => T): () => T {
     let statement: T | undefined;
     return () => {
       statement ??= build(this.db);
@@ -89,7 +89,7 @@ export abstract class SqliteRecords {
    * Inside another write (an `atomically`), `body` joins that transaction: it lands with it or
    * not at all, and nothing inside catches a failed write to carry on.
    */
-  protected write<T>(body: (db: SyncDb) => T): T {
+  write<T>(body: (db: SyncDb) => T): T {
     if (this.#inWrite) return body(this.db);
     this.#inWrite = true;
     try {
@@ -107,7 +107,7 @@ export abstract class SqliteRecords {
   }
 
   /** The cached answer of `read` under `key`, read (and frozen) when none is current. */
-  protected cached<T>(key: string, read: () => T): T {
+  cached<T>(key: string, read: () => T): T {
     const external = this.#external();
     if (this.#cacheGeneration !== this.#generation || this.#cacheExternal !== external) {
       this.#cache.clear();
@@ -122,7 +122,7 @@ export abstract class SqliteRecords {
   }
 
   /** Called before any write of a cached record: what is cached is read again. */
-  protected recordsChanged(): void {
+  recordsChanged(): void {
     this.#generation++;
     if (this.#inWrite) this.#changedInTransaction = true;
   }
@@ -135,7 +135,7 @@ export abstract class SqliteRecords {
   }
 
   /** Runs an insert; a unique or primary-key violation becomes a `conflict` with `message`. */
-  protected once(message: string, insert: () => unknown): void {
+  once(message: string, insert: () => unknown): void {
     try {
       insert();
     } catch (error) {
@@ -144,13 +144,13 @@ export abstract class SqliteRecords {
     }
   }
 
-  protected requireSource(namespace: string): void {
+  requireSource(namespace: string): void {
     if (!this.#sourceExists().get({ namespace })) {
       throw noSource(namespace);
     }
   }
 
-  protected requireRun(runId: string): void {
+  requireRun(runId: string): void {
     if (!this.#runExists().get({ id: runId })) {
       throw noRun(runId);
     }
