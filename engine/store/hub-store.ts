@@ -103,6 +103,12 @@ function adopt(store: object, module: object): void {
     const method: unknown = Reflect.get(prototype, name);
     if (name === 'constructor' || typeof method !== 'function') continue;
     if (Object.hasOwn(store, name)) throw new Error(`two store modules name the method ${name}`);
-    Object.defineProperty(store, name, { value: method.bind(module), enumerable: false });
+    // As an assignment would: a test (or a wrapper) may replace or proxy it like any method.
+    Object.defineProperty(store, name, {
+      value: method.bind(module),
+      writable: true,
+      configurable: true,
+      enumerable: false,
+    });
   }
 }
