@@ -205,8 +205,8 @@ interface Outcome {
   failureMessages: string[];
 }
 
-/** The outcome of each test the run selected, by its full name. */
-function runAttack(breach: Breach): Map<string, Outcome> {
+/** The outcome of each test the run selected, by its full name, and the run's own output. */
+function runAttack(breach: Breach): { outcomes: Map<string, Outcome>; output: string } {
   const report = join(copy, 'breach-report.json');
   rmSync(report, { force: true });
   // The copy's own vitest, not this run's: no setting of the outer run leaks in.
@@ -241,8 +241,9 @@ function runAttack(breach: Breach): Map<string, Outcome> {
   for (const file of parsed.testResults)
     for (const { fullName, status, failureMessages } of file.assertionResults)
       outcomes.set(fullName, { status, failureMessages });
-  if (outcomes.size === 0) throw new Error(`${breach.file} ran nothing:\n${ran.stdout}\n${ran.stderr}`);
-  return outcomes;
+  const output = `${ran.stdout}\n${ran.stderr}`;
+  if (outcomes.size === 0) throw new Error(`${breach.file} ran nothing:\n${output}`);
+  return { outcomes, output };
 }
 
 describe('the breach drill: each invariant file fails when its invariant breaks', () => {
@@ -257,11 +258,14 @@ describe('the breach drill: each invariant file fails when its invariant breaks'
       ).toBe(1);
       writeFileSync(path, before.replace(breach.plant.from, breach.plant.to));
       try {
-        const outcomes = runAttack(breach);
+        const { outcomes, output } = runAttack(breach);
         const attacks = [...outcomes.values()].filter(
           ({ status }) => status !== 'skipped' && status !== 'pending',
         );
-        expect(attacks.length, `no attack in ${breach.file} matches "${breach.attack}"`).toBeGreaterThan(0);
+        expect(
+          attacks.length,
+          `no attack in ${breach.file} matches "${breach.attack}" or none ran:\n${output.slice(-4000)}`,
+        ).toBeGreaterThan(0);
         // Failed on an expectation, not on its setup: the attack saw the breach.
         const caught = attacks.filter(
           ({ status, failureMessages }) =>

@@ -1,23 +1,8 @@
 /**
- * I7 on the hosted hub, "Every channel has a budget": code size, compute, memory, calls,
- * concurrency, result and log bytes, search answers and request bodies each have a limit; over it
- * is a clear error naming the limit, and the hub goes on serving. The companion of
- * test/invariants/i7-budgets.test.ts in workerd: one person (an MCP token through the real OAuth
- * flow) whose hub holds the counting board of an upstream room (test/workers/upstream.ts), with
- * guest code in Worker Loader isolates. The limits come from the one limits table
- * (engine/limits.ts). After every attack the same client runs a normal read.
- *
- * | Way in      | Attack                                        | Held                                                   |
- * | ----------- | --------------------------------------------- | ------------------------------------------------------ |
- * | MCP execute | code one byte over `codeBytes`                | refused before it runs, naming the cap                 |
- * | MCP execute | `while (true) {}`                             | `compute_limit`                                        |
- * | MCP execute | 512 MB of strings kept                        | known gap locally: workerd caps no isolate memory      |
- * | MCP execute | `maxCalls` + 1 reads                          | the call over the cap fails, naming it                 |
- * | MCP execute | a result over `resultBytes`                   | refused with its size and the cap                      |
- * | MCP execute | console.log without end                       | cut within their budget, `truncated.logs`              |
- * | MCP execute | 64 reads at once                              | all answer (queued behind `maxConcurrent`)             |
- * | MCP search  | a query of a megabyte; `limit` of a million   | refused, naming each bound                             |
- * | HTTP /mcp   | a 50 MB request body                          | refused (413) before it is read whole                  |
+ * I7 (test/invariants/i7-budgets.suite.ts) on the hosted hub in workerd: one person (an MCP token
+ * through the real OAuth flow) whose hub holds the counting board of an upstream room
+ * (test/workers/upstream.ts), guest code in Worker Loader isolates. workerd run locally caps no
+ * isolate memory: the memory attack is a known gap here (see `capsMemory`).
  *
  * Also held by: test/workers/sandbox.test.ts (the sandbox contract, each limit, in Worker Loader
  * isolates), test/workers/mcp.test.ts (what a client gets wrong by the protocol) and
@@ -25,13 +10,12 @@
  */
 import { runInDurableObject } from 'cloudflare:test';
 import type { Client } from '@modelcontextprotocol/client';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll } from 'vitest';
 import type { HubObject } from '../../durable-objects/hub-object.ts';
-import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
-import { DEFAULT_LIMITS } from '../../engine/limits.ts';
 import { call, mcpClient, tokenFor } from '../workers/oauth-flow.ts';
 import { hubOf } from '../workers/people.ts';
 import { upstreamRoom } from '../workers/upstream.ts';
+import { describeBudgets } from './i7-budgets.suite.ts';
 
 const ID = 170_001;
 let client: Client;
@@ -47,121 +31,10 @@ beforeAll(async () => {
   client = await mcpClient(token);
 });
 
-const textOf = (answer: unknown): string =>
-  ((answer as { content?: { type: string; text?: string }[] }).content ?? [])
-    .map((part) => part.text ?? '')
-    .join('\n');
-
-async function execute(code: string): Promise<ExecuteEnvelope> {
-  const answer = await client.callTool({ name: 'execute', arguments: { code } }, { timeout: 120_000 });
-  return answer.structuredContent as ExecuteEnvelope;
-}
-
-/** The hub still runs a normal read, on the same client. */
-async function stillServes(): Promise<void> {
-  expect(await execute('return (await board.list_posts({})) !== undefined')).toMatchObject({
-    status: 'completed',
-    result: true,
-  });
-}
-
-describe('I7 on the hosted hub: every channel has a budget, and the hub serves on', () => {
-  it('code one byte over its cap is refused before it runs, naming the cap', async () => {
-    const code = `return 1;${' '.repeat(DEFAULT_LIMITS.codeBytes)}`;
-    const answer = await client.callTool({ name: 'execute', arguments: { code } });
-    expect(answer.isError).toBe(true);
-    expect(textOf(answer)).toContain(`over ${DEFAULT_LIMITS.codeBytes.toLocaleString('en-US')} bytes`);
-    await stillServes();
-  }, 60_000);
-
-  it('compute without end stops at the compute limit', async () => {
-    expect(await execute('while (true) {}')).toMatchObject({
-      status: 'failed',
-      error: { code: 'compute_limit', message: expect.stringContaining(`${DEFAULT_LIMITS.computeMs} ms`) },
-    });
-    await stillServes();
-  }, 60_000);
-
-  // Known gap: workerd running locally caps no isolate memory, and the hosted sandbox sets no
-  // `memoryBytes` of its own (Cloudflare caps each isolate at 128 MB, not the hub's memoryBytes),
-  // so this bounded bomb completes here. Fix: count the guest's allocations in the prelude, or
-  // measure the isolate, and end the run at memoryBytes on every host.
-  it.fails('memory past the limit stops at the memory limit', async () => {
-    const code =
-      'const a = []; for (let i = 0; i < 512; i++) a.push("x".repeat(1 << 20) + i); return a.length;';
-    expect(await execute(code)).toMatchObject({ status: 'failed', error: { code: 'memory_limit' } });
-  }, 60_000);
-
-  it('calls past the cap fail, naming it, and no more are made', async () => {
-    const code =
-      'let n = 0; try { for (;;) { await board.list_posts({}); n++; } } catch (e) { return { n, message: e.message }; }';
-    const envelope = await execute(code);
-    expect(envelope).toMatchObject({
-      status: 'completed',
-      result: {
-        n: DEFAULT_LIMITS.maxCalls,
-        message: `this run reached its limit of ${DEFAULT_LIMITS.maxCalls} tool calls`,
-      },
-    });
-    expect(envelope.calls).toHaveLength(DEFAULT_LIMITS.maxCalls);
-    await stillServes();
-  }, 120_000);
-
-  it('a result over its cap is refused with its size', async () => {
-    expect(await execute(`return "x".repeat(${DEFAULT_LIMITS.resultBytes + 1})`)).toMatchObject({
-      status: 'failed',
-      error: {
-        code: 'result_too_large',
-        message: expect.stringContaining(`${DEFAULT_LIMITS.resultBytes} bytes`),
-      },
-    });
-    await stillServes();
-  }, 60_000);
-
-  it('logs without end are cut within their budget, saying so', async () => {
-    const envelope = await execute(
-      'for (let i = 0; i < 100000; i++) console.log("line " + i + " ".repeat(100)); return 1',
-    );
-    expect(envelope).toMatchObject({ status: 'completed', result: 1, truncated: { logs: true } });
-    // Said outside the log budget, which the kept lines fill.
-    expect(envelope.notices).toContainEqual(
-      expect.stringContaining(`more than its ${DEFAULT_LIMITS.inlineResultBytes} bytes`),
-    );
-    const encoder = new TextEncoder();
-    const logged = (envelope.logs ?? []).reduce((sum, line) => sum + encoder.encode(line).length + 1, 0);
-    expect(logged).toBeLessThanOrEqual(DEFAULT_LIMITS.inlineResultBytes);
-    await stillServes();
-  }, 60_000);
-
-  it('64 reads at once all answer, never more than the cap at once', async () => {
-    const code = `return (await Promise.all(Array.from({ length: 64 }, () => board.list_posts({})))).length`;
-    expect(await execute(code)).toMatchObject({ status: 'completed', result: 64 });
-    await stillServes();
-  }, 60_000);
-
-  it('search takes a query of a few words and a limit of at most 25', async () => {
-    const long = await client.callTool({ name: 'search', arguments: { query: 'x '.repeat(500_000) } });
-    expect(long.isError).toBe(true);
-    expect(textOf(long)).toMatch(/query: must be at most \d+ characters/);
-    const many = await client.callTool({ name: 'search', arguments: { query: 'post', limit: 1_000_000 } });
-    expect(many.isError).toBe(true);
-    expect(textOf(many)).toMatch(/limit: must be a whole number from 1 to \d+/);
-    await stillServes();
-  }, 60_000);
-
-  it('a 50 MB request body to /mcp is refused (413), and the hub serves on', async () => {
-    const pad = 'x'.repeat(50 * 1024 * 1024);
-    const response = await call('/mcp', {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad } }),
-    });
-    expect(response.status).toBe(413);
-    expect(await response.text()).toMatch(/Request body too large: the limit is \d+ bytes/);
-    await stillServes();
-  }, 60_000);
+describeBudgets({
+  name: 'hosted',
+  capsMemory: false,
+  client: () => client,
+  fetch: (path, init) => call(path, init),
+  token: () => token,
 });

@@ -1,0 +1,32 @@
+/**
+ * What an invariant suite holds of a hub, on either host: the agent's official MCP client and the
+ * hub's own HTTP, with the agent's bearer token. Each `*.suite.ts` in this folder takes one and
+ * states its attacks once; its two runners (`<name>.test.ts` on a local hub the CLI made,
+ * `<name>.workers.test.ts` on the hosted hub in workerd) make the hub and hand it over, as the
+ * store and run contract suites in test/conformance/ do. Pure: no Node and no Workers module.
+ */
+import type { Client } from '@modelcontextprotocol/client';
+import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
+
+export interface InvariantHub {
+  /** The host, in each suite's title: `local` or `hosted`. */
+  name: 'local' | 'hosted';
+  /** The agent's MCP client on the hub, connected before the suite runs. */
+  client(): Client;
+  /** A request to the hub's own HTTP (`/mcp`, `/healthz`, ...) on the path given. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** The agent's bearer token on `/mcp`. */
+  token(): string;
+}
+
+type Result = Awaited<ReturnType<Client['callTool']>>;
+
+/** A tool result's text, joined. */
+export const textOf = (result: Result): string =>
+  ((result.content ?? []) as { type: string; text?: string }[]).map((part) => part.text ?? '').join('\n');
+
+/** `execute` of `code` on the hub's client, answered with its envelope. */
+export async function execute(hub: InvariantHub, code: string): Promise<ExecuteEnvelope> {
+  const answer = await hub.client().callTool({ name: 'execute', arguments: { code } }, { timeout: 180_000 });
+  return answer.structuredContent as ExecuteEnvelope;
+}
