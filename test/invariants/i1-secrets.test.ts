@@ -1,6 +1,6 @@
 /**
- * I1, "A secret value never enters the sandbox, a journal, a log, telemetry or a result": every
- * channel (sandbox, journal, logs and the stderr tail, results, errors, run history, the approval
+ * I1 (test/invariants/i1-secrets.suite.ts) on a local hub, "A secret value never enters the
+ * sandbox, a journal, a log, telemetry or a result": every channel (sandbox, journal, logs and the stderr tail, results, errors, run history, the approval
  * page and the dashboard, `--json` output, doctor) against every encoding an upstream might echo
  * its credential in (raw, base64, base64url, URL and form encoding with upper- and lower-case
  * escapes, hex in either case, JSON-escaped with and without `\/`, HTML-escaped, inside HTTP
@@ -15,7 +15,7 @@
  * auth` on standard input, and that hands it back in whichever encoding is asked
  * (test/invariants/i1-kit.ts). The model drives it with the official MCP client over `hub serve
  * --stdio`; the test then reads each channel as a person or the model would. Each `it` is one
- * channel × one encoding, after one that shows the attack reached the channel:
+ * channel × one encoding (the suite's), after one that shows the attack reached the channel:
  *
  * | Way in        | Attack                                                      | Held                      |
  * | ------------- | ----------------------------------------------------------- | ------------------------- |
@@ -36,8 +36,6 @@
  * | CLI, OAuth    | an expired token, refreshed at the run's first call, echoed | no token, old or new      |
  * | CLI, push     | the plan of `hub push` (plain, `--json`, `--secrets`)       | no token                  |
  * | MCP execute   | two results, each half of the raw token, joined             | known gap (`it.fails`)    |
- *
- * There is no telemetry to read: the hub sends none.
  *
  * Also held by (not moved): test/engine/scrub.test.ts (the scrubber's forms, unit),
  * test/node/secrets-everywhere.test.ts (a token in stderr, declarations and names; a filesystem
@@ -65,10 +63,10 @@ import { browser } from '../node/oauth-person.ts';
 import { pageBrowser, stopPageHost } from '../node/page-browser.ts';
 import { httpClient, NODE, stdioClient } from '../node/surface-fixture.ts';
 import { encodings, forbidden, SECRET } from './i1-kit.ts';
+import { describeSecrets } from './i1-secrets.suite.ts';
 
 const SERVER = join(REPO, 'test', 'fixtures', 'servers', 'encoding-secret-server.ts');
 const NAMES = encodings(SECRET).map((form) => form.name);
-const FORBIDDEN = forbidden(SECRET);
 
 /** What each channel showed, as the person or the model reads it; filled once in beforeAll. */
 const channels = new Map<string, string>();
@@ -274,23 +272,12 @@ const CHANNELS: [channel: string, reached: string][] = [
   ['the journal (hub.db and its WAL)', 'token [secret] was rejected'],
 ];
 
-describe.each(CHANNELS)('%s', (channel, reached) => {
-  it('was read, and the attack reached it', () => {
-    expect(channels.get(channel)).toContain(reached);
-  });
-  it.each(FORBIDDEN)('holds no $name form of the secret', ({ value }) => {
-    expect(channels.get(channel)).not.toContain(value);
-  });
-});
-
-describe('split across two results', () => {
-  // Known gap: each half alone is no form of the secret, so neither result is scrubbed and the
-  // model joins them. Scrubbing every long-enough piece of each secret (say 8 characters and
-  // up) would close it, at the cost of a much larger pattern and a scrubber the spec does not
-  // describe yet.
-  it.fails('the model cannot join the two halves into the secret', () => {
-    expect(split).not.toContain(SECRET);
-  });
+describeSecrets({
+  name: 'local',
+  secret: SECRET,
+  channels: CHANNELS,
+  read: (channel) => channels.get(channel),
+  split: () => split,
 });
 
 describe('an OAuth source: a token refreshed mid-run, and the plan of `push`', { timeout: 180_000 }, () => {

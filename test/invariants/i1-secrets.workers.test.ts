@@ -1,10 +1,10 @@
 /**
- * I1 on the hosted hub, "A secret value never enters the sandbox, a journal, a log, telemetry or
- * a result": the self-hosting hub's own secret (its HUB_TOKEN) against every encoding of
- * test/invariants/i1-kit.ts, through the Worker's /mcp with the official MCP client, in workerd.
+ * I1 (test/invariants/i1-secrets.suite.ts) on the hosted hub: the self-hosting hub's own secret
+ * (its HUB_TOKEN) against every encoding of test/invariants/i1-kit.ts, through the Worker's /mcp
+ * with the official MCP client, in workerd.
  * The guest's code holds the token itself (it cannot get it, but whatever a run says is scrubbed
- * whatever its source); the test reads each channel as the model does (the MCP answer) and as the
- * hub keeps it (the stored run). Each `it` is one channel × one encoding:
+ * whatever its source); this runner reads each channel as the model does (the MCP answer) and as
+ * the hub keeps it (the stored run), and the suite checks each channel × each encoding:
  *
  * | Way in       | Attack                                                    | Held                     |
  * | ------------ | --------------------------------------------------------- | ------------------------ |
@@ -14,23 +14,23 @@
  * | Durable Obj. | the stored runs (result, error, logs) and their journals  | none                     |
  * | MCP execute  | two halves of the raw token, returned apart               | known gap (`it.fails`)   |
  *
- * The local half, with an upstream that echoes a connection's credential, the pages, the CLI and
+ * The local runner, with an upstream that echoes a connection's credential, the pages, the CLI and
  * an OAuth refresh: test/invariants/i1-secrets.test.ts. Also held by (not moved):
  * test/workers/hub-secrets.test.ts (the prompt key), test/workers/hub-push.test.ts (the plan of
  * `push`), test/workers/encrypted-secret-store.test.ts (connection secrets at rest).
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { Client } from '@modelcontextprotocol/client';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import type { HubObject } from '../../durable-objects/hub-object.ts';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import { hubEnv } from '../workers/oauth-flow.ts';
 import { WORKERS_TEST_TOKEN } from '../workers/token.ts';
 import { workerTransport } from '../workers/worker-client.ts';
-import { encodings, forbidden } from './i1-kit.ts';
+import { encodings } from './i1-kit.ts';
+import { describeSecrets } from './i1-secrets.suite.ts';
 
 const FORMS = encodings(WORKERS_TEST_TOKEN);
-const FORBIDDEN = forbidden(WORKERS_TEST_TOKEN);
 const channels = new Map<string, string>();
 let split = '';
 
@@ -87,19 +87,10 @@ const CHANNELS: [channel: string, reached: string][] = [
   ['the stored runs and journals', 'rejected: [secret]'],
 ];
 
-describe.each(CHANNELS)('%s', (channel, reached) => {
-  it('was read, and the attack reached it', () => {
-    expect(channels.get(channel)).toContain(reached);
-  });
-  it.each(FORBIDDEN)('holds no $name form of the secret', ({ value }) => {
-    expect(channels.get(channel)).not.toContain(value);
-  });
-});
-
-describe('split across two results', () => {
-  // Known gap: each half alone is no form of the secret, so neither is scrubbed and the model
-  // joins them. Scrubbing every long-enough piece of each secret would close it.
-  it.fails('the model cannot join the two halves into the secret', () => {
-    expect(split).not.toContain(WORKERS_TEST_TOKEN);
-  });
+describeSecrets({
+  name: 'hosted',
+  secret: WORKERS_TEST_TOKEN,
+  channels: CHANNELS,
+  read: (channel) => channels.get(channel),
+  split: () => split,
 });
