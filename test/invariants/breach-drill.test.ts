@@ -15,7 +15,7 @@
  * | i6-never-twice                    | resume ignores the journal and admits every call again           | a run of two writes approved in turn     |
  * | i7-budgets                        | a run may make twice its `maxCalls`                              | calls past the cap fail                  |
  * | i5-tenants.workers                | /mcp serves the hub a `?hub=` names, not the token's             | B’s token naming A’s hub …               |
- * | i3-authority.workers              | the hub no longer lists a source before a run's first call       | … between two runs of one open MCP session |
+ * | i3-authority.workers              | the hub no longer lists a source before a run's first call       | … between two runs and nobody refreshes  |
  * | i4-upstreams.workers              | a redirect to the same host on another scheme or port is followed | a redirect to … another origin is not followed |
  * | i6-never-twice.workers            | resume ignores the journal and admits every call again           | the hub object aborted mid-call …        |
  * | i7-budgets.workers                | a run may make twice its `maxCalls`                              | calls past the cap fail                  |
@@ -120,7 +120,7 @@ const BREACHES: Breach[] = [
   },
   {
     file: 'i3-authority.workers.test.ts',
-    attack: 'the upstream changes between two runs of one open MCP session',
+    attack: '`post` changes upstream between two runs and nobody refreshes',
     plant: {
       path: 'engine/engine.ts',
       from: '      recheck: (namespace, attempt) => recheck.recheck(namespace, attempt),\n',
