@@ -1,9 +1,8 @@
 /**
- * I8, "The model cannot change configuration" (spec: Security and approvals: "Configuration is
- * not a tool either. No MCP tool can add sources, change connections, edit policies or decide
- * approvals, so a prompt-injected model cannot grant itself access"). No MCP path adds, changes
- * or removes a source, connection, policy, profile or skill, reads the hub's files or tokens, or
- * reaches the CLI.
+ * I8 (test/invariants/i8-configuration.suite.ts) on a local hub, "The model cannot change
+ * configuration": no MCP path adds, changes or removes a source, connection, policy, profile or
+ * skill, reads the hub's files or tokens, or reaches the CLI. The suite holds the attacks both
+ * hosts face; this runner adds the resources, a direct profile and arguments naming files.
  *
  * One local hub, configured through the CLI as a person would: the counting board, its reviewed
  * rules, a skill folder with a file beside it that is not the skill's, a direct-mode profile.
@@ -15,12 +14,9 @@
  *
  * | Way in            | Attack                                                                          | Held                          |
  * | ----------------- | ------------------------------------------------------------------------------- | ----------------------------- |
- * | MCP, code mode    | list tools, prompts, resources and templates over stdio and HTTP                | search/describe/execute; skill:// only |
+ * | the suite's       | tools and prompts, the guest's globals and `hub`, `hub.*` that configure, `process`, imports, the CLI's module, `Function`, `fetch` of the token file and /mcp, over stdio and HTTP | as the suite says |
+ * | MCP, code mode    | list resources and templates over stdio and HTTP                                | skill:// only                 |
  * | MCP, direct mode  | a direct profile's tools                                                        | the board's tools, nothing of the hub |
- * | MCP execute code  | every global and every `hub.*` member, own and inherited                        | nothing that configures       |
- * | MCP execute code  | `hub.sources.add`, `hub.policy.set`, `hub.profiles.create`, `hub.skills.add`, `hub.approve` | TypeError; unchanged |
- * | MCP execute code  | `process`, `require('fs')`, `import('node:fs')`, the CLI's module, `Function('return process')` | refused; unchanged |
- * | MCP execute code  | `fetch` of a `file://` URL of the hub's token, and of the hub's own /mcp         | no way out; unchanged         |
  * | MCP search/describe/resume | arguments naming the hub's files (`../hub/http-token`, absolute paths, file://) | nothing read |
  * | MCP resources     | a skill read outside its folder: `skill://../`, encoded, a path under the skill  | refused; nothing read        |
  *
@@ -30,7 +26,7 @@
  * and test/node/sandbox-quickjs.test.ts (the guest's globals), test/architecture.test.ts (the CLI and
  * the pages reach the store only through the engine), test/person-input.test.ts (decisions; I2),
  * test/invariants/i2-decisions.test.ts (the guest's `hub` offers search, describe and read only), and
- * test/invariants/i8-configuration.workers.test.ts (this file's hosted side).
+ * test/invariants/i8-configuration.workers.test.ts (the hosted runner).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,6 +37,7 @@ import { openLocalHub } from '../../local/local-hub.ts';
 import { addBoard, cli, hubHome, REPO, startServe } from '../node/cli-process.ts';
 import { type SkillFolders, skillFolders, skillMd } from '../node/skill-folders.ts';
 import { httpClient, stdioClient, textOf } from '../node/surface-fixture.ts';
+import { describeConfiguration } from './i8-configuration.suite.ts';
 
 let home: string;
 let removeHome: () => void;
@@ -131,24 +128,15 @@ function unchanged(answers: unknown[]): void {
   for (const secret of secrets) expect(said).not.toContain(secret);
 }
 
-/** Runs `code` through execute and returns what came back (an envelope, or an error result). */
-async function run(client: Client, code: string) {
-  const result = await client.callTool({ name: 'execute', arguments: { code } });
-  return { text: textOf(result), envelope: result.structuredContent };
-}
-
-describe('I8: the MCP surface offers nothing that configures', () => {
-  it('code mode is search, describe and execute over stdio and HTTP; resources are the skills alone', async () => {
+describe('I8 on the local hub: what only the local hub serves offers nothing that configures', () => {
+  it('resources are the skills alone, over stdio and HTTP', async () => {
     const answers: unknown[] = [];
     for (const client of [stdio, http]) {
-      const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual(['describe', 'execute', 'search']);
-      expect(client.getServerCapabilities()?.prompts).toBeUndefined();
       const { resources } = await client.listResources();
       expect(resources.map((resource) => resource.uri)).toEqual(['skill://pdf-forms/SKILL.md']);
       const { resourceTemplates } = await client.listResourceTemplates();
       expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(['skill://{+path}']);
-      answers.push(tools, resources, resourceTemplates);
+      answers.push(resources, resourceTemplates);
     }
     unchanged(answers);
   }, 60_000);
@@ -161,106 +149,17 @@ describe('I8: the MCP surface offers nothing that configures', () => {
   }, 60_000);
 });
 
-describe('I8: code inside execute cannot reach configuration, files or the CLI', () => {
-  const CONFIGURING =
-    /source|connection|polic|profile|skill|config|approve|decide|auth|secret|token|^process$|^require$|Deno|Bun/i;
-
-  it('no global and no `hub` member configures', async () => {
-    const code = `
-      const own = (o) => { const names = []; for (let p = o; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) names.push(...Object.getOwnPropertyNames(p)); return names; };
-      return { globals: Object.getOwnPropertyNames(globalThis), hub: own(hub) };
-    `;
-    const answers = [];
-    for (const client of [stdio, http]) {
-      const { envelope } = await run(client, code);
-      expect(envelope).toMatchObject({ status: 'completed' });
-      const result = (envelope as { result: { globals: string[]; hub: string[] } }).result;
-      expect(result.hub.filter((name) => !['length', 'name', 'prototype'].includes(name)).sort()).toEqual([
-        'describe',
-        'read',
-        'search',
-      ]);
-      expect(result.globals.filter((name) => CONFIGURING.test(name))).toEqual([]);
-      answers.push(envelope);
-    }
-    unchanged(answers);
-  }, 60_000);
-
-  it.each([
-    ['hub.sources.add', 'return await hub.sources.add({ url: "https://evil.example/mcp" })'],
-    ['hub.policy.set', 'return await hub.policy.set("board.post", "allow")'],
-    ['hub.profiles.create', 'return await hub.profiles.create("evil", { namespaces: "all" })'],
-    ['hub.skills.add', 'return await hub.skills.add("/")'],
-    ['hub.approve', 'return await hub.approve("run_x", "always")'],
-    ['hub.connections', 'return await hub.connections.board.set("token", "x")'],
-  ])(
-    '%s is no such thing',
-    async (_name, code) => {
-      const { envelope, text } = await run(http, code);
-      expect(envelope).toMatchObject({
-        status: 'failed',
-        error: {
-          code: 'uncaught',
-          message: expect.stringMatching(/^TypeError: (cannot read property|not a function)/),
-        },
-      });
-      unchanged([envelope, text]);
-    },
-    60_000,
-  );
-
-  const cliModule = join(REPO, 'local', 'cli', 'main.ts');
-  const IMPORT = {
-    code: 'unsupported',
-    message: expect.stringMatching(/^import is not available in the sandbox/),
-  };
-  const missing = (name: string) => ({
-    code: 'uncaught',
-    message: expect.stringMatching(new RegExp(`^ReferenceError: '${name}' is not defined`)),
-  });
-  it.each([
-    ['process', 'return process.env', missing('process')],
-    ['require', 'return require("fs").readFileSync("http-token", "utf8")', missing('require')],
-    ['import("node:fs")', 'const fs = await import("node:fs"); return fs.readdirSync(".")', IMPORT],
-    ['the CLI module', `const m = await import(${JSON.stringify(cliModule)}); return Object.keys(m)`, IMPORT],
-    [
-      'a static import',
-      'import { readFileSync } from "node:fs"; return readFileSync("/etc/hostname", "utf8")',
-      IMPORT,
-    ],
-    ['Function', 'return Function("return process.env")()', missing('Function')],
-    [
-      'the constructor’s constructor',
-      'return hub.search.constructor("return this")().process.env',
-      { code: 'uncaught', message: expect.stringMatching(/constructor is not available in the sandbox/) },
-    ],
-  ])(
-    '%s reaches no host',
-    async (_name, code, error) => {
-      const answers = [];
-      for (const client of [stdio, http]) {
-        const { envelope, text } = await run(client, code);
-        expect(envelope).toMatchObject({ status: 'failed', error });
-        answers.push(envelope, text);
-      }
-      unchanged(answers);
-    },
-    60_000,
-  );
-
-  it('fetch of the token file and of the hub’s own /mcp go nowhere', async () => {
-    const token = join(homePaths({ CAPABILITIES_HOME: home }).hub, 'http-token');
-    const answers = [];
-    for (const url of [`file://${token}`, 'http://127.0.0.1:1/mcp']) {
-      const { envelope, text } = await run(
-        http,
-        `try { const r = await fetch(${JSON.stringify(url)}); return await r.text(); } catch (e) { return "refused: " + e.message; }`,
-      );
-      expect(envelope).toMatchObject({ status: 'completed', result: "refused: 'fetch' is not defined" });
-      answers.push(envelope, text);
-    }
-    unchanged(answers);
-  }, 60_000);
+describeConfiguration({
+  name: 'local',
+  clients: () => [stdio, http],
+  unchanged: async (answers) => unchanged(answers),
+  quotesUndefinedNames: true,
+  noSuchMember: /^TypeError: (cannot read property|not a function)/,
+  hostModule: join(REPO, 'local', 'cli', 'main.ts'),
+  ownUrls: () => [
+    `file://${join(homePaths({ CAPABILITIES_HOME: home }).hub, 'http-token')}`,
+    'http://127.0.0.1:1/mcp',
+  ],
 });
 
 describe('I8: arguments naming the hub’s files read nothing', () => {

@@ -1,15 +1,13 @@
 /**
- * I8 on the hosted hub, "The model cannot change configuration": the companion of
- * test/invariants/i8-configuration.test.ts in workerd, against the Worker's own fetch. One person
+ * I8 (test/invariants/i8-configuration.suite.ts) on the hosted hub, "The model cannot change
+ * configuration", against the Worker's own fetch in workerd. One person
  * holds an MCP agent's token (scope `hub`, through the real OAuth flow) and a hub with a reviewed
  * source; the agent attacks. After each attack the hub's configuration (sources, manifests'
  * tools, connections, policy rules, profiles, skills) is what it was:
  *
  * | Way in           | Attack                                                                   | Held                       |
  * | ---------------- | ------------------------------------------------------------------------ | -------------------------- |
- * | MCP, all tools   | list the tools                                                           | search/describe/execute    |
- * | MCP execute code | every global and `hub` member in the Worker Loader sandbox               | nothing that configures    |
- * | MCP execute code | `hub.sources.add`, `hub.policy.set`, `process.env`, `import('cloudflare:workers')` | refused; unchanged |
+ * | the suite's      | tools and prompts, the Worker Loader guest's globals and `hub`, `hub.*` that configure, `process`, imports (`cloudflare:workers`), `Function`, `fetch` of the hub's own URLs | as the suite says; no answer holds the token |
  * | Management API   | the agent's token on `/mcp/hub/plan` and `/mcp/hub/apply` (a push adding a source) | 403; unchanged  |
  * | Dashboard        | the agent's token on the add-source, review and connection forms         | sign in first; unchanged   |
  *
@@ -18,11 +16,13 @@
  * guest), test/invariants/i5-tenants.workers.test.ts (an MCP token never opens a page).
  */
 import { runInDurableObject } from 'cloudflare:test';
-import { describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HubObject } from '../../durable-objects/hub-object.ts';
 import { HOSTED_PATHS } from '../../engine/contracts/configuration.ts';
-import { call, envelope, mcpClient, tokenFor } from '../workers/oauth-flow.ts';
+import { call, mcpClient, ORIGIN, tokenFor } from '../workers/oauth-flow.ts';
 import { hubOf, reviewedSource } from '../workers/people.ts';
+import { describeConfiguration } from './i8-configuration.suite.ts';
 
 let next = 130_000;
 
@@ -48,61 +48,38 @@ const configuration = (person: string) =>
     skills: hub.store.listSkills(),
   }));
 
-const CONFIGURING =
-  /source|connection|polic|profile|skill|config|approve|decide|secret|token|^process$|^require$|^env$/i;
+/** The person whose hub the suite's agent attacks, its configuration before, and the agent's client. */
+let person: string;
+let before: Awaited<ReturnType<typeof configuration>>;
+let client: Client;
+let token: string;
 
-describe('I8 on the hosted hub: an agent’s MCP token changes no configuration', () => {
-  it('MCP: three tools; the guest’s globals and `hub` offer nothing that configures; its attempts fail', async () => {
-    const { person, token } = await agentOfPerson();
-    const before = await configuration(person);
-    const client = await mcpClient(token.access);
-    try {
-      const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual(['describe', 'execute', 'search']);
-      const looked = envelope(
-        await client.callTool({
-          name: 'execute',
-          arguments: {
-            code: `const own = (o) => { const n = []; for (let p = o; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) n.push(...Object.getOwnPropertyNames(p)); return n; };
-              return { globals: Object.getOwnPropertyNames(globalThis), hub: own(hub) };`,
-          },
-        }),
-      );
-      expect(looked).toMatchObject({ status: 'completed' });
-      const { globals, hub } = (looked as { result: { globals: string[]; hub: string[] } }).result;
-      expect(hub.filter((name) => !['length', 'name', 'prototype'].includes(name)).sort()).toEqual([
-        'describe',
-        'read',
-        'search',
-      ]);
-      expect(globals.filter((name) => CONFIGURING.test(name))).toEqual([]);
-      for (const [code, message] of [
-        [
-          'return await hub.sources.add({ url: "https://evil.example/mcp" })',
-          /^TypeError: Cannot read properties of undefined \(reading 'add'\)/,
-        ],
-        [
-          'return await hub.policy.set("board.post", "allow")',
-          /^TypeError: Cannot read properties of undefined \(reading 'set'\)/,
-        ],
-        ['return process.env', /^ReferenceError: process is not defined/],
-        [
-          'const m = await import("cloudflare:workers"); return Object.keys(m)',
-          /^import is not available in the sandbox/,
-        ],
-      ] as const) {
-        const tried = envelope(await client.callTool({ name: 'execute', arguments: { code } }));
-        expect(tried, code).toMatchObject({
-          status: 'failed',
-          error: { message: expect.stringMatching(message) },
-        });
-      }
-    } finally {
-      await client.close();
-    }
+beforeAll(async () => {
+  const agent = await agentOfPerson();
+  person = agent.person;
+  token = agent.token.access;
+  before = await configuration(person);
+  client = await mcpClient(token);
+});
+
+afterAll(async () => {
+  await client?.close();
+});
+
+describeConfiguration({
+  name: 'hosted',
+  clients: () => [client],
+  unchanged: async (answers) => {
     expect(await configuration(person)).toEqual(before);
-  });
+    expect(JSON.stringify(answers)).not.toContain(token);
+  },
+  quotesUndefinedNames: false,
+  noSuchMember: /^TypeError: (Cannot read properties of undefined|hub\.approve is not a function)/,
+  hostModule: 'cloudflare:workers',
+  ownUrls: () => [`${ORIGIN}/mcp`, `${ORIGIN}/hub/plan`, 'http://127.0.0.1:1/mcp'],
+});
 
+describe('I8 on the hosted hub: an agent’s MCP token changes no configuration through HTTP', () => {
   it('Management API and dashboard forms: the agent’s token is refused and nothing changes', async () => {
     const { person, token } = await agentOfPerson();
     const before = await configuration(person);
