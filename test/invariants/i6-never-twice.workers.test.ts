@@ -1,7 +1,6 @@
 /**
- * I6 on the hosted hub, "Resume never repeats a call" (spec: Security and approvals: "Resuming
- * replays the journal with the same seed and clock, so a call that already happened is never made
- * twice"): the companion of test/invariants/i6-kills.test.ts and i6-never-twice.test.ts in workerd.
+ * I6 (test/invariants/i6-never-twice.suite.ts) on the hosted hub, "Resume never repeats a call",
+ * and the attacks only this host has: the companion of test/invariants/i6-kills.test.ts in workerd.
  *
  * Each attack has its own person (a fresh GitHub id): an MCP token through the real OAuth flow and
  * the official SDK client on /mcp (test/workers/oauth-flow.ts), and a signed-in browser on the
@@ -16,8 +15,7 @@
  * | /mcp, object aborted, dashboard decide, /mcp resume | the hub object aborted while the run awaits a person; the person approves; the run is resumed | one post, completed |
  * | /mcp resume, object aborted mid-call | `slow_post` held in the room, the object aborted; the room released; the run resumed | at most one post; completed or failed `outcome_unknown` |
  * | /mcp resume ×2 at once | two concurrent `execute({ resume })` of an approved run | one post; the other told `running` |
- * | Dashboard decide, replayed | the same decide form posted again after the run ended | refused; one post |
- * | Dashboard decide ×2 at once | two approvals racing on the decide route | one decision; one post |
+ * | the suite's | replayed decisions, the same code twice, approvals racing on the decide route, a run of two writes | as the suite says |
  *
  * In the mid-call attack the room finishes the held post once released (it does not know the hub
  * died), and the resumed run ends failed `outcome_unknown` ("the hub stopped while board.slow_post
@@ -36,12 +34,13 @@
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { HubObject } from '../../durable-objects/hub-object.ts';
 import type { ListedTool } from '../../engine/manifest.ts';
 import { call, envelope, mcpClient, ORIGIN, tokenFor } from '../workers/oauth-flow.ts';
 import { decisionsOf, hubOf, reviewedSource, signedIn } from '../workers/people.ts';
 import { type UpstreamRoom, upstreamRoom } from '../workers/upstream.ts';
+import { describeNeverTwice, type NeverTwiceBoard } from './i6-never-twice.suite.ts';
 
 let next = 160_000;
 
@@ -70,6 +69,7 @@ async function person(label: string) {
     (envelope(await client.callTool({ name: 'execute', arguments: args })) ?? {}) as {
       runId?: string;
       status?: string;
+      result?: unknown;
       error?: { code?: string };
     };
   const decide = (runId: string, pendingId: string, choice = 'once') =>
@@ -93,9 +93,15 @@ async function person(label: string) {
     );
     return { runId, pendingId };
   };
+  /** The run's latest asked call: the one a person answers, or re-answers once it is decided. */
+  const latestPending = (runId: string) =>
+    runInDurableObject(
+      hubOf(hub),
+      async (object: HubObject) => object.store.listPendingInputs(runId).at(-1)?.id ?? '',
+    );
   const runOf = (runId: string) =>
     runInDurableObject(hubOf(hub), async (object: HubObject) => object.store.getRun(runId));
-  return { hub, room, client, execute, decide, asked, runOf, abort: () => abort(hub) };
+  return { hub, room, client, execute, decide, asked, latestPending, runOf, abort: () => abort(hub) };
 }
 
 /** Resolves once `seen` holds (the room is read in Node; a short pause between reads). */
@@ -114,7 +120,42 @@ async function abort(hub: string): Promise<void> {
   }).catch(() => undefined);
 }
 
-describe('I6 on the hosted hub: resume never repeats a call', () => {
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+});
+
+/** The suite's board: the person decides on the decide route, the agent resumes over /mcp. */
+async function hostedBoard(label: string): Promise<NeverTwiceBoard> {
+  const p = await person(label);
+  clients.push(p.client);
+  return {
+    execute: async (code) => {
+      const started = await p.execute({ code });
+      return { runId: started.runId ?? '', status: started.status ?? '' };
+    },
+    approve: async (runId, choice = 'once') => {
+      const decided = await p.decide(runId, await p.latestPending(runId), choice);
+      if (decided.status >= 400) return { refused: true, said: await decided.text() };
+      expect(decided.status).toBe(303);
+      const resumed = await p.execute({ resume: runId });
+      return { refused: false, status: resumed.status ?? '', result: resumed.result };
+    },
+    // Two forms at once, once and always: one decides (303); the run then goes on once.
+    approveRacing: async (runId) => {
+      const pendingId = await p.latestPending(runId);
+      const answers = await Promise.all([p.decide(runId, pendingId), p.decide(runId, pendingId, 'always')]);
+      expect(answers.map((answer) => answer.status)).toContain(303);
+      expect((await p.execute({ resume: runId })).status).toBe('completed');
+    },
+    decisions: async (runId) => (await decisionsOf(p.hub, runId)).length,
+    posts: () => p.room.posts(),
+  };
+}
+
+describeNeverTwice({ name: 'hosted', board: hostedBoard });
+
+describe('I6 on the hosted hub: an aborted hub object and racing resumes never repeat a call', () => {
   it('the hub object aborted while the run awaits a person: approved on the dashboard, one post', async () => {
     const p = await person('await');
     try {
@@ -171,38 +212,6 @@ describe('I6 on the hosted hub: resume never repeats a call', () => {
       expect(['completed', 'running']).toContain(statuses[1]);
       expect((await p.execute({ resume: runId })).status).toBe('completed');
       expect(await p.room.posts()).toEqual(['post raced']);
-    } finally {
-      await p.client.close();
-    }
-  }, 60_000);
-
-  it('a decision replayed after the run ended is refused: one post', async () => {
-    const p = await person('replay');
-    try {
-      const { runId, pendingId } = await p.asked('return await board.post({ text: "once" });');
-      expect((await p.decide(runId, pendingId)).status).toBe(303);
-      expect((await p.execute({ resume: runId })).status).toBe('completed');
-      for (const choice of ['once', 'always']) {
-        const replay = await p.decide(runId, pendingId, choice);
-        expect(replay.status, choice).toBeGreaterThanOrEqual(400);
-      }
-      expect((await p.execute({ resume: runId })).status).toBe('completed');
-      expect(await p.room.posts()).toEqual(['post once']);
-      expect(await decisionsOf(p.hub, runId)).toHaveLength(1);
-    } finally {
-      await p.client.close();
-    }
-  }, 60_000);
-
-  it('two approvals racing on the decide route: one decision, one post', async () => {
-    const p = await person('race-decide');
-    try {
-      const { runId, pendingId } = await p.asked('return await board.post({ text: "twice?" });');
-      const answers = await Promise.all([p.decide(runId, pendingId), p.decide(runId, pendingId, 'always')]);
-      expect(answers.map((answer) => answer.status)).toContain(303);
-      expect(await decisionsOf(p.hub, runId)).toHaveLength(1);
-      expect((await p.execute({ resume: runId })).status).toBe('completed');
-      expect(await p.room.posts()).toEqual(['post twice?']);
     } finally {
       await p.client.close();
     }
