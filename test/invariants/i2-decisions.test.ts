@@ -1,6 +1,6 @@
 /**
- * I2, "Only a person records a decision; no MCP-reachable path records one" (spec: Security and
- * approvals). A decision comes only from host code handling a person's input: the client's own
+ * I2 (test/invariants/i2-decisions.suite.ts) on a local hub, "Only a person records a decision;
+ * no MCP-reachable path records one" (spec: Security and approvals). A decision comes only from host code handling a person's input: the client's own
  * prompt (with the state the hub signed for that pending call, bound to the run, the call and a
  * nonce, once), the approval page (one-time link, page session, CSRF token, Host and Origin
  * checks), `capabilities hub approve` in a terminal, and the hosted dashboard behind a login.
@@ -11,12 +11,7 @@
  *
  * | Way in          | Attack                                                                      | Held                        |
  * | --------------- | --------------------------------------------------------------------------- | --------------------------- |
- * | MCP, all tools  | list tools, prompts and resources over stdio and HTTP                       | search/describe/execute only|
- * | MCP execute     | `resume` with `approve: true`, `decision`, `choice`, `pendingId`, `requestState` arguments | still waits  |
- * | MCP execute     | malformed: `resume` as object, number or pending id; `code` and `resume` both | refused; still waits      |
- * | MCP search/describe | decision-shaped arguments and the pending call's id as a target         | nothing decided             |
- * | MCP execute code| the guest's `hub.*`: approve/decide/resume, and a resume of its own run     | no such thing; still waits  |
- * | MCP prompt      | a forged requestState; a tampered one                                       | -32602; nothing recorded    |
+ * | the suite's     | the surface, decision-shaped and malformed arguments, the guest's `hub`, a forged or tampered requestState, over stdio and HTTP | as the suite says |
  * | MCP prompt      | a state answered once, replayed for another run                             | -32602; nothing recorded    |
  * | MCP prompt      | run A's valid state carrying an answer for run B's call (cross-run)         | refused; neither decided    |
  * | MCP prompt      | a valid state answered after its request expired                            | refused; nothing recorded   |
@@ -39,7 +34,7 @@
  * browser: CSRF, Origin, Host, frames), test/node/cli-approve.test.ts (the terminal's approve),
  * test/architecture.test.ts (the import graph's checker), test/invariants/i5-tenants.workers.test.ts
  * (another person's state, page and token on the hosted hub), and
- * test/invariants/i2-decisions.workers.test.ts (this file's hosted side).
+ * test/invariants/i2-decisions.workers.test.ts (the hosted runner).
  */
 import { request as httpRequest } from 'node:http';
 import { resolve } from 'node:path';
@@ -48,6 +43,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkImportGraph, sourceFiles } from '../import-graph.ts';
 import { cli } from '../node/cli-process.ts';
 import { stdioClient } from '../node/surface-fixture.ts';
+import { describeDecisions } from './i2-decisions.suite.ts';
 import {
   envelopeOf,
   expireRequests,
@@ -56,7 +52,6 @@ import {
   outcomeOf,
   promptingClient,
   recorded,
-  textOf,
   waitingRun,
 } from './i2-kit.ts';
 
@@ -91,127 +86,19 @@ function untouched(runId: string, text: string): void {
   expect(hub.posts().filter((line) => line.includes(text))).toEqual([]);
 }
 
-describe('I2 over MCP: no tool and no argument records a decision', () => {
-  it('the surface is search, describe and execute, over stdio and HTTP; no prompt or resource decides', async () => {
-    for (const client of [stdio, hub.http]) {
-      const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual(['describe', 'execute', 'search']);
-      const execute = tools.find((tool) => tool.name === 'execute');
-      expect(Object.keys(execute?.inputSchema.properties ?? {}).sort()).toEqual(['code', 'resume']);
-      expect(client.getServerCapabilities()?.prompts).toBeUndefined();
-    }
-  }, 60_000);
-
-  it('execute `resume` with decision-shaped extra arguments resumes nothing past the wait', async () => {
-    const { runId, pendingId } = await waitingRun(hub.http, 'extra');
-    const extras = [
-      { approve: true },
-      { decision: 'always' },
-      { choice: 'once', pendingId },
-      { approved: [pendingId], channel: 'cli', who: 'the person' },
-      {
-        requestState: 'x',
-        inputResponses: { [pendingId]: { action: 'accept', content: { decision: 'once' } } },
-      },
-    ];
-    for (const client of [stdio, hub.http]) {
-      for (const extra of extras) {
-        const result = await client.callTool({ name: 'execute', arguments: { resume: runId, ...extra } });
-        expect(envelopeOf(result)?.status ?? textOf(result)).toBe('awaiting_approval');
-      }
-    }
-    untouched(runId, 'extra');
-  }, 120_000);
-
-  it('malformed execute arguments are refused and decide nothing', async () => {
-    const { runId, pendingId } = await waitingRun(hub.http, 'malformed');
-    const attempts: Record<string, unknown>[] = [
-      { resume: { runId, decision: 'once' } },
-      { resume: 42 },
-      { resume: [runId] },
-      { resume: pendingId },
-      { resume: `${runId}/decide` },
-      { code: 'return 1', resume: runId },
-      {},
-    ];
-    for (const args of attempts) {
-      const result = await hub.http.callTool({ name: 'execute', arguments: args });
-      expect(result.isError, JSON.stringify(args)).toBe(true);
-    }
-    untouched(runId, 'malformed');
-  }, 120_000);
-
-  it('search and describe with decision-shaped arguments decide nothing', async () => {
-    const { runId, pendingId } = await waitingRun(hub.http, 'lookup');
-    for (const client of [stdio, hub.http]) {
-      await client.callTool({ name: 'search', arguments: { query: `approve ${runId}`, approve: true } });
-      await client.callTool({ name: 'search', arguments: { query: '', namespace: runId, decision: 'once' } });
-      await client.callTool({
-        name: 'describe',
-        arguments: { targets: [pendingId, runId], choice: 'always' },
-      });
-    }
-    untouched(runId, 'lookup');
-  }, 120_000);
-
-  it('the guest’s `hub` offers search, describe and read only; nothing it reaches decides or resumes', async () => {
-    const { runId, pendingId } = await waitingRun(hub.http, 'guest');
-    const code = `
-      const tried = {};
-      for (const name of ['approve', 'decide', 'resume', 'record', 'answer', 'execute'])
-        tried[name] = typeof hub[name];
-      const errors = [];
-      for (const address of ['hub.approve', 'capabilities.approve', 'capabilities.decide', 'execute.resume']) {
-        try { await hub.describe(address); } catch (e) { errors.push(String(e)); }
-      }
-      try { await hub.read(${JSON.stringify(pendingId)}); } catch (e) { errors.push(String(e)); }
-      try { await hub.search(${JSON.stringify(`approve ${runId}`)}); } catch (e) { errors.push(String(e)); }
-      return { keys: Object.keys(hub).sort(), tried, errors: errors.length };
-    `;
-    const result = envelopeOf(await hub.http.callTool({ name: 'execute', arguments: { code } }));
-    expect(result).toMatchObject({
-      status: 'completed',
-      result: {
-        keys: ['describe', 'read', 'search'],
-        tried: {
-          approve: 'undefined',
-          decide: 'undefined',
-          resume: 'undefined',
-          record: 'undefined',
-          answer: 'undefined',
-          execute: 'undefined',
-        },
-      },
-    });
-    untouched(runId, 'guest');
-  }, 120_000);
+describeDecisions({
+  name: 'local',
+  clients: () => [stdio, hub.http],
+  waitingRun: (label) => waitingRun(hub.http, label),
+  untouched: async (runId, label) => untouched(runId, label),
+  promptingClient: async (rewrite) => {
+    const prompting = await promptingClient(hub.home, rewrite);
+    closers.push(() => prompting.client.close());
+    return prompting;
+  },
 });
 
 describe('I2 over the client prompt: the signed state counts only for its run and call, once', () => {
-  it('a forged requestState and a tampered one are refused before any tool runs (-32602)', async () => {
-    const { runId, pendingId } = await waitingRun(hub.http, 'forged');
-    const answer = { [pendingId]: { action: 'accept', content: { decision: 'always' } } };
-    const forged = await promptingClient(hub.home, (params) => {
-      params.requestState = `v1.${Buffer.from(JSON.stringify({ run: runId, calls: [pendingId] })).toString('base64url')}.AAAA`;
-      params.inputResponses = answer;
-    });
-    closers.push(() => forged.client.close());
-    expect(
-      await outcomeOf(forged.client.callTool({ name: 'execute', arguments: { resume: runId } })),
-    ).toMatch(/Invalid or expired requestState/);
-    const flip = (state: string) =>
-      `${state.slice(0, -3)}${state.at(-3) === 'A' ? 'B' : 'A'}${state.slice(-2)}`;
-    const tampered = await promptingClient(hub.home, (params) => {
-      if (typeof params.requestState === 'string') params.requestState = flip(params.requestState);
-    });
-    closers.push(() => tampered.client.close());
-    expect(
-      await outcomeOf(tampered.client.callTool({ name: 'execute', arguments: { resume: runId } })),
-    ).toMatch(/Invalid or expired requestState/);
-    expect(tampered.asked).toHaveLength(1);
-    untouched(runId, 'forged');
-  }, 120_000);
-
   it('a state answered once is refused when replayed, for its own run or another', async () => {
     const first = await waitingRun(hub.http, 'replay-first');
     const honest = await promptingClient(hub.home);

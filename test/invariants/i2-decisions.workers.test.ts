@@ -1,15 +1,14 @@
 /**
- * I2 on the hosted hub, "Only a person records a decision; no MCP-reachable path records one":
- * the companion of test/invariants/i2-decisions.test.ts in workerd, against the Worker's own
- * fetch. One person, signed in (session cookie and CSRF token) and holding an MCP token through
+ * I2 (test/invariants/i2-decisions.suite.ts) on the hosted hub, "Only a person records a
+ * decision; no MCP-reachable path records one", against the Worker's own fetch in workerd. One
+ * person, signed in (session cookie and CSRF token) and holding an MCP token through
  * the real OAuth flow (test/workers/oauth-flow.ts), with a run of their own hub waiting on one
  * call (test/workers/people.ts). Each `it` is one attack by something that is not the person's
  * signed-in browser; after each, the run still waits and no decision is recorded:
  *
  * | Way in          | Attack                                                                  | Held                         |
  * | --------------- | ----------------------------------------------------------------------- | ---------------------------- |
- * | MCP, all tools  | list the tools; `resume` with `approve`, `decision`, `choice`, `pendingId`, `requestState` arguments | three tools; still waits |
- * | MCP prompt      | a forged requestState with an `always` answer for the pending call      | -32602; nothing recorded     |
+ * | the suite's     | the surface, decision-shaped and malformed arguments, the guest's `hub`, a forged or tampered requestState | as the suite says |
  * | Dashboard       | the person's own OAuth MCP token on the run's page and its decide route | sign in first; nothing       |
  * | Dashboard       | the self-hosting HUB_TOKEN (a personal access token) on the decide route | sign in first; nothing      |
  * | Dashboard       | the person's session without the CSRF token, with another, from a foreign Origin | 403; nothing        |
@@ -25,12 +24,16 @@
  * cookie), test/workers/dashboard-runs.test.ts and test/workers/hosted-dashboard.test.ts (the
  * inbox and its forms).
  */
+
+import { runInDurableObject } from 'cloudflare:test';
 import { Client, type JSONRPCMessage, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { describe, expect, it } from 'vitest';
-import { call, envelope, mcpClient, ORIGIN, RESOURCE, tokenFor } from '../workers/oauth-flow.ts';
-import { decisionsOf, signedIn, waitingRun } from '../workers/people.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HubObject } from '../../durable-objects/hub-object.ts';
+import { call, mcpClient, ORIGIN, RESOURCE, tokenFor } from '../workers/oauth-flow.ts';
+import { decisionsOf, hubOf, signedIn, waitingRun } from '../workers/people.ts';
 import { WORKERS_TEST_TOKEN } from '../workers/token.ts';
 import { worker } from '../workers/worker-client.ts';
+import { type CallParams, describeDecisions, type PromptingClient } from './i2-decisions.suite.ts';
 
 let next = 120_000;
 
@@ -55,64 +58,68 @@ const decide = (runId: string, headers: Record<string, string>, form: Record<str
     body: new URLSearchParams(form),
   });
 
-describe('I2 on the hosted hub: only the signed-in person’s own form records a decision', () => {
-  it('MCP: the three tools, and `resume` with decision-shaped arguments, decide nothing', async () => {
-    const { person, token, runId, pendingId } = await personWaiting();
-    const client = await mcpClient(token.access);
-    try {
-      const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual(['describe', 'execute', 'search']);
-      for (const extra of [
-        { approve: true },
-        { decision: 'always' },
-        { choice: 'once', pendingId },
-        {
-          requestState: 'x',
-          inputResponses: { [pendingId]: { action: 'accept', content: { decision: 'once' } } },
-        },
-      ]) {
-        const result = await client.callTool({ name: 'execute', arguments: { resume: runId, ...extra } });
-        expect(envelope(result)).toMatchObject({ status: 'awaiting_approval', runId });
-      }
-    } finally {
-      await client.close();
-    }
-    expect(await decisionsOf(person, runId)).toEqual([]);
-  });
+/** The suite's person: one signed-in person whose agent attacks runs of their own hub. */
+let suitePerson: Awaited<ReturnType<typeof personWaiting>>;
+const clients: Client[] = [];
+let agent: Client;
 
-  it('MCP prompt: a forged requestState carrying an `always` answer is refused (-32602)', async () => {
-    const { person, token, runId, pendingId } = await personWaiting();
-    const client = new Client(
-      { name: 'forger', version: '1.0.0' },
-      { versionNegotiation: { mode: 'auto' }, capabilities: { elicitation: { form: {} } } },
+beforeAll(async () => {
+  suitePerson = await personWaiting();
+  agent = await mcpClient(suitePerson.token.access);
+  clients.push(agent);
+});
+
+afterAll(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+});
+
+/** A 2026-07-28 client with form elicitation, its person answering `once`, its wire rewritten. */
+async function promptingClient(rewrite: (params: CallParams) => void): Promise<PromptingClient> {
+  const asked: unknown[] = [];
+  const client = new Client(
+    { name: 'i2-prompt', version: '1.0.0' },
+    { versionNegotiation: { mode: 'auto' }, capabilities: { elicitation: { form: {} } } },
+  );
+  client.setRequestHandler('elicitation/create', async (request) => {
+    asked.push(request.params);
+    return { action: 'accept', content: { decision: 'once' } };
+  });
+  const transport = new StreamableHTTPClientTransport(new URL(RESOURCE), {
+    requestInit: { headers: { authorization: `Bearer ${suitePerson.token.access}` } },
+    fetch: (input, init) => worker.fetch(new Request(input, init)),
+  });
+  const send = transport.send.bind(transport);
+  transport.send = (message: JSONRPCMessage, options) => {
+    if ('method' in message && message.method === 'tools/call' && message.params) rewrite(message.params);
+    return send(message, options);
+  };
+  await client.connect(transport);
+  clients.push(client);
+  return { client, asked };
+}
+
+describeDecisions({
+  name: 'hosted',
+  clients: () => [agent],
+  waitingRun: async (label) => {
+    const { person } = suitePerson;
+    const runId = `run_i2_${label.replaceAll('-', '_')}`;
+    await waitingRun(person, runId);
+    return { runId, pendingId: `${runId}_p0` };
+  },
+  untouched: async (runId) => {
+    const { person } = suitePerson;
+    expect(await decisionsOf(person, runId)).toEqual([]);
+    const status = await runInDurableObject(
+      hubOf(person),
+      async (hub: HubObject) => hub.store.getRun(runId)?.status,
     );
-    const transport = new StreamableHTTPClientTransport(new URL(RESOURCE), {
-      requestInit: { headers: { authorization: `Bearer ${token.access}` } },
-      fetch: (input, init) => worker.fetch(new Request(input, init)),
-    });
-    const send = transport.send.bind(transport);
-    transport.send = (message: JSONRPCMessage, options) => {
-      if ('method' in message && message.method === 'tools/call' && message.params) {
-        message.params.requestState = `v1.${btoa(JSON.stringify({ run: runId, calls: [pendingId] }))}.AAAA`;
-        message.params.inputResponses = {
-          [pendingId]: { action: 'accept', content: { decision: 'always' } },
-        };
-      }
-      return send(message, options);
-    };
-    await client.connect(transport);
-    try {
-      const outcome = await client
-        .callTool({ name: 'execute', arguments: { resume: runId } })
-        .then((result) => JSON.stringify(result))
-        .catch((error: unknown) => String(error));
-      expect(outcome).toBe('ProtocolError: Invalid or expired requestState');
-    } finally {
-      await client.close();
-    }
-    expect(await decisionsOf(person, runId)).toEqual([]);
-  });
+    expect(status).toBe('awaiting_input');
+  },
+  promptingClient,
+});
 
+describe('I2 on the hosted hub: only the signed-in person’s own form on the dashboard records a decision', () => {
   it('Dashboard: the person’s own MCP token and the HUB_TOKEN are not a signed-in browser', async () => {
     const { person, token, runId, pendingId } = await personWaiting();
     for (const bearer of [token.access, WORKERS_TEST_TOKEN]) {

@@ -9,20 +9,18 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Client, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import type { Decision } from '../../engine/contracts/runs.ts';
 import { homePaths } from '../../local/home.ts';
 import { openLocalHub } from '../../local/local-hub.ts';
 import { addBoard, BIN, cliEnv, hubHome, startServe } from '../node/cli-process.ts';
 import { pageBrowser, stopPageHost } from '../node/page-browser.ts';
 import { httpClient } from '../node/surface-fixture.ts';
+import type { CallParams } from './i2-decisions.suite.ts';
+import { envelopeOf } from './invariant-hub.ts';
+
+export { envelopeOf, outcomeOf, textOf } from './invariant-hub.ts';
 
 export const POST = (text: string) => `return await board.post({ text: ${JSON.stringify(text)} });`;
-
-type Result = Awaited<ReturnType<Client['callTool']>>;
-export const envelopeOf = (result: Result) => result.structuredContent as ExecuteEnvelope;
-export const textOf = (result: Result): string =>
-  ((result.content ?? []) as { type: string; text?: string }[]).map((c) => c.text ?? '').join('\n');
 
 export interface I2Hub {
   home: string;
@@ -70,8 +68,8 @@ export async function waitingRun(
   text: string,
 ): Promise<{ runId: string; pendingId: string }> {
   const envelope = envelopeOf(await client.callTool({ name: 'execute', arguments: { code: POST(text) } }));
-  const pendingId = envelope.pending?.[0]?.id;
-  if (envelope.status !== 'awaiting_approval' || pendingId === undefined)
+  const pendingId = envelope?.pending?.[0]?.id;
+  if (envelope?.status !== 'awaiting_approval' || pendingId === undefined)
     throw new Error(`expected a waiting run, got ${JSON.stringify(envelope)}`);
   return { runId: envelope.runId, pendingId };
 }
@@ -100,9 +98,6 @@ export function expireRequests(home: string, runId: string): void {
     db.close();
   }
 }
-
-/** The params of a `tools/call` on the wire, which a test may rewrite before it leaves. */
-export type CallParams = Record<string, unknown>;
 
 /**
  * A 2026-07-28 client with form elicitation on `hub serve --stdio`, its person answering `answer`
@@ -145,10 +140,3 @@ export async function promptingClient(
   await client.connect(transport);
   return { client, asked, states };
 }
-
-/** The outcome of a call that may be refused as a protocol error: its text, or the error's. */
-export const outcomeOf = (call: Promise<Result>): Promise<string> =>
-  call.then(
-    (result) => `${result.isError ? 'isError: ' : ''}${textOf(result)}`,
-    (error: unknown) => String(error),
-  );

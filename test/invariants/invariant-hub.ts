@@ -25,6 +25,16 @@ type Result = Awaited<ReturnType<Client['callTool']>>;
 export const textOf = (result: Result): string =>
   ((result.content ?? []) as { type: string; text?: string }[]).map((part) => part.text ?? '').join('\n');
 
+/** An `execute` result's envelope (none when the call was refused before a run). */
+export const envelopeOf = (result: Result) => result.structuredContent as ExecuteEnvelope | undefined;
+
+/** The outcome of a call that may be refused as a protocol error: its text, or the error's. */
+export const outcomeOf = (call: Promise<Result>): Promise<string> =>
+  call.then(
+    (result) => `${result.isError ? 'isError: ' : ''}${textOf(result)}`,
+    (error: unknown) => String(error),
+  );
+
 /** `execute` of `code` on the hub's client, answered with its envelope. */
 export async function execute(hub: InvariantHub, code: string): Promise<ExecuteEnvelope> {
   const answer = await hub.client().callTool({ name: 'execute', arguments: { code } }, { timeout: 180_000 });
