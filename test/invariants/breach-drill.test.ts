@@ -16,7 +16,7 @@
  * | i7-budgets                        | a run may make twice its `maxCalls`                              | calls past the cap fail                  |
  * | i5-tenants.workers                | /mcp serves the hub a `?hub=` names, not the token's             | B’s token naming A’s hub …               |
  * | i3-authority.workers              | the hub no longer lists a source before a run's first call       | … between two runs and nobody refreshes  |
- * | i4-upstreams.workers              | a redirect to the same host on another scheme or port is followed | a redirect to … another origin is not followed |
+ * | i4-upstreams.workers              | a redirect to the same host on another scheme or port is followed | refuses a redirect to another origin     |
  * | i6-never-twice.workers            | resume ignores the journal and admits every call again           | the hub object aborted mid-call …        |
  * | i7-budgets.workers                | a run may make twice its `maxCalls`                              | calls past the cap fail                  |
  * | i8-configuration                  | the guest's `hub` gains an `approve`                             | no global and no `hub` member configures |
@@ -129,7 +129,7 @@ const BREACHES: Breach[] = [
   },
   {
     file: 'i4-upstreams.workers.test.ts',
-    attack: 'a redirect to a private address or another origin is not followed',
+    attack: 'refuses a redirect to another origin',
     plant: {
       path: 'engine/connectors/guarded-fetch.ts',
       from: 'if (next.origin !== origin) {',

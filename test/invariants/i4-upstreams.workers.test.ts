@@ -1,7 +1,7 @@
 /**
- * I4 on the hosted hub, "No way out" (spec: Security and approvals: "upstream traffic goes only to
- * allowlisted hosts; credentials stay on their origin"): the companion of
- * test/invariants/i4-upstreams.test.ts in workerd, against the Worker's own fetch. The hosted hub
+ * I4 (test/invariants/i4-upstreams.suite.ts) on the hosted hub, "No way out" (spec: Security and
+ * approvals: "upstream traffic goes only to allowlisted hosts; credentials stay on their origin"),
+ * in workerd, against the Worker's own fetch. The hosted hub
  * adds a road the local one leaves open on purpose: it must never be led to a private address
  * (server-side request forgery), whether a person types one, a push carries one, a source stored
  * before the guard holds one, or an upstream redirects to one.
@@ -26,12 +26,10 @@
  * |                   | the room with a private allowed host                     | why; nothing stored     |
  * | Stored source     | a reviewed source at each private form (written before   | refused at the request, |
  * |                   | the guard), read by a run through /mcp                   | not fetched             |
- * | Upstream redirect | the room's 302 to loopback, metadata, elsewhere.example, | refused; the room hears |
- * |                   | `//elsewhere.example`, its own host over http (another   | no hop; no key in the   |
- * |                   | origin), for OpenAPI calls and two MCP servers behind it | answer; same-origin ok  |
- * | Upstream headers  | the room's `set-cookie`, `x-upstream-secret` (OpenAPI)   | only `content-type`     |
- * | Guest arguments   | absolute URL, `//host`, `@host`, `../` in a path param;  | encoded under the room  |
- * |                   | `url`/`server`/`host` extras                             |                         |
+ * | Upstream redirect | the room's 302 to loopback or metadata, for OpenAPI calls   | refused; the room hears |
+ * |                   | and two MCP servers behind it                             | no hop; no key          |
+ * | the suite's       | redirects to another origin, headers outside the          | as the suite says       |
+ * |                   | allowlist, requests the guest builds                      |                         |
  *
  * Not checked by the hub itself: a public name whose DNS answer is a private address (e.g.
  * 127.0.0.1.nip.io passes the guard). engine/connectors/private-address.ts judges the host as written
@@ -46,8 +44,8 @@
  * development setting), test/engine/private-address.test.ts and test/node/sources-private.test.ts
  * (every private range, odd spellings), test/workers/hub-push.test.ts (a private source skipped by
  * a push), test/workers/dashboard-add-source.test.ts (a private OpenAPI document),
- * test/invariants/i4-upstreams.test.ts (redirect statuses, headers on errors, the key echoed in a
- * header), test/invariants/i4-no-way-out.test.ts (guest code has no network of its own).
+ * test/invariants/i4-upstreams.test.ts (the suite's local runner, with a listener at another
+ * origin), test/invariants/i4-no-way-out.test.ts (guest code has no network of its own).
  */
 import { runInDurableObject } from 'cloudflare:test';
 import type { Client } from '@modelcontextprotocol/client';
@@ -59,9 +57,11 @@ import {
   type HubConfiguration,
   type PlanAnswer,
 } from '../../engine/contracts/configuration.ts';
+import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import { CLI_REDIRECT, call, envelope, mcpClient, ORIGIN, tokenFor } from '../workers/oauth-flow.ts';
 import { hubOf, reviewedSource, signedIn } from '../workers/people.ts';
 import { type UpstreamRoom, upstreamRoom } from '../workers/upstream.ts';
+import { describeUpstreams } from './i4-upstreams.suite.ts';
 
 const KEY = 'i4-room-key-9d3f62a1c0b7';
 
@@ -118,7 +118,7 @@ const alertOf = (html: string) => /role="alert">([^<]*)/.exec(html)?.[1] ?? html
 /** Runs `code` through /mcp with `token`: the envelope and the whole answer as text. */
 async function execute(client: Client, code: string) {
   const answer = await client.callTool({ name: 'execute', arguments: { code } });
-  return { envelope: envelope(answer) ?? {}, text: JSON.stringify(answer) };
+  return { envelope: (envelope(answer) ?? {}) as ExecuteEnvelope, text: JSON.stringify(answer) };
 }
 
 describe('I4 on the hosted hub: adding a source at a private address', () => {
@@ -272,19 +272,11 @@ describe('I4 on the hosted hub: an OpenAPI source on the room, added through the
     await client?.close();
   });
 
-  /** The room's calls made after `before` of them. */
-  const since = async (before: number) => (await room.calls()).slice(before);
-
-  it('a redirect to a private address or another origin is not followed; the key stays home', async () => {
+  it('a redirect to a private address, or an MCP server’s redirect, is not followed', async () => {
     const before = (await room.calls()).length;
-    const name = new URL(room.base).pathname;
     const targets = [
       ['http://127.0.0.1/stolen', 'refused a redirect to a private address (loopback)'],
       ['http://169.254.169.254/latest/meta-data/', 'refused a redirect to a private address (link-local'],
-      ['https://elsewhere.example/stolen', 'refused a redirect to another origin'],
-      ['//elsewhere.example/stolen', 'refused a redirect to another origin'],
-      // The room's own host over http: another origin, which the stand-in would answer and count.
-      [`http://upstream.invariants.example${name}/stolen`, 'refused a redirect to another origin'],
     ] as const;
     const { envelope: run, text } = await execute(
       client,
@@ -293,7 +285,6 @@ describe('I4 on the hosted hub: an OpenAPI source on the room, added through the
          try { out.push({ answered: await room.redirect({ to }) }); }
          catch (e) { out.push({ refused: String(e && e.message) }); }
        }
-       out.push(await room.redirect({ to: ${JSON.stringify(`${room.base}/landed`)} }));
        for (const server of [hop, away]) {
          try { out.push({ answered: await server.list_posts({}) }); }
          catch (e) { out.push({ refused: String(e && e.message) }); }
@@ -301,62 +292,31 @@ describe('I4 on the hosted hub: an OpenAPI source on the room, added through the
        return out;`,
     );
     expect(run.status, text).toBe('completed');
-    const out = run.result as { refused?: string; ok?: boolean }[];
+    const out = run.result as { refused?: string }[];
     for (const [index, [to, refused]] of targets.entries())
       expect(out[index]?.refused, to).toContain(refused);
-    // Control: a redirect within the room's own origin is followed.
-    expect(out[targets.length]).toEqual({ ok: true });
     // The MCP servers behind a redirect: the same refusals on the Streamable HTTP road.
-    expect(out[targets.length + 1]?.refused).toContain('refused a redirect to a private address (loopback)');
-    expect(out[targets.length + 2]?.refused).toContain('refused a redirect to another origin');
+    expect(out[targets.length]?.refused).toContain('refused a redirect to a private address (loopback)');
+    expect(out[targets.length + 1]?.refused).toContain('refused a redirect to another origin');
     // Each refused request reached the room once and went nowhere after it; no hop to `/stolen`.
     // An MCP server is asked twice: the hub lists its tools before the first call is decided
     // (engine/sources/contract-recheck.ts), then makes the call; each is refused at the redirect.
     // Two servers, two requests each.
-    expect(await since(before)).toEqual([
+    expect((await room.calls()).slice(before)).toEqual([
       ...targets.map(() => 'redirect /redirect'),
-      'redirect /redirect',
-      'GET /landed',
       ...Array.from({ length: 4 }, () => 'redirect /redirect'),
     ]);
     expect(text).not.toContain(KEY);
   }, 60_000);
 
-  it('the model gets only allowlisted response headers, not the cookie or secret header', async () => {
-    const before = (await room.calls()).length;
-    const { envelope: run, text } = await execute(
-      client,
-      `const answer = await room.thing({ id: 'h' }, { response: true });
-       return { headers: answer.headers, status: answer.status };`,
-    );
-    expect(run.status, text).toBe('completed');
-    expect(run.result).toEqual({ headers: { 'content-type': 'application/json' }, status: 200 });
-    expect(await since(before)).toEqual(['GET /things/h']);
-    for (const leaked of ['set-cookie', 'upstream=session', 'x-upstream-secret', 'not-for-the-model', KEY])
-      expect(text.toLowerCase(), leaked).not.toContain(leaked);
-  }, 60_000);
-
-  it('keeps a request the guest builds on the room’s host and path', async () => {
-    const before = (await room.calls()).length;
-    const ids = ['https://elsewhere.example/x', '//elsewhere.example/x', '@elsewhere.example', '../../x'];
-    const extras = [{ url: 'https://elsewhere.example' }, { server: 'http://127.0.0.1', host: '10.0.0.1' }];
-    const { envelope: run, text } = await execute(
-      client,
-      `const out = [];
-       for (const id of ${JSON.stringify(ids)}) {
-         try { out.push((await room.thing({ id })).ok); } catch (e) { out.push('refused: ' + e.message); }
-       }
-       for (const extra of ${JSON.stringify(extras)}) {
-         try { out.push((await room.thing({ id: 'plain', ...extra })).ok); }
-         catch (e) { out.push('refused: ' + e.message); }
-       }
-       return out;`,
-    );
-    expect(run.status, text).toBe('completed');
-    const heard = await since(before);
-    // Whatever each call answered, every request the room heard stayed under /things/, one segment.
-    expect(heard.length).toBeGreaterThan(0);
-    for (const line of heard) expect(line).toMatch(/^GET \/things\/[^/?#]+$/);
-    expect((run.result as unknown[]).filter((value) => value === true)).toHaveLength(heard.length);
-  }, 60_000);
+  describeUpstreams({
+    name: 'hosted',
+    key: KEY,
+    base: () => room.base,
+    execute: (code) => execute(client, code),
+    calls: () => room.calls(),
+    elsewhere: () => 'https://elsewhere.example',
+    // No listener can stand at another origin in workerd: the room's count holds what reached it.
+    elsewhereHeard: async () => [],
+  });
 });
