@@ -1,9 +1,10 @@
 /**
  * The breach drill: proof that every file of the invariant suite can fail (issue #20, "a test
  * that fails on purpose shows each file can fail"). A suite that passes whatever the product does
- * guards nothing, so this file plants one breach per invariant file in a scratch copy of the
- * checkout (the product's own files, as they are now), runs that file's attack against it, and
- * expects the attack to fail. The working copy is never touched.
+ * guards nothing, so this file plants one breach per invariant file (each runner of a shared
+ * suite, local and hosted, is a file of its own) in a scratch copy of the checkout (the product's
+ * own files, as they are now), runs that file's attack against it, and expects the attack to
+ * fail. The working copy is never touched.
  *
  * | File                              | Planted breach                                                   | Attack that must fail                    |
  * | --------------------------------- | ---------------------------------------------------------------- | ---------------------------------------- |
@@ -19,6 +20,9 @@
  * | i4-upstreams.workers              | a redirect to the same host on another scheme or port is followed | refuses a redirect to another origin     |
  * | i6-never-twice.workers            | resume ignores the journal and admits every call again           | the hub object aborted mid-call …        |
  * | i7-budgets.workers                | a run may make twice its `maxCalls`                              | calls past the cap fail                  |
+ * | i1-secrets.workers                | the scrubber forgets the base64 forms of a secret                | holds no base64 form of the secret       |
+ * | i2-decisions.workers              | the page takes any CSRF token                                    | the session without its CSRF token …     |
+ * | i8-configuration.workers          | the guest's `hub` gains an `approve`                             | no global and no `hub` member configures |
  * | i8-configuration                  | the guest's `hub` gains an `approve`                             | no global and no `hub` member configures |
  * | hostile-sources                   | `constructor` is a namespace like any other                      | a namespace colliding with the language… |
  * | hostile-answers                   | the scrubber no longer undoes `\uXXXX` escapes                   | echoed as JSON \u escapes                |
@@ -152,6 +156,33 @@ const BREACHES: Breach[] = [
       path: 'engine/runs/call-gate.ts',
       from: 'if (store.countJournal(run.id) >= deps.limits.maxCalls) {',
       to: 'if (store.countJournal(run.id) >= deps.limits.maxCalls * 2) {',
+    },
+  },
+  {
+    file: 'i1-secrets.workers.test.ts',
+    attack: 'holds no base64 form of the secret',
+    plant: {
+      path: 'engine/secrets/scrub.ts',
+      from: "    b64,\n    b64.replace(/=+$/, ''),\n    toBase64url(b64),\n    ...aligned,\n    ...aligned.map(toBase64url),\n",
+      to: '',
+    },
+  },
+  {
+    file: 'i2-decisions.workers.test.ts',
+    attack: 'the session without its CSRF token',
+    plant: {
+      path: 'dashboard/session.ts',
+      from: 'return diff === 0;',
+      to: 'return true;',
+    },
+  },
+  {
+    file: 'i8-configuration.workers.test.ts',
+    attack: 'no global and no `hub` member configures',
+    plant: {
+      path: 'engine/prelude/source/bridge.ts',
+      from: 'const hub = freeze({\n',
+      to: 'const hub = freeze({\n  approve: freeze(async function approve() {}),\n',
     },
   },
   {
