@@ -4,6 +4,7 @@
  * way out (rows.ts).
  */
 import { and, asc, eq, or, sql } from 'drizzle-orm';
+import { parseToolAddress } from '../address.ts';
 import { Connection } from '../contracts/connections.ts';
 import { PolicyRule } from '../contracts/policy.ts';
 import { Manifest, type ManifestTool, Source, ToolReview } from '../contracts/sources.ts';
@@ -376,7 +377,7 @@ export class SourceRecords extends Records {
     if (forAddress === undefined) {
       return this.cached('rules', () => this.#policyRules().all().map(rows.policyRuleFromRow));
     }
-    const namespace = forAddress.slice(0, Math.max(0, forAddress.indexOf('.')));
+    const namespace = parseToolAddress(forAddress)?.namespace ?? '';
     return this.cached(`rules\0${forAddress}`, () =>
       this.#policyRulesFor().all({ address: forAddress, namespace }).map(rows.policyRuleFromRow),
     );

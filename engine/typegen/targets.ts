@@ -5,6 +5,7 @@
  * each once. Anything unknown is one `not_found` error naming every bad target with its closest
  * candidates, so a model fixes them all in one go.
  */
+import { namespaceOf } from '../address.ts';
 import { closest } from '../closest.ts';
 import type { Manifest } from '../contracts/sources.ts';
 import { HubError } from '../errors.ts';
@@ -47,20 +48,19 @@ export function resolveTargets(manifests: readonly Manifest[], targets: readonly
   for (const raw of targets) {
     const target = raw.trim();
     if (target === '') throw new HubError('invalid_input', `a describe target is empty. ${SHAPES}.`);
-    const dot = target.indexOf('.');
-    const ns = dot < 0 ? target : target.slice(0, dot);
+    const ns = namespaceOf(target);
     const manifest = byNamespace.get(ns);
     if (manifest === undefined) {
       problems.push(`no namespace "${ns}"${suggest(closest(ns, byNamespace.keys()))}`);
       continue;
     }
     const model = namespaceModel(manifest);
-    if (dot < 0) {
+    if (ns === target) {
       for (const tool of model.tools) add({ kind: 'tool', model, tool });
       if (model.tools.length === 0) empty.push(ns);
       continue;
     }
-    const rest = target.slice(dot + 1);
+    const rest = target.slice(ns.length + 1);
     const found = lookup(model, rest);
     if (found) add(found);
     else {
