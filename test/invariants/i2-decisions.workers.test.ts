@@ -26,7 +26,11 @@
  */
 
 import { runInDurableObject } from 'cloudflare:test';
-import { Client, type JSONRPCMessage, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import {
+  type Client,
+  type JSONRPCMessage,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HubObject } from '../../durable-objects/hub-object.ts';
 import { call, mcpClient, ORIGIN, RESOURCE, tokenFor } from '../workers/oauth-flow.ts';
@@ -34,6 +38,7 @@ import { decisionsOf, hubOf, signedIn, waitingRun } from '../workers/people.ts';
 import { WORKERS_TEST_TOKEN } from '../workers/token.ts';
 import { worker } from '../workers/worker-client.ts';
 import { type CallParams, describeDecisions, type PromptingClient } from './i2-decisions.suite.ts';
+import { elicitingClient } from './invariant-hub.ts';
 
 let next = 120_000;
 
@@ -75,15 +80,7 @@ afterAll(async () => {
 
 /** A 2026-07-28 client with form elicitation, its person answering `once`, its wire rewritten. */
 async function promptingClient(rewrite: (params: CallParams) => void): Promise<PromptingClient> {
-  const asked: unknown[] = [];
-  const client = new Client(
-    { name: 'i2-prompt', version: '1.0.0' },
-    { versionNegotiation: { mode: 'auto' }, capabilities: { elicitation: { form: {} } } },
-  );
-  client.setRequestHandler('elicitation/create', async (request) => {
-    asked.push(request.params);
-    return { action: 'accept', content: { decision: 'once' } };
-  });
+  const { client, asked } = elicitingClient('once');
   const transport = new StreamableHTTPClientTransport(new URL(RESOURCE), {
     requestInit: { headers: { authorization: `Bearer ${suitePerson.token.access}` } },
     fetch: (input, init) => worker.fetch(new Request(input, init)),

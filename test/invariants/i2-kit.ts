@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { Client, type JSONRPCMessage } from '@modelcontextprotocol/client';
+import type { Client, JSONRPCMessage } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { Decision } from '../../engine/contracts/runs.ts';
 import { homePaths } from '../../local/home.ts';
@@ -16,7 +16,7 @@ import { addBoard, BIN, cliEnv, hubHome, startServe } from '../node/cli-process.
 import { pageBrowser, stopPageHost } from '../node/page-browser.ts';
 import { httpClient } from '../node/surface-fixture.ts';
 import type { CallParams } from './i2-decisions.suite.ts';
-import { envelopeOf } from './invariant-hub.ts';
+import { elicitingClient, envelopeOf } from './invariant-hub.ts';
 
 export { envelopeOf, outcomeOf, textOf } from './invariant-hub.ts';
 
@@ -109,16 +109,8 @@ export async function promptingClient(
   rewrite: (params: CallParams) => void = () => {},
   answer: 'once' | 'always' | 'decline' = 'once',
 ): Promise<{ client: Client; asked: unknown[]; states: string[] }> {
-  const asked: unknown[] = [];
   const states: string[] = [];
-  const client = new Client(
-    { name: 'i2-prompt', version: '1.0.0' },
-    { versionNegotiation: { mode: 'auto' }, capabilities: { elicitation: { form: {} } } },
-  );
-  client.setRequestHandler('elicitation/create', async (request) => {
-    asked.push(request.params);
-    return answer === 'decline' ? { action: 'decline' } : { action: 'accept', content: { decision: answer } };
-  });
+  const { client, asked } = elicitingClient(answer);
   const env = Object.fromEntries(
     Object.entries(cliEnv(home)).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );

@@ -5,7 +5,7 @@
  * `<name>.workers.test.ts` on the hosted hub in workerd) make the hub and hand it over, as the
  * store and run contract suites in test/conformance/ do. Pure: no Node and no Workers module.
  */
-import type { Client } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 
 export interface InvariantHub {
@@ -39,4 +39,24 @@ export const outcomeOf = (call: Promise<Result>): Promise<string> =>
 export async function execute(hub: InvariantHub, code: string): Promise<ExecuteEnvelope> {
   const answer = await hub.client().callTool({ name: 'execute', arguments: { code } }, { timeout: 180_000 });
   return answer.structuredContent as ExecuteEnvelope;
+}
+
+/**
+ * A 2026-07-28 client with form elicitation, not yet connected, whose person answers `answer` to
+ * every form the hub asks; `asked` collects each form.
+ */
+export function elicitingClient(answer: 'once' | 'always' | 'decline' = 'once'): {
+  client: Client;
+  asked: unknown[];
+} {
+  const asked: unknown[] = [];
+  const client = new Client(
+    { name: 'i2-prompt', version: '1.0.0' },
+    { versionNegotiation: { mode: 'auto' }, capabilities: { elicitation: { form: {} } } },
+  );
+  client.setRequestHandler('elicitation/create', async (request) => {
+    asked.push(request.params);
+    return answer === 'decline' ? { action: 'decline' } : { action: 'accept', content: { decision: answer } };
+  });
+  return { client, asked };
 }
