@@ -1,11 +1,11 @@
 /**
- * I1 (test/invariants/i1-secrets.suite.ts) on a local hub, "A secret value never enters the
- * sandbox, a journal, a log, telemetry or a result": every channel (sandbox, journal, logs and the stderr tail, results, errors, run history, the approval
- * page and the dashboard, `--json` output, doctor) against every encoding an upstream might echo
- * its credential in (raw, base64, base64url, URL and form encoding with upper- and lower-case
- * escapes, hex in either case, JSON-escaped with and without `\/`, HTML-escaped, inside HTTP
- * Basic's `base64(user:token)`, split across two results, inside a thrown error's message, written
- * to stderr before a crash, an OAuth token refreshed mid-run).
+ * I1 (test/invariants/i1-secrets.suite.ts) on a local hub, "A secret value never enters the sandbox, a
+ * journal, a log, telemetry or a result": every channel (sandbox, journal, logs and the stderr tail,
+ * results, errors, run history, the approval page and the dashboard, `--json` output, doctor) against every
+ * encoding an upstream might echo its credential in (raw, base64, base64url, URL and form encoding with
+ * upper- and lower-case escapes, hex in either case, JSON-escaped with and without `\/`, HTML-escaped,
+ * inside HTTP Basic's `base64(user:token)`, split across two results, inside a thrown error's message,
+ * written to stderr before a crash, an OAuth token refreshed mid-run).
  *
  * Two encodings were found unscrubbed by this file and fixed in engine/secrets/scrub.ts: URL
  * escapes in lower case (`%2f`) and HTML entities (`&quot;`).

@@ -1,9 +1,10 @@
 /**
- * I2 (test/invariants/i2-decisions.suite.ts) on a local hub, "Only a person records a decision;
- * no MCP-reachable path records one" (spec: Security and approvals). A decision comes only from host code handling a person's input: the client's own
- * prompt (with the state the hub signed for that pending call, bound to the run, the call and a
- * nonce, once), the approval page (one-time link, page session, CSRF token, Host and Origin
- * checks), `capabilities hub approve` in a terminal, and the hosted dashboard behind a login.
+ * I2 (test/invariants/i2-decisions.suite.ts) on a local hub, "Only a person records a decision; no
+ * MCP-reachable path records one" (spec: Security and approvals). A decision comes only from host code
+ * handling a person's input: the client's own prompt (with the state the hub signed for that pending call,
+ * bound to the run, the call and a nonce, once), the approval page (one-time link, page session, CSRF token,
+ * Host and Origin checks), `capabilities hub approve` in a terminal, and the hosted dashboard behind a
+ * login.
  *
  * One local hub (the counting board added through the CLI, `hub serve --http` beside `serve
  * --stdio`) and official MCP clients. Each `it` is one attack; after each, the run still waits,
