@@ -32,6 +32,8 @@ export interface UpstreamsHub {
   execute(code: string): Promise<{ envelope: ExecuteEnvelope; text: string }>;
   /** Every line the room counted, in order. */
   calls(): Promise<string[]>;
+  /** The API key each request to the room's HTTP API carried (`''` for none), in order. */
+  keys(): Promise<string[]>;
   /** Another origin the attacks point at (`scheme://host[:port]`), which no request may reach. */
   elsewhere(): string;
   /** What anything but the room heard of the attacks, where the host can listen there. */
@@ -45,6 +47,7 @@ export function describeUpstreams(hub: UpstreamsHub): void {
   describe(`I4 on the ${hub.name} hub: the roads from the hub to upstream HTTP`, () => {
     it('refuses a redirect to another origin: nothing else hears it, no key in the answer', async () => {
       const before = (await hub.calls()).length;
+      const keysBefore = (await hub.keys()).length;
       const base = new URL(hub.base());
       const elsewhere = new URL(hub.elsewhere());
       const otherScheme = `${base.protocol === 'https:' ? 'http:' : 'https:'}//${base.host}${base.pathname}/stolen`;
@@ -79,6 +82,10 @@ export function describeUpstreams(hub: UpstreamsHub): void {
         'redirect /redirect',
         'GET /landed',
       ]);
+      // Each call reached the room with its key, which went nowhere else.
+      expect((await hub.keys()).slice(keysBefore, keysBefore + targets.length)).toEqual(
+        targets.map(() => hub.key),
+      );
       expect(await hub.elsewhereHeard()).toEqual([]);
       expect(text).not.toContain(hub.key);
     }, 60_000);

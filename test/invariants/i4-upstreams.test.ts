@@ -69,6 +69,10 @@ afterAll(async () => {
   removeHome?.();
 });
 
+/** What the room counted, and the key each of its API's requests carried. */
+const counted = async () =>
+  (await (await fetch(`${upstream.url}/${ROOM}/calls`)).json()) as { calls: string[]; keys: string[] };
+
 describeUpstreams({
   name: 'local',
   key: KEY,
@@ -77,8 +81,8 @@ describeUpstreams({
     const answer = await client.callTool({ name: 'execute', arguments: { code } });
     return { envelope: answer.structuredContent as ExecuteEnvelope, text: JSON.stringify(answer) };
   },
-  calls: async () =>
-    ((await (await fetch(`${upstream.url}/${ROOM}/calls`)).json()) as { calls: string[] }).calls,
+  calls: async () => (await counted()).calls,
+  keys: async () => (await counted()).keys,
   elsewhere: () => elsewhere,
   elsewhereHeard: async () => [...elsewhereHeard],
 });

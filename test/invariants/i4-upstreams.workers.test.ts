@@ -315,6 +315,7 @@ describe('I4 on the hosted hub: an OpenAPI source on the room, added through the
     base: () => room.base,
     execute: (code) => execute(client, code),
     calls: () => room.calls(),
+    keys: () => room.keys(),
     elsewhere: () => 'https://elsewhere.example',
     // No listener can stand at another origin in workerd: the room's count holds what reached it.
     elsewhereHeard: async () => [],

@@ -14,6 +14,8 @@ export interface UpstreamRoom {
   documentUrl: string;
   /** Every line the room counted, in order (`post <text>`, `started <text>`, `GET /path`, …). */
   calls(): Promise<string[]>;
+  /** The API key each request to the room's HTTP API carried (`''` for none), in order. */
+  keys(): Promise<string[]>;
   /** The `post <text>` lines alone. */
   posts(): Promise<string[]>;
   /** Changes the board's tools from now on. */
@@ -29,12 +31,15 @@ export function upstreamRoom(label: string): UpstreamRoom {
     const response = await fetch(`${base}${path}`, { method: 'POST', body: JSON.stringify(body) });
     if (!response.ok) throw new Error(`the upstream stand-in answered ${response.status} to ${path}`);
   };
-  const calls = async () => ((await (await fetch(`${base}/calls`)).json()) as { calls: string[] }).calls;
+  const counted = async () =>
+    (await (await fetch(`${base}/calls`)).json()) as { calls: string[]; keys: string[] };
+  const calls = async () => (await counted()).calls;
   return {
     base,
     mcpUrl: `${base}/mcp`,
     documentUrl: `${base}/openapi.json`,
     calls,
+    keys: async () => (await counted()).keys,
     posts: async () => (await calls()).filter((line) => line.startsWith('post ')),
     change: (change) => post('/change', change),
     release: () => post('/release', {}),
