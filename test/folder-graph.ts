@@ -3,12 +3,13 @@
  * import which. A room is a folder directly under the tree (`engine/runs/`), or a file at its top
  * (`engine/errors.ts`); an arrow is a relative import (type-only ones too) from a file of one room
  * to a file of another. `loopsOf` gives every set of rooms that reach each other (a strongly
- * connected component of more than one room, Tarjan's algorithm), with the imports that close it;
- * `floorsOf` the number of floors once there are none.
+ * connected component of more than one room, engine/strongly-connected.ts), with the imports that
+ * close it; `floorsOf` the number of floors once there are none.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
+import { stronglyConnected } from '../engine/strongly-connected.ts';
 import { sourceFiles } from './import-graph.ts';
 
 export interface FolderGraph {
@@ -54,7 +55,7 @@ export function folderGraph(repo: string, tree: string, by: 'rooms' | 'files' = 
 
 /** Every loop of rooms (sorted), each with the imports that run between its rooms. */
 export function loopsOf(graph: FolderGraph): { rooms: string[]; imports: string[] }[] {
-  const components = stronglyConnected(graph);
+  const components = componentsOf(graph);
   return components
     .filter((rooms) => rooms.length > 1)
     .map((rooms) => {
@@ -70,7 +71,7 @@ export function loopsOf(graph: FolderGraph): { rooms: string[]; imports: string[
 
 /** How many floors the rooms stand on: the longest chain of arrows, plus one (loops count as one room). */
 export function floorsOf(graph: FolderGraph): number {
-  const components = stronglyConnected(graph);
+  const components = componentsOf(graph);
   const componentOf = new Map<string, number>();
   components.forEach((rooms, index) => {
     for (const room of rooms) componentOf.set(room, index);
@@ -93,39 +94,5 @@ export function floorsOf(graph: FolderGraph): number {
   return components.reduce((most, _, index) => Math.max(most, floorOf(index) + 1), 0);
 }
 
-function stronglyConnected(graph: FolderGraph): string[][] {
-  let next = 0;
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const components: string[][] = [];
-  const visit = (room: string) => {
-    index.set(room, next);
-    low.set(room, next);
-    next++;
-    stack.push(room);
-    onStack.add(room);
-    for (const to of graph.arrows.get(room) ?? []) {
-      if (!index.has(to)) {
-        visit(to);
-        low.set(room, Math.min(low.get(room) ?? 0, low.get(to) ?? 0));
-      } else if (onStack.has(to)) {
-        low.set(room, Math.min(low.get(room) ?? 0, index.get(to) ?? 0));
-      }
-    }
-    if (low.get(room) === index.get(room)) {
-      const component: string[] = [];
-      let top: string | undefined;
-      do {
-        top = stack.pop();
-        if (top === undefined) break;
-        onStack.delete(top);
-        component.push(top);
-      } while (top !== room);
-      components.push(component);
-    }
-  };
-  for (const room of graph.rooms) if (!index.has(room)) visit(room);
-  return components;
-}
+const componentsOf = (graph: FolderGraph): string[][] =>
+  stronglyConnected(graph.rooms, (room) => graph.arrows.get(room) ?? []);

@@ -1,8 +1,8 @@
 /**
  * The store's core, which every record module of the store shares (records.ts): the synchronous
- * drizzle database and the few rules every write follows. A write with several statements runs in one IMMEDIATE transaction (the
- * write lock first, so no lock upgrade can fail across processes); an insert that hits a unique
- * key becomes a `conflict` with a message saying what exists.
+ * drizzle database and the few rules every write follows. A write with several statements runs in
+ * one IMMEDIATE transaction (the write lock first, so no lock upgrade can fail across processes);
+ * an insert that hits a unique key becomes a `conflict` with a message saying what exists.
  *
  * It also keeps the records a call reads every time and a person changes rarely (sources,
  * manifests and tools, reviews, connections, policy rules) parsed in memory, until anything may

@@ -6,6 +6,7 @@
  * (through unions and intersections only) is cut: each such reference becomes `unknown` with a
  * comment. Recursion through structure (trees, linked lists, JSON values) is left alone.
  */
+import { stronglyConnected } from '../strongly-connected.ts';
 import { loose, type NamedType, type TsType } from './ts-type.ts';
 
 const CYCLE = '$ref cycle with no structure';
@@ -35,39 +36,9 @@ function cut(type: TsType, cycle: ReadonlySet<NamedType>): TsType {
   }
 }
 
-/** Cuts every unguarded cycle among `types` (Tarjan's strongly connected components). */
+/** Cuts every unguarded cycle among `types` (their strongly connected components). */
 export function breakUnguardedCycles(types: Iterable<NamedType>): void {
-  const index = new Map<NamedType, number>();
-  const low = new Map<NamedType, number>();
-  const stack: NamedType[] = [];
-  const onStack = new Set<NamedType>();
-  const components: NamedType[][] = [];
-
-  const connect = (node: NamedType): void => {
-    index.set(node, index.size);
-    low.set(node, index.get(node) ?? 0);
-    stack.push(node);
-    onStack.add(node);
-    for (const next of unguarded(node.type)) {
-      if (!index.has(next)) {
-        connect(next);
-        low.set(node, Math.min(low.get(node) ?? 0, low.get(next) ?? 0));
-      } else if (onStack.has(next)) {
-        low.set(node, Math.min(low.get(node) ?? 0, index.get(next) ?? 0));
-      }
-    }
-    if (low.get(node) === index.get(node)) {
-      const component: NamedType[] = [];
-      for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
-        onStack.delete(top);
-        component.push(top);
-        if (top === node) break;
-      }
-      components.push(component);
-    }
-  };
-
-  for (const node of types) if (!index.has(node)) connect(node);
+  const components = stronglyConnected(types, (node) => unguarded(node.type));
   for (const component of components) {
     const [only] = component;
     const cyclic = component.length > 1 || (only !== undefined && unguarded(only.type).includes(only));
