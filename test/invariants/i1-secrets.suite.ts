@@ -17,10 +17,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { forbidden } from './i1-kit.ts';
+import type { Host } from './invariant-hub.ts';
 
 export interface SecretsHub {
   /** The host, in the suite's title. */
-  name: 'local' | 'hosted';
+  name: Host;
   /** The secret the attacks try to get out. */
   secret: string;
   /**

@@ -19,7 +19,7 @@
  */
 import type { Client } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { envelopeOf, outcomeOf, textOf } from './invariant-hub.ts';
+import { envelopeOf, type Host, outcomeOf, textOf } from './invariant-hub.ts';
 
 /** The params of a `tools/call` on the wire, which a test may rewrite before it leaves. */
 export type CallParams = Record<string, unknown>;
@@ -31,7 +31,7 @@ export interface PromptingClient {
 }
 
 export interface DecisionsHub {
-  name: 'local' | 'hosted';
+  name: Host;
   /** The agent's plain clients (no elicitation), one per transport the host serves. */
   clients(): Client[];
   /** A run of the hub waiting on `board.post`, made for the attack named `label`. */

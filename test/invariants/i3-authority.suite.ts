@@ -23,6 +23,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 import type { PolicyRule } from '../../engine/contracts/policy.ts';
 import type { RoomChange } from '../fixtures/upstream-standin.ts';
+import type { Host } from './invariant-hub.ts';
 
 /** One person's hub holding the counting board as `board`, reviewed as the hub proposes. */
 export interface AuthorityBoard {
@@ -41,7 +42,7 @@ export interface AuthorityBoard {
 }
 
 export interface AuthorityHub {
-  name: 'local' | 'hosted';
+  name: Host;
   /** A fresh hub with a fresh board, for one attack. */
   board(): Promise<AuthorityBoard>;
 }

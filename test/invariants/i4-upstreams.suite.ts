@@ -21,9 +21,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
+import type { Host } from './invariant-hub.ts';
 
 export interface UpstreamsHub {
-  name: 'local' | 'hosted';
+  name: Host;
   /** The API key the person typed for `room`. */
   key: string;
   /** The room's base URL: its origin and path prefix. */

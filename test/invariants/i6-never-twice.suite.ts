@@ -16,6 +16,7 @@
  * | approve in turn | a run of two writes: the second resume replays the first from the journal | each posted once |
  */
 import { describe, expect, it } from 'vitest';
+import type { Host } from './invariant-hub.ts';
 
 export type Approval = { refused: false; status: string; result?: unknown } | { refused: true; said: string };
 
@@ -40,7 +41,7 @@ export interface NeverTwiceBoard {
 }
 
 export interface NeverTwiceHub {
-  name: 'local' | 'hosted';
+  name: Host;
   /** A fresh hub and board for one attack. */
   board(label: string): Promise<NeverTwiceBoard>;
 }

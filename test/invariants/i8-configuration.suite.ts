@@ -19,10 +19,10 @@
  */
 import type { Client } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { textOf } from './invariant-hub.ts';
+import { type Host, textOf } from './invariant-hub.ts';
 
 export interface ConfigurationHub {
-  name: 'local' | 'hosted';
+  name: Host;
   /** The agent's MCP clients (every transport the host serves), connected before the suite. */
   clients(): Client[];
   /** The configuration is what it was before the suite, and no answer holds what the hub keeps. */

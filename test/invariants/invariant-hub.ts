@@ -1,16 +1,20 @@
 /**
- * What an invariant suite holds of a hub, on either host: the agent's official MCP client and the
- * hub's own HTTP, with the agent's bearer token. Each `*.suite.ts` in this folder takes one and
- * states its attacks once; its two runners (`<name>.test.ts` on a local hub the CLI made,
- * `<name>.workers.test.ts` on the hosted hub in workerd) make the hub and hand it over, as the
- * store and run contract suites in test/conformance/ do. Pure: no Node and no Workers module.
+ * What the invariant suites share. Each `*.suite.ts` in this folder states its attacks once
+ * against a harness of its own (what it needs of a hub: clients, a waiting run, an upstream's
+ * count); its two runners (`<name>.test.ts` on a local hub the CLI made, `<name>.workers.test.ts`
+ * on the hosted hub in workerd) make the hub and hand it over, as the store and run contract
+ * suites in test/conformance/ do. Here: the hosts' names, the plainest harness (the agent's MCP
+ * client and the hub's own HTTP), and the readings of a tool result every suite uses. Pure: no
+ * Node and no Workers module.
  */
 import { Client } from '@modelcontextprotocol/client';
 import type { ExecuteEnvelope } from '../../engine/contracts/envelope.ts';
 
+/** The host a runner makes, in each suite's title. */
+export type Host = 'local' | 'hosted';
+
 export interface InvariantHub {
-  /** The host, in each suite's title: `local` or `hosted`. */
-  name: 'local' | 'hosted';
+  name: Host;
   /** The agent's MCP client on the hub, connected before the suite runs. */
   client(): Client;
   /** A request to the hub's own HTTP (`/mcp`, `/healthz`, ...) on the path given. */
