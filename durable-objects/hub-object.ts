@@ -8,25 +8,27 @@
  * Over RPC it answers the MCP surface's operations for one profile (`profileSurface` first: the
  * profile's mode and, in direct mode, its tools; then search, describe, execute, resume, a direct
  * tool's call and its run's result, the skills; and the client prompt's ask/check/answer, the
- * signed path by which a person's answer in the client is recorded) and the management API's (`hub push`'s plan and apply, `hub status`; see
- * hosted-configuration.ts), each as a `HubAnswer` so a HubError's code survives the trip; and
- * `sandboxBridge`, the guest bridge's route into this object (sandbox-bridge.ts, route `hub`): a guest call must
- * run in this object's context, since it journals to this object's storage.
+ * signed path by which a person's answer in the client is recorded) and the management API's
+ * (`hub push`'s plan and apply, `hub status`; see hosted-configuration.ts), each as a `HubAnswer`
+ * so a HubError's code survives the trip; and `sandboxBridge`, the guest bridge's route into this
+ * object (sandbox-bridge.ts, route `hub`): a guest call must run in this object's context, since
+ * it journals to this object's storage.
  *
  * Over `fetch` it renders its person's dashboard (dashboard/), for requests the Worker forwards
  * after checking their sign-in (signed-in-header.ts says who); connection secrets are kept
  * encrypted in its storage (encrypted-secret-store.ts) when the Worker has a SECRETS_KEY, and so
  * are OAuth grants and the sign-ins to sources waiting for their callback (source-sign-in.ts).
  *
- * Housekeeping rides on the Durable Object alarm: after each run that may leave a request
- * open, and once a day, `alarm()` sweeps (expired requests end their runs; runs that ended
- * more than 7 days ago are deleted; so are page links and sessions past their time) and sets the next alarm at the earliest open expiry.
+ * Housekeeping rides on the Durable Object alarm (hub-housekeeping.ts): after each run that may
+ * leave a request open, and once a day, `alarm()` sweeps and sets the next alarm at the earliest
+ * open expiry; a run that starts waiting notifies its person.
  */
 import { DurableObject } from 'cloudflare:workers';
 import { drizzle } from 'drizzle-orm/durable-sqlite';
 import type { Hono } from 'hono';
 import { createDashboard, type DashboardEnv } from '../dashboard/dashboard.tsx';
 import { ConfigurationPush } from '../engine/configuration/push.ts';
+import type { PrivateAddresses } from '../engine/connectors/guarded-fetch.ts';
 import { KindConnector } from '../engine/connectors/kind-connector.ts';
 import { McpConnector } from '../engine/connectors/mcp-connector.ts';
 import { OpenApiConnector } from '../engine/connectors/openapi-connector.ts';
@@ -61,41 +63,12 @@ import pkg from '../package.json';
 import { EncryptedSecretStore } from './encrypted-secret-store.ts';
 import { hostedCannotRun, waitingRuns } from './hosted-configuration.ts';
 import { hostedWording } from './hosted-wording.ts';
+import type { HubEnv } from './hub-env.ts';
+import { HubHousekeeping } from './hub-housekeeping.ts';
 import { type HubNotifications, hubNotifications } from './hub-notifications.ts';
 import { answerBridgeCall, type BridgeProps, type BridgeRouter } from './sandbox-bridge.ts';
 import { readSignedIn } from './signed-in-header.ts';
 import { WorkerLoaderSandbox } from './worker-loader-sandbox.ts';
-
-export interface HubEnv {
-  HUB: DurableObjectNamespace<HubObject>;
-  /**
-   * Self-hosting by one person only: a bearer token (32+ characters) that `/mcp` also accepts,
-   * for the hub named HUB_NAME. People reach their own hubs through OAuth; this token never
-   * reaches a page, so it can never record a decision.
-   */
-  HUB_TOKEN?: string;
-  /** The hub HUB_TOKEN serves (default `default`). */
-  HUB_NAME?: string;
-  /** Loads guest code as dynamic Workers (WorkerLoaderSandbox); `[[worker_loaders]]` in wrangler.toml. */
-  LOADER?: WorkerLoader;
-  /** OAuth grants and tokens (workers-oauth-provider) and sign-in sessions, all stored hashed. */
-  OAUTH_KV: KVNamespace;
-  /** The GitHub OAuth app people sign in with (its callback: `<origin>/login/callback`). */
-  GITHUB_CLIENT_ID?: string;
-  GITHUB_CLIENT_SECRET?: string;
-  /** GitHub's web flow (default https://github.com) and API (default https://api.github.com): GitHub Enterprise, or a test's stand-in. */
-  GITHUB_URL?: string;
-  GITHUB_API_URL?: string;
-  /** Comma-separated GitHub logins who may sign up (an alpha's allowlist); unset: anyone. */
-  SIGNUP_ALLOWLIST?: string;
-  /** `1` lets sources reach private, loopback and link-local addresses (development only; off by default). */
-  ALLOW_PRIVATE_UPSTREAMS?: string;
-  /**
-   * The key every hub's connection secrets are encrypted under (32+ random characters; each hub
-   * derives its own from it). Unset: the hub keeps no secrets, and entering one says so.
-   */
-  SECRETS_KEY?: string;
-}
 
 /** What the Worker reads of a profile before serving it (HubObject.profileSurface). */
 export interface ProfileSurface {
@@ -109,8 +82,6 @@ interface BridgeExports {
   SandboxBridge(options: { props: BridgeProps }): Fetcher;
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 /** What a source's consent page calls the hub, as it calls the local hub (upstream-sign-in.ts). */
 export const SOURCE_CLIENT_NAME = 'capabilities hub';
 
@@ -122,6 +93,7 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
   #push: ConfigurationPush | undefined;
   #secretStore: EncryptedSecretStore | null | undefined;
   #notifications: HubNotifications | undefined;
+  #housekeeper: HubHousekeeping | undefined;
   #hubId = '';
 
   constructor(ctx: DurableObjectState, env: HubEnv) {
@@ -149,11 +121,11 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
           version: pkg.version,
           wording: hostedWording,
           // Sources reach only the public internet unless a development setting allows more.
-          privateAddresses: this.env.ALLOW_PRIVATE_UPSTREAMS === '1' ? 'allow' : 'refuse',
+          privateAddresses: this.#privateAddresses(),
         }),
         // No file reader: the hosted hub reads OpenAPI documents from URLs only.
         new OpenApiConnector({
-          privateAddresses: this.env.ALLOW_PRIVATE_UPSTREAMS === '1' ? 'allow' : 'refuse',
+          privateAddresses: this.#privateAddresses(),
         }),
       ),
       clock: systemClock,
@@ -315,39 +287,26 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
     return answerBridgeCall(key, method, args);
   }
 
-  /** Sweeps runs and sets the next alarm (see the file's docblock). */
+  /** Sweeps runs and sets the next alarm (hub-housekeeping.ts). */
   override async alarm(): Promise<void> {
-    await this.#sweep();
+    await this.#housekeeping().sweep();
   }
 
   /** A run may leave a request open, and every run is pruned one day: keep an alarm set. */
-  async #afterRun(envelope: ExecuteEnvelope): Promise<ExecuteEnvelope> {
-    // The person is told beside the answer, never before it (hub-notifications.ts).
-    if (envelope.status === 'awaiting_approval') {
-      this.ctx.waitUntil(this.#notify(envelope.runId));
-    }
-    try {
-      if (envelope.status === 'awaiting_approval' || (await this.ctx.storage.getAlarm()) === null) {
-        await this.#sweep();
-      }
-    } catch (error) {
-      // The run's answer stands whatever happens to housekeeping: a model told "failed" here
-      // would run the code again. The alarm, or the next run, sweeps.
-      console.error(
-        'the hub could not sweep runs after a run',
-        error instanceof Error ? error.message : error,
-      );
-    }
-    return envelope;
+  #afterRun(envelope: ExecuteEnvelope): Promise<ExecuteEnvelope> {
+    return this.#housekeeping().afterRun(envelope);
   }
 
-  /** Notifies the person of what `runId` waits on; a failure is logged, the call waits in the inbox. */
-  async #notify(runId: string): Promise<void> {
-    try {
-      await this.#notifying().notifier.notifyWaiting(runId);
-    } catch (error) {
-      console.error('the hub could not notify', error instanceof Error ? error.message : error);
-    }
+  #housekeeping(): HubHousekeeping {
+    this.#housekeeper ??= new HubHousekeeping({
+      storage: this.ctx.storage,
+      waitUntil: (promise) => this.ctx.waitUntil(promise),
+      engine: this.engine,
+      store: this.store,
+      signIns: () => this.#signIns(),
+      notifier: () => this.#notifying().notifier,
+    });
+    return this.#housekeeper;
   }
 
   #notifying(): HubNotifications {
@@ -357,23 +316,9 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
       clock: systemClock,
       random: cryptoRandom,
       scrubber: () => this.engine.secrets.scrubber,
-      privateAddresses: this.env.ALLOW_PRIVATE_UPSTREAMS === '1' ? 'allow' : 'refuse',
+      privateAddresses: this.#privateAddresses(),
     });
     return this.#notifications;
-  }
-
-  async #sweep(): Promise<void> {
-    const { nextExpiry } = (await this.engine.runs()).sweep();
-    // A waiting call lasts a day at most: its notification's claim is kept a week, then forgotten.
-    this.store.pruneNotifications(Date.now() - 7 * DAY_MS);
-    this.engine.pages.sweep();
-    // An abandoned source draft's credential goes with it, and so does a sign-in never finished.
-    await this.engine.drafts.sweep();
-    await this.#signIns().sweep();
-    const now = Date.now();
-    const next = Math.min(nextExpiry ?? now + DAY_MS, now + DAY_MS);
-    const current = await this.ctx.storage.getAlarm();
-    if (current === null || current > next || current <= now) await this.ctx.storage.setAlarm(next);
   }
 
   /**
@@ -413,7 +358,7 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
       hubSecrets: this.engine.secrets,
       clock: systemClock,
       random: cryptoRandom,
-      cannotRun: hostedCannotRun(this.env.ALLOW_PRIVATE_UPSTREAMS === '1'),
+      cannotRun: hostedCannotRun(this.#privateAddresses() === 'allow'),
     });
     return this.#push;
   }
@@ -424,7 +369,7 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
       secrets: this.#secrets(),
       clock: systemClock,
       random: cryptoRandom,
-      privateAddresses: this.env.ALLOW_PRIVATE_UPSTREAMS === '1' ? 'allow' : 'refuse',
+      privateAddresses: this.#privateAddresses(),
       clientName: SOURCE_CLIENT_NAME,
     });
   }
@@ -438,6 +383,11 @@ export class HubObject extends DurableObject<HubEnv> implements BridgeRouter {
       this.#secretStore = key && name ? new EncryptedSecretStore(this.ctx.storage, key, name) : null;
     }
     return this.#secretStore ?? undefined;
+  }
+
+  /** Whether this hub's sources and notifications may reach private addresses (development only). */
+  #privateAddresses(): PrivateAddresses {
+    return this.env.ALLOW_PRIVATE_UPSTREAMS === '1' ? 'allow' : 'refuse';
   }
 
   /** The name this object was reached by (the Worker's HUB_NAME), which the bridge routes by. */

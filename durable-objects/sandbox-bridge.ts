@@ -17,7 +17,7 @@
 import { WorkerEntrypoint } from 'cloudflare:workers';
 import { ENDED_ANSWER, type HostBridge } from '../engine/sandbox/host-bridge.ts';
 import type { LogSink } from '../engine/sandbox/log-sink.ts';
-import type { HubEnv } from './hub-object.ts';
+import type { HubEnv } from './hub-env.ts';
 
 /** What the host puts in the bridge's props. */
 export interface BridgeProps {

@@ -16,7 +16,7 @@ import { Hono } from 'hono';
 import { ConsentPage } from '../dashboard/consent-page.tsx';
 import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../dashboard/headers.ts';
 import { type Problem, ProblemPage } from '../dashboard/problem-page.tsx';
-import type { HubEnv } from '../durable-objects/hub-object.ts';
+import type { HubEnv } from '../durable-objects/hub-env.ts';
 import { CONFIGURE_SCOPE } from '../engine/contracts/configuration.ts';
 import { AUTHORIZE_PATH, type GrantProps, grantedScopes } from './oauth.ts';
 

@@ -16,12 +16,8 @@
 import type { OAuthResourceAuth } from '@cloudflare/workers-oauth-provider';
 import { Hono } from 'hono';
 import { appShellRoutes } from '../dashboard/app-shell.ts';
-import {
-  type HubEnv,
-  HubObject,
-  type ProfileSurface,
-  SOURCE_CLIENT_NAME,
-} from '../durable-objects/hub-object.ts';
+import type { HubEnv } from '../durable-objects/hub-env.ts';
+import { HubObject, type ProfileSurface, SOURCE_CLIENT_NAME } from '../durable-objects/hub-object.ts';
 import { withSignedIn } from '../durable-objects/signed-in-header.ts';
 import { DEFAULT_PROFILE, ProfileName } from '../engine/contracts/profiles.ts';
 import { isHubError } from '../engine/errors.ts';

@@ -18,7 +18,7 @@
  */
 import { OAuthError, OAuthProvider, type OAuthProviderOptions } from '@cloudflare/workers-oauth-provider';
 import { timingSafeEqual } from 'hono/utils/buffer';
-import type { HubEnv } from '../durable-objects/hub-object.ts';
+import type { HubEnv } from '../durable-objects/hub-env.ts';
 import { CONFIGURE_SCOPE } from '../engine/contracts/configuration.ts';
 import { mayEnter } from './sign-in/allowlist.ts';
 

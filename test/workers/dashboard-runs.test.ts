@@ -7,7 +7,8 @@ import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { createDashboard } from '../../dashboard/dashboard.tsx';
-import type { HubEnv, HubObject } from '../../durable-objects/hub-object.ts';
+import type { HubEnv } from '../../durable-objects/hub-env.ts';
+import type { HubObject } from '../../durable-objects/hub-object.ts';
 
 const hubs = (env as unknown as HubEnv).HUB;
 

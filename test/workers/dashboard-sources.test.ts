@@ -9,7 +9,8 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { createDashboard } from '../../dashboard/dashboard.tsx';
 import type { SessionMiddleware } from '../../dashboard/session.ts';
-import type { HubEnv, HubObject } from '../../durable-objects/hub-object.ts';
+import type { HubEnv } from '../../durable-objects/hub-env.ts';
+import type { HubObject } from '../../durable-objects/hub-object.ts';
 import { buildManifest } from '../../engine/manifest.ts';
 
 const hubs = (env as unknown as HubEnv).HUB;

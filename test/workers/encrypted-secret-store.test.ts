@@ -9,7 +9,8 @@ import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { EncryptedSecretStore } from '../../durable-objects/encrypted-secret-store.ts';
-import type { HubEnv, HubObject } from '../../durable-objects/hub-object.ts';
+import type { HubEnv } from '../../durable-objects/hub-env.ts';
+import type { HubObject } from '../../durable-objects/hub-object.ts';
 import { describeSecretStore } from '../conformance/secret-store.suite.ts';
 
 const hubs = (env as unknown as HubEnv).HUB;

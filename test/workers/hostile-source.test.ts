@@ -1,7 +1,8 @@
 /** Runs the hostile-source contract against the HubObject's store, inside workerd. */
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import type { HubEnv, HubObject } from '../../durable-objects/hub-object.ts';
+import type { HubEnv } from '../../durable-objects/hub-env.ts';
+import type { HubObject } from '../../durable-objects/hub-object.ts';
 import { describeHostileSource } from '../conformance/hostile-source.suite.ts';
 
 const hubs = (env as unknown as HubEnv).HUB;

@@ -6,7 +6,8 @@
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
-import type { HubEnv, HubObject } from '../../durable-objects/hub-object.ts';
+import type { HubEnv } from '../../durable-objects/hub-env.ts';
+import type { HubObject } from '../../durable-objects/hub-object.ts';
 import { addTestSources } from '../conformance/runs.suite.ts';
 
 const hubs = (env as unknown as HubEnv).HUB;

@@ -2,7 +2,8 @@
 
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import type { HubEnv, HubObject } from '../../durable-objects/hub-object.ts';
+import type { HubEnv } from '../../durable-objects/hub-env.ts';
+import type { HubObject } from '../../durable-objects/hub-object.ts';
 import { describeHubStore } from '../conformance/hub-store.suite.ts';
 
 const hubs = (env as unknown as HubEnv).HUB;

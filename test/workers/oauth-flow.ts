@@ -7,7 +7,7 @@
 import { env } from 'cloudflare:workers';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { expect } from 'vitest';
-import type { HubEnv } from '../../durable-objects/hub-object.ts';
+import type { HubEnv } from '../../durable-objects/hub-env.ts';
 import { createSession } from '../../worker/sign-in/sessions.ts';
 import { worker } from './worker-client.ts';
 

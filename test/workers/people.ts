@@ -6,7 +6,8 @@
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import type { HubEnv, HubObject } from '../../durable-objects/hub-object.ts';
+import type { HubEnv } from '../../durable-objects/hub-env.ts';
+import type { HubObject } from '../../durable-objects/hub-object.ts';
 import type { Decision } from '../../engine/contracts/runs.ts';
 import { buildManifest, type ListedTool } from '../../engine/manifest.ts';
 import { createSession, readSignIn } from '../../worker/sign-in/sessions.ts';

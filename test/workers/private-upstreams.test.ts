@@ -8,7 +8,8 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { type HubEnv, HubObject } from '../../durable-objects/hub-object.ts';
+import type { HubEnv } from '../../durable-objects/hub-env.ts';
+import { HubObject } from '../../durable-objects/hub-object.ts';
 import { hubErrorOf } from '../hub-error.ts';
 
 const hubs = (env as unknown as HubEnv).HUB;

@@ -5,7 +5,8 @@
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { env, exports } from 'cloudflare:workers';
-import type { HubEnv, HubObject } from '../../durable-objects/hub-object.ts';
+import type { HubEnv } from '../../durable-objects/hub-env.ts';
+import type { HubObject } from '../../durable-objects/hub-object.ts';
 import type { BridgeProps } from '../../durable-objects/sandbox-bridge.ts';
 import { WorkerLoaderSandbox } from '../../durable-objects/worker-loader-sandbox.ts';
 import { describeRuns, type RunsHarness } from '../conformance/runs.suite.ts';

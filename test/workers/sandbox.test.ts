@@ -1,6 +1,6 @@
 /** Runs the Sandbox contract against WorkerLoaderSandbox: dynamic Workers in workerd. */
 import { env, exports } from 'cloudflare:workers';
-import type { HubEnv } from '../../durable-objects/hub-object.ts';
+import type { HubEnv } from '../../durable-objects/hub-env.ts';
 import type { BridgeProps } from '../../durable-objects/sandbox-bridge.ts';
 import { WorkerLoaderSandbox } from '../../durable-objects/worker-loader-sandbox.ts';
 import { describeSandbox } from '../conformance/sandbox.suite.ts';

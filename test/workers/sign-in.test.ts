@@ -9,7 +9,7 @@
 import { env } from 'cloudflare:workers';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import type { HubEnv } from '../../durable-objects/hub-object.ts';
+import type { HubEnv } from '../../durable-objects/hub-env.ts';
 import { ATTEMPT_COOKIE, ATTEMPT_KEY_PREFIX } from '../../worker/sign-in/attempts.ts';
 import { sameOriginPath } from '../../worker/sign-in/next-path.ts';
 import { signInRoutes } from '../../worker/sign-in/routes.ts';

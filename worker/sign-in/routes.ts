@@ -17,7 +17,7 @@ import { Hono } from 'hono';
 import { securityHeaders } from '../../dashboard/headers.ts';
 import { type Problem, ProblemPage } from '../../dashboard/problem-page.tsx';
 import { checkCsrf } from '../../dashboard/session.ts';
-import type { HubEnv } from '../../durable-objects/hub-object.ts';
+import type { HubEnv } from '../../durable-objects/hub-env.ts';
 import { isHubError } from '../../engine/errors.ts';
 import { mayEnter } from './allowlist.ts';
 import { CLEAR_ATTEMPT_COOKIE, finishAttempt, startAttempt } from './attempts.ts';
